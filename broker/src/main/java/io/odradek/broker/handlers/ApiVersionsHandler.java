@@ -1,0 +1,50 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.api.ApiVersionsApi;
+import io.odradek.wire.api.ApiVersionsApi.Response;
+import io.odradek.wire.schema.Struct;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * ApiVersions (key 18). Lists every API in the {@link ApiRegistry} with its spec's version range.
+ * A request of a version newer than ours never reaches here: the network layer answers it with a v0
+ * body carrying UNSUPPORTED_VERSION and this same list ({@link #unsupportedVersionResponse}).
+ */
+public final class ApiVersionsHandler implements ApiHandler {
+    private final ApiRegistry registry;
+
+    public ApiVersionsHandler(ApiRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public ApiSpec api() {
+        return ApiVersionsApi.SPEC;
+    }
+
+    @Override
+    public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        return CompletableFuture.completedFuture(response(ErrorCode.NONE));
+    }
+
+    public Struct unsupportedVersionResponse() {
+        return response(ErrorCode.UNSUPPORTED_VERSION);
+    }
+
+    private Struct response(ErrorCode error) {
+        Struct response = Response.SCHEMA.newStruct().set(Response.ERROR_CODE, error.code());
+        registry.handlers().forEach(handler -> {
+            ApiSpec spec = handler.api();
+            response.add(Response.API_KEYS)
+                    .set(Response.ApiVersion.API_KEY, spec.key())
+                    .set(Response.ApiVersion.MIN_VERSION, spec.minVersion())
+                    .set(Response.ApiVersion.MAX_VERSION, spec.maxVersion());
+        });
+        return response;
+    }
+}

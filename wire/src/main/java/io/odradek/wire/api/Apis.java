@@ -1,0 +1,53 @@
+package io.odradek.wire.api;
+
+import java.util.List;
+
+/** Every API whose messages Odradek can read and write, by key. */
+public final class Apis {
+    public static final List<ApiSpec> ALL = List.of(
+            ProduceApi.SPEC,
+            FetchApi.SPEC,
+            ListOffsetsApi.SPEC,
+            MetadataApi.SPEC,
+            OffsetCommitApi.SPEC,
+            OffsetFetchApi.SPEC,
+            FindCoordinatorApi.SPEC,
+            JoinGroupApi.SPEC,
+            HeartbeatApi.SPEC,
+            LeaveGroupApi.SPEC,
+            SyncGroupApi.SPEC,
+            DescribeGroupsApi.SPEC,
+            ListGroupsApi.SPEC,
+            ApiVersionsApi.SPEC,
+            CreateTopicsApi.SPEC,
+            DeleteTopicsApi.SPEC,
+            InitProducerIdApi.SPEC,
+            DescribeConfigsApi.SPEC,
+            DeleteGroupsApi.SPEC,
+            OffsetDeleteApi.SPEC,
+            DescribeClusterApi.SPEC,
+            ConsumerGroupHeartbeatApi.SPEC,
+            ConsumerGroupDescribeApi.SPEC);
+
+    private static final ApiSpec[] BY_KEY = index();
+
+    private Apis() {
+    }
+
+    /** The API with this key, or null if Odradek does not know it. */
+    public static ApiSpec forKey(short key) {
+        return key >= 0 && key < BY_KEY.length ? BY_KEY[key] : null;
+    }
+
+    private static ApiSpec[] index() {
+        int max = ALL.stream().mapToInt(ApiSpec::key).max().orElse(0);
+        ApiSpec[] byKey = new ApiSpec[max + 1];
+        for (ApiSpec spec : ALL) {
+            if (byKey[spec.key()] != null) {
+                throw new IllegalStateException("two APIs with key " + spec.key());
+            }
+            byKey[spec.key()] = spec;
+        }
+        return byKey;
+    }
+}
