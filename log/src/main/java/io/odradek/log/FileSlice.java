@@ -1,0 +1,34 @@
+package io.odradek.log;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * A range of a segment file holding whole record batches (the last one may be cut short, which fetchers
+ * accept). The broker sends it with {@code FileChannel.transferTo}; no record bytes are read into the heap.
+ *
+ * @param channel     the segment's channel; it stays open at least file.delete.delay.ms after a segment is deleted
+ * @param position    byte position of the first batch
+ * @param size        bytes in the slice; 0 for a read at the log end offset
+ * @param firstOffset base offset of the first batch in the slice (the fetch offset itself when empty)
+ */
+public record FileSlice(FileChannel channel, long position, int size, long firstOffset) {
+
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** Copies the slice to {@code target} with sendfile where the OS supports it; handy for tests and tools. */
+    public long transferTo(WritableByteChannel target) throws IOException {
+        long done = 0;
+        while (done < size) {
+            long n = channel.transferTo(position + done, size - done, target);
+            if (n <= 0) {
+                break;
+            }
+            done += n;
+        }
+        return done;
+    }
+}

@@ -1,0 +1,315 @@
+package io.odradek.log;
+
+import io.odradek.log.checkpoint.OffsetCheckpointFile;
+import io.odradek.wire.ErrorCode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Every partition log under one or more {@code log.dirs}, like Kafka's LogManager: loads and recovers
+ * them at start, places new partitions, runs retention and time-based flushes on one daemon thread, and
+ * writes the per-dir checkpoints and the clean-shutdown marker on close.
+ */
+public final class LogManager implements AutoCloseable {
+    public static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
+    public static final long DEFAULT_RETENTION_CHECK_INTERVAL_MS = 300_000L;
+    /** Kafka's log.flush.offset.checkpoint.interval.ms. */
+    private static final long CHECKPOINT_INTERVAL_MS = 60_000L;
+    /** How often flush.ms is checked; Kafka's log.flush.scheduler.interval.ms is unbounded by default. */
+    private static final long FLUSH_CHECK_INTERVAL_MS = 1_000L;
+
+    /** A partition's key: {@code <topic>-<partition>}, also its directory name. */
+    private record Key(String topic, int partition) {
+        String dirName() {
+            return topic + "-" + partition;
+        }
+    }
+
+    private final List<Path> dirs;
+    private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final Map<Key, PartitionLog> logs = new ConcurrentHashMap<>();
+    private final Map<Key, Path> logDirOf = new ConcurrentHashMap<>();
+    private volatile LogConfig defaults;
+    private volatile boolean closed;
+
+    private LogManager(List<Path> dirs, LogConfig defaults, Clock clock) {
+        this.dirs = List.copyOf(dirs);
+        this.defaults = defaults;
+        this.clock = clock;
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "odradek-log-manager");
+            t.setDaemon(true);
+            return t;
+        });
+        // Pending .deleted unlinks are dropped on close: the next start removes those files anyway.
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.scheduler = executor;
+    }
+
+    /** Opens with the default retention check interval and the system clock. */
+    public static LogManager open(List<Path> dirs, LogConfig defaults,
+                                  Function<String, Map<String, String>> topicOverrides) {
+        return open(dirs, defaults, topicOverrides, DEFAULT_RETENTION_CHECK_INTERVAL_MS, Clock.systemUTC());
+    }
+
+    /**
+     * Loads and recovers every {@code <topic>-<n>} directory under {@code dirs}, with each topic's config
+     * being {@code defaults.with(topicOverrides.apply(topic))}, then starts the background tasks.
+     */
+    public static LogManager open(List<Path> dirs, LogConfig defaults,
+                                  Function<String, Map<String, String>> topicOverrides,
+                                  long retentionCheckIntervalMs, Clock clock) {
+        LogManager manager = new LogManager(dirs, defaults, clock);
+        try {
+            for (Path dir : dirs) {
+                manager.loadDir(dir, topicOverrides);
+            }
+        } catch (IOException e) {
+            manager.scheduler.shutdownNow();
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot load log dirs " + dirs + ": " + e.getMessage(), e);
+        }
+        manager.scheduler.scheduleWithFixedDelay(manager::runRetentionQuietly, retentionCheckIntervalMs,
+                retentionCheckIntervalMs, TimeUnit.MILLISECONDS);
+        manager.scheduler.scheduleWithFixedDelay(manager::flushByTimeQuietly, FLUSH_CHECK_INTERVAL_MS,
+                FLUSH_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        manager.scheduler.scheduleWithFixedDelay(manager::checkpointQuietly, CHECKPOINT_INTERVAL_MS,
+                CHECKPOINT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        return manager;
+    }
+
+    private void loadDir(Path dir, Function<String, Map<String, String>> topicOverrides) throws IOException {
+        Files.createDirectories(dir);
+        Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
+        boolean clean = Files.exists(marker);
+        Map<String, Long> recoveryPoints = OffsetCheckpointFile.read(dir.resolve(OffsetCheckpointFile.RECOVERY_POINT));
+        Map<String, Long> logStarts = OffsetCheckpointFile.read(dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET));
+        List<Path> partitionDirs;
+        try (Stream<Path> children = Files.list(dir)) {
+            partitionDirs = children.filter(Files::isDirectory).sorted().toList();
+        }
+        for (Path p : partitionDirs) {
+            String name = p.getFileName().toString();
+            if (name.endsWith("-delete")) {
+                deleteRecursively(p);
+                continue;
+            }
+            Key key = parse(name);
+            if (key == null) {
+                continue;
+            }
+            LogConfig config = defaults.with(topicOverrides.apply(key.topic()));
+            PartitionLog.Options options = PartitionLog.Options.defaults()
+                    .withCleanShutdown(clean)
+                    .withCheckpoints(recoveryPoints.getOrDefault(name, 0L), logStarts.getOrDefault(name, 0L))
+                    .withClock(clock)
+                    .withScheduler(scheduler);
+            logs.put(key, PartitionLog.open(dir, key.topic(), key.partition(), config, options));
+            logDirOf.put(key, dir);
+        }
+        // Deleted only after recovery: a crash during it must recover fully next time.
+        Files.deleteIfExists(marker);
+    }
+
+    /** {@code <topic>-<n>} with the partition after the LAST '-', since topic names may contain '-'. */
+    private static Key parse(String dirName) {
+        int dash = dirName.lastIndexOf('-');
+        if (dash <= 0 || dash == dirName.length() - 1) {
+            return null;
+        }
+        try {
+            int partition = Integer.parseInt(dirName.substring(dash + 1));
+            return partition < 0 ? null : new Key(dirName.substring(0, dash), partition);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Creates the partition's log in the dir holding the fewest partitions, or returns the existing one
+     * (as Kafka's getOrCreateLog does). Throws IllegalArgumentException for a bad config.
+     */
+    public synchronized PartitionLog create(String topic, int partition, UUID topicId, Map<String, String> topicConfig) {
+        ensureOpen();
+        Key key = new Key(topic, partition);
+        PartitionLog existing = logs.get(key);
+        if (existing != null) {
+            return existing;
+        }
+        LogConfig config = defaults.with(topicConfig);
+        Path dir = leastLoadedDir();
+        PartitionLog log = PartitionLog.open(dir, topic, partition, config, PartitionLog.Options.defaults()
+                .withTopicId(topicId).withCleanShutdown(true).withClock(clock).withScheduler(scheduler));
+        logs.put(key, log);
+        logDirOf.put(key, dir);
+        return log;
+    }
+
+    private Path leastLoadedDir() {
+        Map<Path, Integer> counts = new HashMap<>();
+        dirs.forEach(d -> counts.put(d, 0));
+        logDirOf.values().forEach(d -> counts.merge(d, 1, Integer::sum));
+        return dirs.stream().min(Comparator.comparingInt(counts::get)).orElseThrow();
+    }
+
+    public Optional<PartitionLog> get(String topic, int partition) {
+        return Optional.ofNullable(logs.get(new Key(topic, partition)));
+    }
+
+    public Collection<PartitionLog> allLogs() {
+        return List.copyOf(logs.values());
+    }
+
+    /** Partition logs of one topic, by partition number. */
+    public List<PartitionLog> topicLogs(String topic) {
+        return logs.values().stream().filter(l -> l.topic().equals(topic))
+                .sorted(Comparator.comparingInt(PartitionLog::partition)).toList();
+    }
+
+    /** Closes and removes every partition directory of the topic. */
+    public synchronized void deleteTopic(String topic) {
+        for (PartitionLog log : topicLogs(topic)) {
+            Key key = new Key(topic, log.partition());
+            logs.remove(key);
+            logDirOf.remove(key);
+            log.delete();
+        }
+        checkpointQuietly();
+    }
+
+    /** Applies new topic-level overrides to every partition of the topic; validates before changing anything. */
+    public void updateConfig(String topic, Map<String, String> topicConfig) {
+        LogConfig config = defaults.with(topicConfig);
+        topicLogs(topic).forEach(l -> l.updateConfig(config));
+    }
+
+    public LogConfig defaults() {
+        return defaults;
+    }
+
+    /** One retention pass over every log; returns how many segments were deleted. */
+    public int runRetention() {
+        long now = clock.millis();
+        int deleted = 0;
+        for (PartitionLog log : logs.values()) {
+            deleted += log.deleteOldSegments(now);
+        }
+        if (deleted > 0) {
+            checkpointQuietly();
+        }
+        return deleted;
+    }
+
+    private void runRetentionQuietly() {
+        try {
+            runRetention();
+        } catch (RuntimeException e) {
+            // A failing log must not stop the scheduler; the next pass retries.
+        }
+    }
+
+    private void flushByTimeQuietly() {
+        long now = clock.millis();
+        for (PartitionLog log : logs.values()) {
+            try {
+                log.maybeFlushByTime(now);
+            } catch (RuntimeException e) {
+                // retried on the next tick
+            }
+        }
+    }
+
+    /** Writes recovery-point and log-start-offset checkpoints of every log dir. */
+    public void checkpoint() throws IOException {
+        for (Path dir : dirs) {
+            Map<String, Long> recovery = new HashMap<>();
+            Map<String, Long> starts = new HashMap<>();
+            logDirOf.forEach((key, d) -> {
+                PartitionLog log = logs.get(key);
+                if (d.equals(dir) && log != null) {
+                    recovery.put(key.dirName(), log.recoveryPoint());
+                    starts.put(key.dirName(), log.logStartOffset());
+                }
+            });
+            OffsetCheckpointFile.write(dir.resolve(OffsetCheckpointFile.RECOVERY_POINT), recovery);
+            OffsetCheckpointFile.write(dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET), starts);
+        }
+    }
+
+    private void checkpointQuietly() {
+        try {
+            checkpoint();
+        } catch (IOException | RuntimeException e) {
+            // the next checkpoint (or recovery) makes up for it
+        }
+    }
+
+    /**
+     * Stops the background tasks, closes every log (snapshots, trimmed indexes, fsync), writes the
+     * checkpoints and finally the clean-shutdown marker of each dir.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        scheduler.shutdown();
+        try {
+            scheduler.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List<RuntimeException> failures = new ArrayList<>();
+        for (PartitionLog log : logs.values()) {
+            try {
+                log.close();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        try {
+            checkpoint();
+            if (failures.isEmpty()) {
+                for (Path dir : dirs) {
+                    Files.write(dir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
+                }
+            }
+        } catch (IOException e) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot write checkpoints: " + e.getMessage(), e);
+        }
+        if (!failures.isEmpty()) {
+            throw failures.get(0);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "log manager is closed");
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

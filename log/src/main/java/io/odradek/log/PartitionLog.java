@@ -1,0 +1,708 @@
+package io.odradek.log;
+
+import io.odradek.log.checkpoint.LeaderEpochFile;
+import io.odradek.log.checkpoint.PartitionMetadataFile;
+import io.odradek.log.producer.BatchMetadata;
+import io.odradek.log.producer.ProducerSnapshotFile;
+import io.odradek.log.producer.ProducerStateManager;
+import io.odradek.log.segment.Segment;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.RecordBatchHeader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+/**
+ * One partition's log in Kafka's on-disk format under {@code <log.dir>/<topic>-<partition>/}.
+ *
+ * <p>Appends, rolls and retention are serialised by one lock. Reads take no lock: they start from an
+ * immutable {@link LogEnd} snapshot published (volatile) after each append is fully written and indexed,
+ * so they never see a half-written batch.
+ */
+public final class PartitionLog implements AutoCloseable {
+
+    /**
+     * How to open a log. {@code cleanShutdown} trusts the files (indexes are still sanity checked);
+     * otherwise every segment from the one holding {@code recoveryPoint} on is validated batch by batch.
+     * {@code scheduler} runs delayed deletes and async flushes (null: a shared daemon thread).
+     */
+    public record Options(UUID topicId, boolean cleanShutdown, long recoveryPoint, long logStartOffset,
+                          Clock clock, ScheduledExecutorService scheduler) {
+        public static Options defaults() {
+            return new Options(null, false, 0L, 0L, Clock.systemUTC(), null);
+        }
+
+        public Options withTopicId(UUID id) {
+            return new Options(id, cleanShutdown, recoveryPoint, logStartOffset, clock, scheduler);
+        }
+
+        public Options withCleanShutdown(boolean clean) {
+            return new Options(topicId, clean, recoveryPoint, logStartOffset, clock, scheduler);
+        }
+
+        public Options withCheckpoints(long recovery, long logStart) {
+            return new Options(topicId, cleanShutdown, recovery, logStart, clock, scheduler);
+        }
+
+        public Options withClock(Clock c) {
+            return new Options(topicId, cleanShutdown, recoveryPoint, logStartOffset, c, scheduler);
+        }
+
+        public Options withScheduler(ScheduledExecutorService s) {
+            return new Options(topicId, cleanShutdown, recoveryPoint, logStartOffset, clock, s);
+        }
+    }
+
+    /** Log end as readers see it: next offset, the active segment and its byte size at that point. */
+    private record LogEnd(long offset, Segment segment, int position) {
+    }
+
+    /** How many producer snapshots to keep besides those needed for retention; Kafka keeps one per segment. */
+    private static final int SNAPSHOTS_TO_KEEP = 3;
+
+    private final Path dir;
+    private final String topic;
+    private final int partition;
+    private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final Object lock = new Object();
+    private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
+    private final ProducerStateManager producers = new ProducerStateManager();
+    private final LeaderEpochFile epochs;
+    private final UUID topicId;
+
+    private volatile LogConfig config;
+    private volatile LogEnd end;
+    private volatile long logStartOffset;
+    private volatile long recoveryPoint;
+    private volatile long lastFlushMs;
+    private long unflushedMessages;
+    private volatile boolean closed;
+
+    private PartitionLog(Path dir, String topic, int partition, LogConfig config, Options options, UUID topicId) {
+        this.dir = dir;
+        this.topic = topic;
+        this.partition = partition;
+        this.config = config;
+        this.clock = options.clock();
+        this.scheduler = options.scheduler() != null ? options.scheduler() : LogScheduler.SHARED;
+        this.epochs = new LeaderEpochFile(dir);
+        this.topicId = topicId;
+        this.lastFlushMs = clock.millis();
+    }
+
+    /** Opens (creating if needed) the log of {@code topic}-{@code partition} under {@code logDir}, unclean-recovering it. */
+    public static PartitionLog open(Path logDir, String topic, int partition, LogConfig config) {
+        return open(logDir, topic, partition, config, Options.defaults());
+    }
+
+    /** Opens (creating if needed) and recovers the log of {@code topic}-{@code partition} under {@code logDir}. */
+    public static PartitionLog open(Path logDir, String topic, int partition, LogConfig config, Options options) {
+        Path dir = logDir.resolve(topic + "-" + partition);
+        try {
+            Files.createDirectories(dir);
+            UUID id = resolveTopicId(dir, options.topicId());
+            PartitionLog log = new PartitionLog(dir, topic, partition, config, options, id);
+            new LogLoader(log, options).load();
+            return log;
+        } catch (IOException e) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot open log " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static UUID resolveTopicId(Path dir, UUID requested) throws IOException {
+        Optional<UUID> stored = PartitionMetadataFile.read(dir);
+        if (stored.isPresent()) {
+            if (requested != null && !requested.equals(stored.get())) {
+                throw new LogException(ErrorCode.INCONSISTENT_TOPIC_ID, "log " + dir + " belongs to topic id "
+                        + PartitionMetadataFile.toKafkaString(stored.get()) + ", not "
+                        + PartitionMetadataFile.toKafkaString(requested));
+            }
+            return stored.get();
+        }
+        if (requested != null) {
+            PartitionMetadataFile.write(dir, requested);
+        }
+        return requested;
+    }
+
+    /**
+     * Loads segments, runs recovery and rebuilds in-memory state. Kept apart from the steady-state code
+     * because it is the only place that trusts nothing.
+     */
+    private static final class LogLoader {
+        private final PartitionLog log;
+        private final Options options;
+
+        LogLoader(PartitionLog log, Options options) {
+            this.log = log;
+            this.options = options;
+        }
+
+        void load() throws IOException {
+            deleteLeftovers();
+            List<Long> bases = segmentBaseOffsets();
+            long now = log.clock.millis();
+            if (bases.isEmpty()) {
+                long start = Math.max(0L, options.logStartOffset());
+                log.segments.put(start, Segment.create(log.dir, start, log.config, now));
+                log.epochs.saveNow();
+            } else {
+                loadSegments(bases, now);
+            }
+            Segment active = log.segments.lastEntry().getValue();
+            long leo = active.nextOffset();
+            log.logStartOffset = Math.min(leo, Math.max(options.logStartOffset(), log.segments.firstKey()));
+            log.recoveryPoint = leo;
+            log.end = new LogEnd(leo, active, active.size());
+            log.epochs.truncateFromEnd(leo);
+            log.epochs.truncateFromStart(log.logStartOffset);
+            loadProducerState(leo);
+        }
+
+        private void deleteLeftovers() throws IOException {
+            try (Stream<Path> files = Files.list(log.dir)) {
+                for (Path p : files.toList()) {
+                    String name = p.getFileName().toString();
+                    boolean orphanIndex = name.length() > 20 && (name.endsWith(Segment.INDEX_SUFFIX) || name.endsWith(Segment.TIME_INDEX_SUFFIX))
+                            && !Files.exists(log.dir.resolve(name.substring(0, 20) + Segment.LOG_SUFFIX));
+                    if (name.endsWith(Segment.DELETED_SUFFIX) || name.endsWith(".tmp") || orphanIndex) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+
+        private List<Long> segmentBaseOffsets() throws IOException {
+            try (Stream<Path> files = Files.list(log.dir)) {
+                return files.map(p -> p.getFileName().toString())
+                        .filter(n -> n.endsWith(Segment.LOG_SUFFIX) && n.length() == 20 + Segment.LOG_SUFFIX.length())
+                        .map(n -> Long.parseLong(n.substring(0, 20)))
+                        .sorted(Comparator.naturalOrder())
+                        .toList();
+            }
+        }
+
+        private void loadSegments(List<Long> bases, long now) throws IOException {
+            long recoverFrom = options.cleanShutdown() ? Long.MAX_VALUE : bases.get(0);
+            if (!options.cleanShutdown()) {
+                // Recover from the segment holding the recovery point; at least the last segment.
+                for (long base : bases) {
+                    if (base <= options.recoveryPoint()) {
+                        recoverFrom = base;
+                    }
+                }
+                recoverFrom = Math.min(recoverFrom, bases.get(bases.size() - 1));
+            }
+            long expectedNext = bases.get(0);
+            for (int i = 0; i < bases.size(); i++) {
+                long base = bases.get(i);
+                boolean last = i == bases.size() - 1;
+                Segment s = Segment.open(log.dir, base, log.config, last, now);
+                boolean trusted = base < recoverFrom && s.loadFromIndexes();
+                int truncated = trusted ? 0 : s.recover(expectedNext);
+                if (!last && !trusted) {
+                    s.onBecomeInactive();
+                }
+                log.segments.put(base, s);
+                expectedNext = s.nextOffset();
+                if (truncated > 0 && !last) {
+                    // Anything after a corrupt batch is unreachable: drop the later segments, as Kafka does.
+                    for (long later : bases.subList(i + 1, bases.size())) {
+                        deleteSegmentFiles(later);
+                    }
+                    reopenAsActive(base, now);
+                    return;
+                }
+            }
+        }
+
+        private void reopenAsActive(long base, long now) throws IOException {
+            Segment s = log.segments.remove(base);
+            s.close();
+            Segment active = Segment.open(log.dir, base, log.config, true, now);
+            if (!active.loadFromIndexes()) {
+                active.recover(base);
+            }
+            log.segments.put(base, active);
+        }
+
+        private void deleteSegmentFiles(long base) throws IOException {
+            String prefix = Segment.fileName(base);
+            Files.deleteIfExists(log.dir.resolve(prefix + Segment.LOG_SUFFIX));
+            Files.deleteIfExists(log.dir.resolve(prefix + Segment.INDEX_SUFFIX));
+            Files.deleteIfExists(log.dir.resolve(prefix + Segment.TIME_INDEX_SUFFIX));
+        }
+
+        /** Latest usable snapshot at or below the log end, then the batch headers after it. */
+        private void loadProducerState(long leo) throws IOException {
+            List<Long> snapshots = ProducerSnapshotFile.list(log.dir);
+            long replayFrom = log.logStartOffset;
+            for (int i = snapshots.size() - 1; i >= 0; i--) {
+                long offset = snapshots.get(i);
+                Path file = ProducerSnapshotFile.path(log.dir, offset);
+                if (offset > leo || offset < log.logStartOffset || !ProducerSnapshotFile.load(file, log.producers)) {
+                    Files.deleteIfExists(file);
+                    continue;
+                }
+                replayFrom = offset;
+                break;
+            }
+            if (replayFrom >= leo) {
+                return;
+            }
+            Long first = log.segments.floorKey(replayFrom);
+            for (Segment s : log.segments.tailMap(first == null ? log.segments.firstKey() : first).values()) {
+                s.forEachBatchFrom(Math.max(replayFrom, s.baseOffset()), log.producers::replay);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- append
+
+    /**
+     * Appends whole v2 batches exactly as a producer sent them. Every batch is validated first; then each
+     * header gets its offset and leader epoch stamped in place and the buffer is written with one positional
+     * write. Throws {@link LogAppendException} (nothing written) on a bad batch or producer sequence.
+     */
+    public AppendResult append(ByteBuffer records, int leaderEpoch) {
+        synchronized (lock) {
+            ensureOpen();
+            LogConfig cfg = config;
+            BatchValidator.validate(records, cfg.maxMessageBytes());
+            long firstOffset = end.offset();
+            ProducerStateManager.ProducerAppend producerAppend = producers.begin();
+            RecordBatchHeader h = new RecordBatchHeader(records, records.position());
+            long next = firstOffset;
+            long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;
+            long messages = 0;
+            for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
+                h.wrap(records, p);
+                BatchMetadata duplicate = producerAppend.validate(h, next);
+                if (duplicate != null) {
+                    return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), logStartOffset, -1L, true);
+                }
+                next += h.lastOffsetDelta() + 1L;
+                maxTimestamp = Math.max(maxTimestamp, h.maxTimestamp());
+                messages += h.recordsCount();
+            }
+            long lastOffset = next - 1;
+            long now = clock.millis();
+            long appendTime = cfg.isLogAppendTime() ? now : -1L;
+            stamp(records, firstOffset, leaderEpoch, appendTime);
+            if (appendTime >= 0) {
+                maxTimestamp = appendTime;
+            }
+            try {
+                Segment segment = end.segment();
+                if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
+                    segment = roll(now);
+                }
+                segment.append(records);
+                epochs.assign(leaderEpoch, firstOffset);
+                producerAppend.commit();
+                end = new LogEnd(lastOffset + 1, segment, segment.size());
+            } catch (IOException e) {
+                throw storageError("append", e);
+            }
+            unflushedMessages += messages;
+            if (unflushedMessages >= cfg.flushMessages()) {
+                flush();
+            }
+            return new AppendResult(firstOffset, lastOffset, logStartOffset, appendTime, false);
+        }
+    }
+
+    private static void stamp(ByteBuffer records, long firstOffset, int leaderEpoch, long appendTime) {
+        RecordBatchHeader h = new RecordBatchHeader(records, records.position());
+        long offset = firstOffset;
+        for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
+            h.wrap(records, p);
+            h.setBaseOffset(offset);
+            h.setPartitionLeaderEpoch(leaderEpoch);
+            if (appendTime >= 0) {
+                h.setLogAppendTime(appendTime);
+            }
+            offset += h.lastOffsetDelta() + 1L;
+        }
+    }
+
+    /** Starts a new active segment at the log end. Caller holds the lock. */
+    private Segment roll(long now) throws IOException {
+        LogEnd e = end;
+        e.segment().onBecomeInactive();
+        Segment next = Segment.create(dir, e.offset(), config, now);
+        segments.put(e.offset(), next);
+        end = new LogEnd(e.offset(), next, 0);
+        ProducerSnapshotFile.write(dir, e.offset(), producers, false);
+        deleteSnapshots();
+        long upTo = e.offset();
+        // Kafka flushes a rolled segment in the background so the append path does not wait for fsync.
+        scheduler.execute(() -> flushUpTo(upTo));
+        return next;
+    }
+
+    /** Keeps the newest few producer snapshots and none below the log start offset. */
+    private void deleteSnapshots() throws IOException {
+        List<Long> snaps = ProducerSnapshotFile.list(dir);
+        for (int i = 0; i < snaps.size(); i++) {
+            if (snaps.get(i) < logStartOffset || i < snaps.size() - SNAPSHOTS_TO_KEEP) {
+                Files.deleteIfExists(ProducerSnapshotFile.path(dir, snaps.get(i)));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- read
+
+    /**
+     * A slice of one segment file starting at the batch that holds {@code offset}: up to {@code maxBytes},
+     * but always the whole first batch (KIP-74). Empty at the log end offset.
+     *
+     * @throws OffsetOutOfRangeException when offset is below the log start or above the log end
+     */
+    public FileSlice read(long offset, int maxBytes) {
+        LogEnd e = end;
+        long start = logStartOffset;
+        if (offset < start || offset > e.offset()) {
+            throw outOfRange(offset, start, e.offset());
+        }
+        if (offset == e.offset()) {
+            return new FileSlice(e.segment().channel(), e.position(), 0, offset);
+        }
+        try {
+            Map.Entry<Long, Segment> entry = segments.floorEntry(offset);
+            while (entry != null) {
+                Segment s = entry.getValue();
+                FileSlice slice = s.read(offset, maxBytes, endPosition(s, e));
+                if (slice != null) {
+                    return slice;
+                }
+                if (s == e.segment()) {
+                    break;
+                }
+                entry = segments.higherEntry(entry.getKey());
+            }
+        } catch (ClosedChannelException deletedMeanwhile) {
+            // retention removed the segment under us: the offset is gone now
+        } catch (IOException ex) {
+            throw storageError("read", ex);
+        }
+        throw outOfRange(offset, logStartOffset, end.offset());
+    }
+
+    private static int endPosition(Segment s, LogEnd e) {
+        return s == e.segment() ? e.position() : s.size();
+    }
+
+    private OffsetOutOfRangeException outOfRange(long offset, long start, long leo) {
+        return new OffsetOutOfRangeException("offset " + offset + " is out of range for " + topic + "-" + partition
+                + " [" + start + ", " + leo + "]");
+    }
+
+    // ---------------------------------------------------------------- list offsets
+
+    /** The first batch whose max timestamp is >= {@code timestamp}: its base offset and max timestamp. */
+    public Optional<OffsetAndTimestamp> offsetForTimestamp(long timestamp) {
+        LogEnd e = end;
+        try {
+            for (Segment s : segments.values()) {
+                if (s.maxTimestamp() >= timestamp) {
+                    long[] found = s.findByTimestamp(timestamp, endPosition(s, e));
+                    if (found != null) {
+                        return Optional.of(new OffsetAndTimestamp(Math.max(found[0], logStartOffset), found[1]));
+                    }
+                }
+                if (s == e.segment()) {
+                    break;
+                }
+            }
+        } catch (IOException ex) {
+            throw storageError("timestamp lookup", ex);
+        }
+        return Optional.empty();
+    }
+
+    /** Base offset and timestamp of the batch with the largest timestamp (the earliest such batch); empty for an empty log. */
+    public Optional<OffsetAndTimestamp> maxTimestampOffset() {
+        LogEnd e = end;
+        Segment best = null;
+        for (Segment s : segments.values()) {
+            if (s.maxTimestamp() >= 0 && (best == null || s.maxTimestamp() > best.maxTimestamp())) {
+                best = s;
+            }
+            if (s == e.segment()) {
+                break;
+            }
+        }
+        if (best == null) {
+            return Optional.empty();
+        }
+        try {
+            long ts = best.maxTimestamp();
+            long base = best.batchBaseOffsetContaining(best.offsetOfMaxTimestamp(), endPosition(best, e));
+            return Optional.of(new OffsetAndTimestamp(base, ts));
+        } catch (IOException ex) {
+            throw storageError("max timestamp lookup", ex);
+        }
+    }
+
+    // ---------------------------------------------------------------- retention
+
+    /**
+     * Deletes whole segments past retention.ms (their largest timestamp is older than now - retention.ms),
+     * then while the log exceeds retention.bytes. The active segment goes too when everything expired,
+     * after rolling a fresh one, as in Kafka. Files are renamed {@code .deleted} and unlinked after
+     * file.delete.delay.ms. Returns the number of segments deleted.
+     */
+    public int deleteOldSegments(long nowMs) {
+        synchronized (lock) {
+            ensureOpen();
+            LogConfig cfg = config;
+            int deleted = 0;
+            try {
+                if (cfg.retentionMs() >= 0) {
+                    deleted += deleteSegmentsWhile(s -> {
+                        try {
+                            return nowMs - s.largestTimestamp() > cfg.retentionMs();
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    });
+                }
+                if (cfg.retentionBytes() >= 0) {
+                    long[] excess = {sizeInBytes() - cfg.retentionBytes()};
+                    deleted += deleteSegmentsWhile(s -> {
+                        if (excess[0] - s.size() >= 0) {
+                            excess[0] -= s.size();
+                            return true;
+                        }
+                        return false;
+                    });
+                }
+            } catch (IOException e) {
+                throw storageError("retention", e);
+            }
+            return deleted;
+        }
+    }
+
+    private int deleteSegmentsWhile(Predicate<Segment> expired) throws IOException {
+        List<Segment> deletable = new ArrayList<>();
+        for (Segment s : segments.values()) {
+            boolean active = s == end.segment();
+            if ((active && s.size() == 0) || !expired.test(s)) {
+                break;
+            }
+            deletable.add(s);
+        }
+        if (deletable.isEmpty()) {
+            return 0;
+        }
+        if (deletable.size() == segments.size()) {
+            roll(clock.millis());
+        }
+        for (Segment s : deletable) {
+            segments.remove(s.baseOffset());
+        }
+        logStartOffset = Math.max(logStartOffset, segments.firstKey());
+        epochs.truncateFromStart(logStartOffset);
+        deleteSnapshots();
+        long delay = config.fileDeleteDelayMs();
+        for (Segment s : deletable) {
+            s.renameToDeleted();
+            // A fetch may still be sending from this channel; close and unlink later, like Kafka.
+            scheduler.schedule(() -> {
+                try {
+                    s.closeAndDeleteFiles();
+                } catch (IOException ignored) {
+                    // the files are .deleted already; a restart removes them
+                }
+            }, delay, TimeUnit.MILLISECONDS);
+        }
+        return deletable.size();
+    }
+
+    // ---------------------------------------------------------------- flush
+
+    /** Forces data and indexes of everything appended so far and advances the recovery point. */
+    public void flush() {
+        flushUpTo(end.offset());
+    }
+
+    /** flush.ms policy: flushes when unflushed data is older than flush.ms. Called by the LogManager scheduler. */
+    public void maybeFlushByTime(long nowMs) {
+        long flushMs = config.flushMs();
+        if (flushMs != Long.MAX_VALUE && nowMs - lastFlushMs >= flushMs && recoveryPoint < end.offset()) {
+            flush();
+        }
+    }
+
+    private void flushUpTo(long offset) {
+        long from = recoveryPoint;
+        if (offset <= from || closed) {
+            return;
+        }
+        Long firstBase = segments.floorKey(from);
+        try {
+            for (Segment s : segments.subMap(firstBase == null ? Long.MIN_VALUE : firstBase, true, offset, false).values()) {
+                s.flush();
+            }
+        } catch (ClosedChannelException deletedMeanwhile) {
+            // retention or close got there first; nothing left to make durable
+        } catch (IOException e) {
+            throw storageError("flush", e);
+        }
+        synchronized (lock) {
+            if (offset > recoveryPoint) {
+                recoveryPoint = offset;
+            }
+            unflushedMessages = 0;
+            lastFlushMs = clock.millis();
+        }
+    }
+
+    // ---------------------------------------------------------------- state
+
+    public String topic() {
+        return topic;
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The topic id from partition.metadata, or null if the log was created without one. */
+    public UUID topicId() {
+        return topicId;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    /** New settings apply to the next append/roll/retention pass; existing segments and indexes stay as they are. */
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    public long logEndOffset() {
+        return end.offset();
+    }
+
+    /** On a single node every acknowledged append is committed. */
+    public long highWatermark() {
+        return end.offset();
+    }
+
+    /** Offsets below this are known to be on disk; persisted by the LogManager's checkpoint. */
+    public long recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    public long sizeInBytes() {
+        long total = 0;
+        for (Segment s : segments.values()) {
+            total += s.size();
+        }
+        return total;
+    }
+
+    public int numberOfSegments() {
+        return segments.size();
+    }
+
+    /** Base offsets of the live segments, ascending. */
+    public List<Long> segmentBaseOffsets() {
+        return List.copyOf(segments.keySet());
+    }
+
+    public List<LeaderEpochFile.EpochEntry> leaderEpochs() {
+        return epochs.entries();
+    }
+
+    /** The idempotent-producer state (read it only from tests/tools; the log mutates it under its lock). */
+    public ProducerStateManager producerState() {
+        return producers;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "log " + topic + "-" + partition + " is closed");
+        }
+    }
+
+    private LogException storageError(String what, IOException e) {
+        return new LogException(ErrorCode.KAFKA_STORAGE_ERROR, what + " failed on " + dir + ": " + e.getMessage(), e);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /** Clean close: producer snapshot at the log end, indexes trimmed, everything forced. */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            try {
+                ProducerSnapshotFile.write(dir, end.offset(), producers, true);
+                deleteSnapshots();
+                for (Segment s : segments.values()) {
+                    s.close();
+                }
+                recoveryPoint = end.offset();
+            } catch (IOException e) {
+                throw storageError("close", e);
+            } finally {
+                closed = true;
+            }
+        }
+    }
+
+    /** Closes the log and removes its directory with everything in it. */
+    public void delete() {
+        synchronized (lock) {
+            closed = true;
+            try {
+                for (Segment s : segments.values()) {
+                    s.channel().close();
+                }
+                segments.clear();
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            } catch (IOException e) {
+                throw storageError("delete", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionLog(" + topic + "-" + partition + ", start=" + logStartOffset + ", end=" + end.offset() + ")";
+    }
+}

@@ -1,0 +1,106 @@
+package io.odradek.log.checkpoint;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The partition's {@code leader-epoch-checkpoint} in Kafka's format ({@code 0\n<count>\n<epoch> <startOffset>\n...}):
+ * the first offset written under each leader epoch. Rewritten (fsync'd) whenever it changes, which is rare.
+ */
+public final class LeaderEpochFile {
+    public static final String FILE_NAME = "leader-epoch-checkpoint";
+
+    /** An epoch and the first offset appended under it. */
+    public record EpochEntry(int epoch, long startOffset) {
+    }
+
+    private final Path file;
+    private final List<EpochEntry> entries = new ArrayList<>();
+
+    public LeaderEpochFile(Path partitionDir) {
+        this.file = partitionDir.resolve(FILE_NAME);
+        load();
+    }
+
+    private void load() {
+        if (!Files.exists(file)) {
+            return;
+        }
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            int count = Integer.parseInt(lines.get(1).trim());
+            for (int i = 0; i < count; i++) {
+                String[] parts = lines.get(i + 2).trim().split(" ");
+                entries.add(new EpochEntry(Integer.parseInt(parts[0]), Long.parseLong(parts[1])));
+            }
+        } catch (IOException | RuntimeException e) {
+            // Kafka treats a bad checkpoint as empty; epochs are re-learnt from new appends.
+            entries.clear();
+        }
+    }
+
+    public synchronized List<EpochEntry> entries() {
+        return List.copyOf(entries);
+    }
+
+    public synchronized int latestEpoch() {
+        return entries.isEmpty() ? -1 : entries.get(entries.size() - 1).epoch();
+    }
+
+    /** Records {@code epoch} starting at {@code startOffset} if it is newer than the latest known epoch. */
+    public synchronized void assign(int epoch, long startOffset) {
+        if (epoch < 0 || epoch <= latestEpoch()) {
+            return;
+        }
+        entries.add(new EpochEntry(epoch, startOffset));
+        save();
+    }
+
+    /** Drops epochs that start at or after {@code endOffset} (the log was truncated there). */
+    public synchronized void truncateFromEnd(long endOffset) {
+        if (entries.removeIf(e -> e.startOffset() >= endOffset)) {
+            save();
+        }
+    }
+
+    /** Drops epochs wholly below {@code startOffset}; the one spanning it now starts there, as in Kafka. */
+    public synchronized void truncateFromStart(long startOffset) {
+        int keepFrom = -1;
+        for (int i = 0; i < entries.size(); i++) {
+            if (entries.get(i).startOffset() <= startOffset) {
+                keepFrom = i;
+            }
+        }
+        if (keepFrom < 0 || (keepFrom == 0 && entries.get(0).startOffset() == startOffset)) {
+            return;
+        }
+        EpochEntry spanning = entries.get(keepFrom);
+        List<EpochEntry> kept = new ArrayList<>(entries.subList(keepFrom + 1, entries.size()));
+        kept.add(0, new EpochEntry(spanning.epoch(), startOffset));
+        entries.clear();
+        entries.addAll(kept);
+        save();
+    }
+
+    private void save() {
+        StringBuilder sb = new StringBuilder("0\n").append(entries.size()).append('\n');
+        for (EpochEntry e : entries) {
+            sb.append(e.epoch()).append(' ').append(e.startOffset()).append('\n');
+        }
+        try {
+            AtomicTextFile.write(file, sb.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    /** Writes the file even when nothing changed (so a new partition has one, as Kafka's has). */
+    public synchronized void saveNow() {
+        save();
+    }
+}

@@ -1,0 +1,71 @@
+package io.odradek.log.producer;
+
+import java.util.ArrayDeque;
+import java.util.List;
+
+/** One producer id's epoch and its last few batches (Kafka keeps 5: a client has at most 5 in flight). */
+public final class ProducerEntry {
+    public static final int BATCHES_TO_RETAIN = 5;
+
+    private final long producerId;
+    private short epoch;
+    private final ArrayDeque<BatchMetadata> batches = new ArrayDeque<>(BATCHES_TO_RETAIN);
+
+    public ProducerEntry(long producerId, short epoch) {
+        this.producerId = producerId;
+        this.epoch = epoch;
+    }
+
+    public long producerId() {
+        return producerId;
+    }
+
+    public short epoch() {
+        return epoch;
+    }
+
+    public List<BatchMetadata> batches() {
+        return List.copyOf(batches);
+    }
+
+    /** Last sequence appended in this epoch, or -1 when none. */
+    public int lastSeq() {
+        BatchMetadata last = batches.peekLast();
+        return last == null ? -1 : last.lastSeq();
+    }
+
+    public BatchMetadata lastBatch() {
+        return batches.peekLast();
+    }
+
+    BatchMetadata findDuplicate(short batchEpoch, int firstSeq, int lastSeq) {
+        if (batchEpoch != epoch) {
+            return null;
+        }
+        for (BatchMetadata b : batches) {
+            if (b.firstSeq() == firstSeq && b.lastSeq() == lastSeq) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /** A new epoch forgets the old epoch's batches: sequences restart. */
+    void bumpEpoch(short newEpoch) {
+        epoch = newEpoch;
+        batches.clear();
+    }
+
+    void addBatch(BatchMetadata batch) {
+        if (batches.size() == BATCHES_TO_RETAIN) {
+            batches.removeFirst();
+        }
+        batches.addLast(batch);
+    }
+
+    ProducerEntry copy() {
+        ProducerEntry c = new ProducerEntry(producerId, epoch);
+        c.batches.addAll(batches);
+        return c;
+    }
+}

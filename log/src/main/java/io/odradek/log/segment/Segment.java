@@ -1,0 +1,403 @@
+package io.odradek.log.segment;
+
+import io.odradek.log.FileSlice;
+import io.odradek.log.LogConfig;
+import io.odradek.wire.batch.RecordBatchHeader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * One segment: {@code <base>.log} holding record batches exactly as Kafka writes them, plus its sparse
+ * {@code .index} and {@code .timeindex}. Only the owning log's append lock writes; reads are lock-free
+ * positional reads bounded by a size the writer publishes after the bytes are on the channel.
+ */
+public final class Segment {
+    public static final String LOG_SUFFIX = ".log";
+    public static final String INDEX_SUFFIX = ".index";
+    public static final String TIME_INDEX_SUFFIX = ".timeindex";
+    public static final String DELETED_SUFFIX = ".deleted";
+
+    private final long baseOffset;
+    private final int indexIntervalBytes;
+    private final int maxIndexSize;
+    private Path logFile;
+    private final FileChannel channel;
+    private final OffsetIndex offsetIndex;
+    private final TimeIndex timeIndex;
+    private final long createdMs;
+
+    /** Bytes of whole batches in the file, published after they are written. */
+    private volatile int size;
+    /** One past the last offset in this segment (== baseOffset when empty). */
+    private volatile long nextOffset;
+    /** Largest batch maxTimestamp in the segment and the last offset of its batch, -1 when unknown. */
+    private volatile long maxTimestamp = -1;
+    private volatile long offsetOfMaxTimestamp = -1;
+    private int bytesSinceLastIndexEntry;
+    /** maxTimestamp of the first batch: segment.ms counts from it, as in Kafka. */
+    private long firstBatchTimestamp = -1;
+
+    private Segment(Path dir, long baseOffset, LogConfig config, boolean active, long nowMs) throws IOException {
+        this.baseOffset = baseOffset;
+        this.indexIntervalBytes = config.indexIntervalBytes();
+        this.maxIndexSize = config.segmentIndexBytes();
+        this.logFile = dir.resolve(fileName(baseOffset) + LOG_SUFFIX);
+        this.channel = FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        this.offsetIndex = new OffsetIndex(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX), baseOffset,
+                maxIndexSize, active);
+        this.timeIndex = new TimeIndex(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX), baseOffset,
+                maxIndexSize, active);
+        this.size = (int) Math.min(channel.size(), Integer.MAX_VALUE);
+        this.nextOffset = baseOffset;
+        this.createdMs = nowMs;
+    }
+
+    /** A new, empty active segment. */
+    public static Segment create(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
+        Path log = dir.resolve(fileName(baseOffset) + LOG_SUFFIX);
+        // A leftover file at this base offset would be data we do not account for.
+        Files.deleteIfExists(log);
+        Files.deleteIfExists(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX));
+        Files.deleteIfExists(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX));
+        return new Segment(dir, baseOffset, config, true, nowMs);
+    }
+
+    /** Opens existing files without validating them; follow with {@link #recover} or {@link #loadFromIndexes}. */
+    public static Segment open(Path dir, long baseOffset, LogConfig config, boolean active, long nowMs)
+            throws IOException {
+        return new Segment(dir, baseOffset, config, active, nowMs);
+    }
+
+    /** Kafka's 20-digit, zero-padded file name prefix. */
+    public static String fileName(long offset) {
+        return String.format("%020d", offset);
+    }
+
+    public long baseOffset() {
+        return baseOffset;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public long nextOffset() {
+        return nextOffset;
+    }
+
+    public FileChannel channel() {
+        return channel;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public OffsetIndex offsetIndex() {
+        return offsetIndex;
+    }
+
+    public TimeIndex timeIndex() {
+        return timeIndex;
+    }
+
+    public long maxTimestamp() {
+        return maxTimestamp;
+    }
+
+    public long offsetOfMaxTimestamp() {
+        return offsetOfMaxTimestamp;
+    }
+
+    /** Kafka's retention clock: the largest batch timestamp, or the file's mtime when there is none. */
+    public long largestTimestamp() throws IOException {
+        long ts = maxTimestamp;
+        return ts >= 0 ? ts : Files.getLastModifiedTime(logFile).toMillis();
+    }
+
+    /**
+     * Kafka's roll rule: full for this append, older than segment.ms (measured from the first batch's
+     * timestamp, else creation time), an index full, or offsets no longer fitting the int32 relative form.
+     */
+    public boolean shouldRoll(LogConfig config, int appendBytes, long appendMaxTimestamp, long appendLastOffset,
+                              long nowMs) {
+        if (size == 0) {
+            return false;
+        }
+        long waited = firstBatchTimestamp >= 0 ? appendMaxTimestamp - firstBatchTimestamp : nowMs - createdMs;
+        return (long) size + appendBytes > config.segmentBytes()
+                || waited > config.segmentMs()
+                || offsetIndex.isFull() || timeIndex.isFull()
+                || appendLastOffset - baseOffset > Integer.MAX_VALUE;
+    }
+
+    /**
+     * Writes already-validated, already-stamped batches at the end of the file, then indexes them. The
+     * caller's buffer is written as is (position/limit untouched); no copy of the record bytes is made.
+     */
+    public void append(ByteBuffer batches) throws IOException {
+        int start = size;
+        ByteBuffer src = batches.duplicate();
+        long pos = start;
+        while (src.hasRemaining()) {
+            pos += channel.write(src, pos);
+        }
+        // Publish the bytes before any index entry can point at them.
+        size = (int) pos;
+
+        RecordBatchHeader h = new RecordBatchHeader(batches, batches.position());
+        int physical = start;
+        for (int p = batches.position(); p < batches.limit(); p += h.totalSize()) {
+            h.wrap(batches, p);
+            indexBatch(h.lastOffset(), h.maxTimestamp(), physical, h.totalSize());
+            physical += h.totalSize();
+        }
+        nextOffset = h.lastOffset() + 1;
+    }
+
+    /** Kafka's per-batch index rule: an entry once more than index.interval.bytes went by unindexed. */
+    private void indexBatch(long lastOffset, long batchMaxTimestamp, int position, int batchSize) {
+        if (firstBatchTimestamp < 0 && position == 0) {
+            firstBatchTimestamp = batchMaxTimestamp;
+        }
+        if (batchMaxTimestamp > maxTimestamp) {
+            offsetOfMaxTimestamp = lastOffset;
+            maxTimestamp = batchMaxTimestamp;
+        }
+        if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+            offsetIndex.append(lastOffset, position);
+            timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp, false);
+            bytesSinceLastIndexEntry = 0;
+        }
+        bytesSinceLastIndexEntry += batchSize;
+    }
+
+    /**
+     * Trusts the files (clean shutdown) and derives the in-memory state from the indexes plus a header
+     * scan from the last offset-index entry. Returns false when the indexes do not fit the log file, in
+     * which case the caller runs {@link #recover}.
+     */
+    public boolean loadFromIndexes() throws IOException {
+        boolean indexesMissing = !offsetIndex.existedAtOpen() || !timeIndex.existedAtOpen();
+        if ((size > 0 && indexesMissing) || !offsetIndex.isConsistent(size)) {
+            return false;
+        }
+        TimeIndex.Entry lastTime = timeIndex.lastEntry();
+        if (lastTime.timestamp() >= 0) {
+            maxTimestamp = lastTime.timestamp();
+            offsetOfMaxTimestamp = lastTime.offset();
+        }
+        OffsetIndex.Entry last = offsetIndex.lastEntry();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        int pos = last.position();
+        long next = baseOffset;
+        while (pos < size) {
+            RecordBatchHeader h = reader.read(pos, size);
+            if (h == null || h.magic() != RecordBatchHeader.MAGIC_V2 || h.lastOffset() < next
+                    || h.batchLength() < RecordBatchHeader.MIN_BATCH_LENGTH) {
+                return false;
+            }
+            next = h.lastOffset() + 1;
+            if (h.maxTimestamp() > maxTimestamp) {
+                maxTimestamp = h.maxTimestamp();
+                offsetOfMaxTimestamp = h.lastOffset();
+            }
+            pos += h.totalSize();
+        }
+        if (pos != size || !timeIndex.isConsistent(next)) {
+            return false;
+        }
+        nextOffset = next;
+        bytesSinceLastIndexEntry = size - last.position();
+        RecordBatchHeader first = reader.read(0, size);
+        firstBatchTimestamp = first == null ? -1 : first.maxTimestamp();
+        return true;
+    }
+
+    /**
+     * Validates every batch (size bounds, magic, CRC32C, increasing offsets), truncates the file at the
+     * first bad one and rebuilds both indexes. Returns the number of bytes cut off.
+     */
+    public int recover(long minBaseOffset) throws IOException {
+        offsetIndex.reset(maxIndexSize);
+        timeIndex.reset(maxIndexSize);
+        maxTimestamp = -1;
+        offsetOfMaxTimestamp = -1;
+        firstBatchTimestamp = -1;
+        bytesSinceLastIndexEntry = 0;
+        long fileSize = channel.size();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        ByteBuffer batch = ByteBuffer.allocate(0);
+        long next = Math.max(baseOffset, minBaseOffset);
+        int pos = 0;
+        while (pos < fileSize) {
+            RecordBatchHeader h = reader.read(pos, fileSize);
+            if (h == null || h.magic() != RecordBatchHeader.MAGIC_V2
+                    || h.batchLength() < RecordBatchHeader.MIN_BATCH_LENGTH
+                    || (long) pos + h.totalSize() > fileSize
+                    || h.baseOffset() < next || h.lastOffsetDelta() < 0
+                    || h.lastOffset() - baseOffset > Integer.MAX_VALUE) {
+                break;
+            }
+            int total = h.totalSize();
+            if (batch.capacity() < total) {
+                batch = ByteBuffer.allocate(Math.max(total, batch.capacity() * 2));
+            }
+            batch.clear().limit(total);
+            readFully(batch, pos);
+            RecordBatchHeader whole = new RecordBatchHeader(batch, 0);
+            if (!whole.isValidCrc()) {
+                break;
+            }
+            indexBatch(whole.lastOffset(), whole.maxTimestamp(), pos, total);
+            next = whole.lastOffset() + 1;
+            pos += total;
+        }
+        int truncated = (int) (fileSize - pos);
+        if (truncated > 0) {
+            channel.truncate(pos);
+        }
+        size = pos;
+        nextOffset = pos == 0 ? baseOffset : next;
+        return truncated;
+    }
+
+    private void readFully(ByteBuffer dst, long position) throws IOException {
+        long p = position;
+        while (dst.hasRemaining()) {
+            int n = channel.read(dst, p);
+            if (n < 0) {
+                throw new IOException("unexpected end of " + logFile);
+            }
+            p += n;
+        }
+        dst.flip();
+    }
+
+    /**
+     * A slice starting at the batch holding {@code startOffset}, or null when no batch below
+     * {@code endPosition} has lastOffset >= startOffset. At least the whole first batch (KIP-74), otherwise
+     * up to {@code maxBytes}.
+     */
+    public FileSlice read(long startOffset, int maxBytes, int endPosition) throws IOException {
+        int pos = offsetIndex.lookup(startOffset).position();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        while (pos < endPosition) {
+            RecordBatchHeader h = reader.read(pos, endPosition);
+            if (h == null) {
+                return null;
+            }
+            if (h.lastOffset() >= startOffset) {
+                int available = endPosition - pos;
+                int sliceSize = Math.max(h.totalSize(), Math.min(Math.max(maxBytes, 0), available));
+                return new FileSlice(channel, pos, Math.min(sliceSize, available), h.baseOffset());
+            }
+            pos += h.totalSize();
+        }
+        return null;
+    }
+
+    /** The first batch (from the time index's hint on) whose maxTimestamp >= ts, as (baseOffset, maxTimestamp). */
+    public long[] findByTimestamp(long ts, int endPosition) throws IOException {
+        TimeIndex.Entry hint = timeIndex.lookup(ts);
+        int pos = offsetIndex.lookup(hint.offset()).position();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        while (pos < endPosition) {
+            RecordBatchHeader h = reader.read(pos, endPosition);
+            if (h == null) {
+                return null;
+            }
+            if (h.maxTimestamp() >= ts) {
+                return new long[] {h.baseOffset(), h.maxTimestamp()};
+            }
+            pos += h.totalSize();
+        }
+        return null;
+    }
+
+    /** Base offset of the batch whose last offset is {@code lastOffset} (or that contains it). */
+    public long batchBaseOffsetContaining(long offset, int endPosition) throws IOException {
+        int pos = offsetIndex.lookup(offset).position();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        while (pos < endPosition) {
+            RecordBatchHeader h = reader.read(pos, endPosition);
+            if (h == null) {
+                break;
+            }
+            if (h.lastOffset() >= offset) {
+                return h.baseOffset();
+            }
+            pos += h.totalSize();
+        }
+        return offset;
+    }
+
+    /** Calls {@code visitor} with each batch header from {@code fromOffset} on (headers only). */
+    public void forEachBatchFrom(long fromOffset, java.util.function.Consumer<RecordBatchHeader> visitor)
+            throws IOException {
+        int end = size;
+        int pos = offsetIndex.lookup(fromOffset).position();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        while (pos < end) {
+            RecordBatchHeader h = reader.read(pos, end);
+            if (h == null) {
+                return;
+            }
+            if (h.lastOffset() >= fromOffset) {
+                visitor.accept(h);
+            }
+            pos += h.totalSize();
+        }
+    }
+
+    /** Records the final max timestamp and trims both indexes, as Kafka does when a segment stops being active. */
+    public void onBecomeInactive() throws IOException {
+        timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp, true);
+        offsetIndex.trimToValidSize();
+        timeIndex.trimToValidSize();
+    }
+
+    public void flush() throws IOException {
+        channel.force(true);
+        offsetIndex.flush();
+        timeIndex.flush();
+    }
+
+    /** Clean close: final time-index entry, indexes trimmed, data forced. */
+    public void close() throws IOException {
+        if (!channel.isOpen()) {
+            return;
+        }
+        onBecomeInactive();
+        flush();
+        channel.close();
+    }
+
+    /** Renames the three files with the {@code .deleted} suffix; the channel stays usable for in-flight reads. */
+    public void renameToDeleted() throws IOException {
+        Path deleted = logFile.resolveSibling(logFile.getFileName() + DELETED_SUFFIX);
+        Files.move(logFile, deleted, StandardCopyOption.REPLACE_EXISTING);
+        logFile = deleted;
+        offsetIndex.renameTo(offsetIndex.file().resolveSibling(offsetIndex.file().getFileName() + DELETED_SUFFIX));
+        timeIndex.renameTo(timeIndex.file().resolveSibling(timeIndex.file().getFileName() + DELETED_SUFFIX));
+    }
+
+    /** Closes the channel and unlinks the files. */
+    public void closeAndDeleteFiles() throws IOException {
+        channel.close();
+        Files.deleteIfExists(logFile);
+        offsetIndex.deleteFile();
+        timeIndex.deleteFile();
+    }
+
+    @Override
+    public String toString() {
+        return "Segment(" + logFile.getFileName() + ", size=" + size + ", next=" + nextOffset + ")";
+    }
+}
