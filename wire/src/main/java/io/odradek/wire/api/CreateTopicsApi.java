@@ -114,7 +114,7 @@ public final class CreateTopicsApi {
             /** Replication factor of the topic. */
             public static final Field<Short> REPLICATION_FACTOR = Field.int16("ReplicationFactor").versions(5).withDefault((short) -1);
             /** Configuration of the topic. */
-            public static final Field<List<Struct>> CONFIGS = Field.array("Configs", CreatableTopicConfigs.SCHEMA).versions(5).nullable();
+            public static final Field<List<Struct>> CONFIGS = Field.array("Configs", CreatableTopicConfigs.SCHEMA).versions(5).nullable().withDefault(List.of());
             public static final Schema SCHEMA = Schema.of(NAME, TOPIC_ID, ERROR_CODE, ERROR_MESSAGE, TOPIC_CONFIG_ERROR_CODE, NUM_PARTITIONS, REPLICATION_FACTOR, CONFIGS);
         }
 

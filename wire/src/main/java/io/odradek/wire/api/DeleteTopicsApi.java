@@ -52,7 +52,7 @@ public final class DeleteTopicsApi {
             }
 
             /** The topic name. */
-            public static final Field<String> NAME = Field.string("Name").nullable().withDefault("");
+            public static final Field<String> NAME = Field.string("Name").nullableFrom(6).withDefault("");
             /** The unique topic ID. */
             public static final Field<UUID> TOPIC_ID = Field.uuid("TopicId").versions(6);
             /** The deletion error, or 0 if the deletion succeeded. */

@@ -30,7 +30,7 @@ public final class DescribeConfigsApi {
             /** The resource name. */
             public static final Field<String> RESOURCE_NAME = Field.string("ResourceName");
             /** The configuration keys to list, or null to list all configuration keys. */
-            public static final Field<List<String>> CONFIGURATION_KEYS = Field.array("ConfigurationKeys", Types.STRING).nullable();
+            public static final Field<List<String>> CONFIGURATION_KEYS = Field.array("ConfigurationKeys", Types.STRING).nullable().withDefault(List.of());
             public static final Schema SCHEMA = Schema.of(RESOURCE_TYPE, RESOURCE_NAME, CONFIGURATION_KEYS);
         }
 

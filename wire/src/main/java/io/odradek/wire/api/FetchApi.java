@@ -192,7 +192,7 @@ public final class FetchApi {
                 /** In the case of fetching an offset less than the LogStartOffset, this is the end offset and epoch that should be used in the FetchSnapshot request. */
                 public static final Field<Struct> SNAPSHOT_ID = Field.struct("SnapshotId", SnapshotId.SCHEMA).versions(12).tagged(2);
                 /** The aborted transactions. */
-                public static final Field<List<Struct>> ABORTED_TRANSACTIONS = Field.array("AbortedTransactions", AbortedTransaction.SCHEMA).versions(4).nullable();
+                public static final Field<List<Struct>> ABORTED_TRANSACTIONS = Field.array("AbortedTransactions", AbortedTransaction.SCHEMA).versions(4).nullable().withDefault(List.of());
                 /** The preferred read replica for the consumer to use on its next fetch request. */
                 public static final Field<Integer> PREFERRED_READ_REPLICA = Field.int32("PreferredReadReplica").versions(11).withDefault(-1);
                 /** The record data. */

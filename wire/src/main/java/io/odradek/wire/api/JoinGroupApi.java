@@ -77,7 +77,7 @@ public final class JoinGroupApi {
         /** The group protocol name. */
         public static final Field<String> PROTOCOL_TYPE = Field.string("ProtocolType").versions(7).nullable();
         /** The group protocol selected by the coordinator. */
-        public static final Field<String> PROTOCOL_NAME = Field.string("ProtocolName").nullable().withDefault("");
+        public static final Field<String> PROTOCOL_NAME = Field.string("ProtocolName").nullableFrom(7).withDefault("");
         /** The leader of the group. */
         public static final Field<String> LEADER = Field.string("Leader");
         /** True if the leader must skip running the assignment. */

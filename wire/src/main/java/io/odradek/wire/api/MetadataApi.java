@@ -29,12 +29,12 @@ public final class MetadataApi {
             /** The topic id. */
             public static final Field<UUID> TOPIC_ID = Field.uuid("TopicId").versions(10);
             /** The topic name. */
-            public static final Field<String> NAME = Field.string("Name").nullable().withDefault("");
+            public static final Field<String> NAME = Field.string("Name").nullableFrom(10).withDefault("");
             public static final Schema SCHEMA = Schema.of(TOPIC_ID, NAME);
         }
 
         /** The topics to fetch metadata for. */
-        public static final Field<List<Struct>> TOPICS = Field.array("Topics", MetadataRequestTopic.SCHEMA).nullable();
+        public static final Field<List<Struct>> TOPICS = Field.array("Topics", MetadataRequestTopic.SCHEMA).nullableFrom(1).withDefault(List.of());
         /** If this is true, the broker may auto-create topics that we requested which do not already exist, if it is configured to do so. */
         public static final Field<Boolean> ALLOW_AUTO_TOPIC_CREATION = Field.bool("AllowAutoTopicCreation").versions(4).withDefault(true);
         /** Whether to include cluster authorized operations. */
@@ -94,7 +94,7 @@ public final class MetadataApi {
             /** The topic error, or 0 if there was no error. */
             public static final Field<Short> ERROR_CODE = Field.int16("ErrorCode");
             /** The topic name. Null for non-existing topics queried by ID. This is never null when ErrorCode is zero. One of Name and TopicId is always populated. */
-            public static final Field<String> NAME = Field.string("Name").nullable().withDefault("");
+            public static final Field<String> NAME = Field.string("Name").nullableFrom(12).withDefault("");
             /** The topic id. Zero for non-existing topics queried by name. This is never zero when ErrorCode is zero. One of Name and TopicId is always populated. */
             public static final Field<UUID> TOPIC_ID = Field.uuid("TopicId").versions(10);
             /** True if the topic is internal. */

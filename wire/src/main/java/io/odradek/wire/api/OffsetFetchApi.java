@@ -59,14 +59,14 @@ public final class OffsetFetchApi {
             /** The member epoch if using the new consumer protocol (KIP-848). */
             public static final Field<Integer> MEMBER_EPOCH = Field.int32("MemberEpoch").versions(9).withDefault(-1);
             /** Each topic we would like to fetch offsets for, or null to fetch offsets for all topics. */
-            public static final Field<List<Struct>> TOPICS = Field.array("Topics", OffsetFetchRequestTopics.SCHEMA).versions(8).nullable();
+            public static final Field<List<Struct>> TOPICS = Field.array("Topics", OffsetFetchRequestTopics.SCHEMA).versions(8).nullable().withDefault(List.of());
             public static final Schema SCHEMA = Schema.of(GROUP_ID, MEMBER_ID, MEMBER_EPOCH, TOPICS);
         }
 
         /** The group to fetch offsets for. */
         public static final Field<String> GROUP_ID = Field.string("GroupId").versions(0, 7);
         /** Each topic we would like to fetch offsets for, or null to fetch offsets for all topics. */
-        public static final Field<List<Struct>> TOPICS = Field.array("Topics", OffsetFetchRequestTopic.SCHEMA).versions(0, 7).nullable();
+        public static final Field<List<Struct>> TOPICS = Field.array("Topics", OffsetFetchRequestTopic.SCHEMA).versions(0, 7).nullableFrom(2).withDefault(List.of());
         /** Each group we would like to fetch offsets for. */
         public static final Field<List<Struct>> GROUPS = Field.array("Groups", OffsetFetchRequestGroup.SCHEMA).versions(8);
         /** Whether broker should hold on returning unstable offsets but set a retriable error code for the partitions. */

@@ -11,31 +11,36 @@ import java.util.List;
  * field, so only the last one is put into a schema.
  */
 public final class Field<T> {
+    /** Bounds of an empty nullable-version range: no version is -1. */
+    private static final int NEVER = -1;
+
     private final String name;
     private final Type<T> type;
     private final short minVersion;
     private final short maxVersion;
     private final int tag;
     private final T defaultValue;
-    private final boolean nullable;
+    private final short nullableMin;
+    private final short nullableMax;
     private final Schema nested;
     private Schema owner;
     private int index = -1;
 
     private Field(String name, Type<T> type, int minVersion, int maxVersion, int tag, T defaultValue,
-            boolean nullable, Schema nested) {
+            int nullableMin, int nullableMax, Schema nested) {
         this.name = name;
         this.type = type;
         this.minVersion = (short) minVersion;
         this.maxVersion = (short) maxVersion;
         this.tag = tag;
         this.defaultValue = defaultValue;
-        this.nullable = nullable;
+        this.nullableMin = (short) nullableMin;
+        this.nullableMax = (short) nullableMax;
         this.nested = nested;
     }
 
     public static <T> Field<T> of(String name, Type<T> type) {
-        return new Field<>(name, type, 0, Short.MAX_VALUE, -1, type.defaultValue(), false, null);
+        return new Field<>(name, type, 0, Short.MAX_VALUE, -1, type.defaultValue(), NEVER, NEVER, null);
     }
 
     public static Field<Byte> int8(String name) {
@@ -85,7 +90,7 @@ public final class Field<T> {
     /** An array of structs of the given schema. */
     public static Field<List<Struct>> array(String name, Schema element) {
         Type<List<Struct>> type = Types.arrayOf(Types.struct(element));
-        return new Field<>(name, type, 0, Short.MAX_VALUE, -1, type.defaultValue(), false, element);
+        return new Field<>(name, type, 0, Short.MAX_VALUE, -1, type.defaultValue(), NEVER, NEVER, element);
     }
 
     /** An array of a primitive type. */
@@ -95,31 +100,42 @@ public final class Field<T> {
 
     /** A single nested struct. */
     public static Field<Struct> struct(String name, Schema schema) {
-        return new Field<>(name, Types.struct(schema), 0, Short.MAX_VALUE, -1, null, false, schema);
+        return new Field<>(name, Types.struct(schema), 0, Short.MAX_VALUE, -1, null, NEVER, NEVER, schema);
     }
 
     /** Carried from {@code min} on. */
     public Field<T> versions(int min) {
-        return new Field<>(name, type, min, Short.MAX_VALUE, tag, defaultValue, nullable, nested);
+        return new Field<>(name, type, min, Short.MAX_VALUE, tag, defaultValue, nullableMin, nullableMax, nested);
     }
 
     /** Carried in {@code min} to {@code max}, inclusive. */
     public Field<T> versions(int min, int max) {
-        return new Field<>(name, type, min, max, tag, defaultValue, nullable, nested);
+        return new Field<>(name, type, min, max, tag, defaultValue, nullableMin, nullableMax, nested);
     }
 
     /** A tagged field (flexible versions only): written only when it differs from its default. */
     public Field<T> tagged(int tag) {
-        return new Field<>(name, type, minVersion, maxVersion, tag, defaultValue, nullable, nested);
+        return new Field<>(name, type, minVersion, maxVersion, tag, defaultValue, nullableMin, nullableMax, nested);
     }
 
     public Field<T> withDefault(T value) {
-        return new Field<>(name, type, minVersion, maxVersion, tag, value, nullable, nested);
+        return new Field<>(name, type, minVersion, maxVersion, tag, value, nullableMin, nullableMax, nested);
     }
 
-    /** May be null (a nullable string, bytes, array or records field). Default is null unless set otherwise. */
+    /**
+     * May be null in every version that carries it (a nullable string, bytes, array, records or struct
+     * field). Default is null unless set otherwise.
+     */
     public Field<T> nullable() {
-        return new Field<>(name, type, minVersion, maxVersion, tag, null, true, nested);
+        return nullableFrom(0);
+    }
+
+    /**
+     * May be null from {@code version} on only (Kafka's {@code "nullableVersions": "N+"}); in older versions
+     * null is neither written nor accepted. Default is null unless set otherwise.
+     */
+    public Field<T> nullableFrom(int version) {
+        return new Field<>(name, type, minVersion, maxVersion, tag, null, version, Short.MAX_VALUE, nested);
     }
 
     public String name() {
@@ -150,8 +166,14 @@ public final class Field<T> {
         return defaultValue;
     }
 
+    /** Whether the field may be null in some version that carries it. */
     public boolean isNullable() {
-        return nullable;
+        return Math.max(minVersion, nullableMin) <= Math.min(maxVersion, nullableMax);
+    }
+
+    /** Whether the field may be null in this version (a nullable struct then carries a presence byte). */
+    public boolean isNullableIn(short version) {
+        return version >= nullableMin && version <= nullableMax;
     }
 
     /** The schema of a struct or struct-array field's elements, else null. */

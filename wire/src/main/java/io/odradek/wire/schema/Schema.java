@@ -43,7 +43,7 @@ public final class Schema {
         Struct struct = newStruct();
         for (Field<?> field : fields) {
             if (!field.isTagged() && field.presentIn(version)) {
-                struct.values[field.indexIn(this)] = field.type().read(in, version, flexible);
+                struct.values[field.indexIn(this)] = readField(in, field, version, flexible);
             }
         }
         if (flexible) {
@@ -66,8 +66,22 @@ public final class Schema {
                 continue;
             }
             ByteBuf value = in.readSlice(size);
-            struct.values[field.indexIn(this)] = field.type().read(value, version, true);
+            struct.values[field.indexIn(this)] = readField(value, field, version, true);
         }
+    }
+
+    private static Object readField(ByteBuf in, Field<?> field, short version, boolean flexible) {
+        boolean nullable = field.isNullableIn(version);
+        if (nullable && Types.isStruct(field.type())) {
+            // A nullable struct opens with a presence byte: -1 for null, 1 for a struct.
+            return in.readByte() < 0 ? null : field.type().read(in, version, flexible);
+        }
+        Object value = field.type().read(in, version, flexible);
+        if (value == null && !nullable) {
+            throw new MalformedMessageException("field " + field.name() + " is null, which version " + version
+                    + " does not allow");
+        }
+        return value;
     }
 
     private Field<?> taggedField(int tag, short version) {
@@ -129,18 +143,41 @@ public final class Schema {
 
     @SuppressWarnings("unchecked")
     private static <T> void writeField(WireWriter out, Field<T> field, Object value, short version, boolean flexible) {
-        if (value == null && !field.isNullable() && !(field.type().defaultValue() == null)) {
-            throw new IllegalArgumentException("field " + field.name() + " is not nullable");
+        boolean nullable = field.isNullableIn(version);
+        if (Types.isStruct(field.type())) {
+            if (nullable) {
+                out.buf().writeByte(value == null ? -1 : 1);
+                if (value == null) {
+                    return;
+                }
+            }
+            // A non-nullable struct left null is written with its fields' defaults.
+        } else if (value == null && !nullable) {
+            throw new IllegalArgumentException("field " + field.name() + " may not be null in version " + version);
         }
         field.type().write(out, (T) value, version, flexible);
     }
 
+    /** As Kafka decides whether to omit a tagged field: a struct is default when all its fields are. */
     private static boolean isDefault(Field<?> field, Object value) {
         Object def = field.defaultValue();
+        if (Types.isStruct(field.type()) && def == null && !field.isNullable()) {
+            return value == null || isAllDefault((Struct) value);
+        }
         if (value instanceof byte[] a && def instanceof byte[] b) {
             return Arrays.equals(a, b);
         }
         return Objects.equals(value, def);
+    }
+
+    private static boolean isAllDefault(Struct struct) {
+        Field<?>[] fields = struct.schema.fields;
+        for (int i = 0; i < fields.length; i++) {
+            if (!isDefault(fields[i], struct.values[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

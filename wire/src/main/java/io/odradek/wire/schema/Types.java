@@ -269,6 +269,11 @@ public final class Types {
         return new StructType(schema);
     }
 
+    /** Whether the type is a single nested struct (not an array of them). */
+    static boolean isStruct(Type<?> type) {
+        return type instanceof StructType;
+    }
+
     private static int readBytesLength(ByteBuf in, boolean flexible) {
         return flexible ? Varints.readUnsignedVarint(in) - 1 : in.readInt();
     }
