@@ -1,0 +1,125 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.topics.TopicService;
+import io.odradek.replication.metadata.MetadataException;
+import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.api.DeleteTopicsApi;
+import io.odradek.wire.api.DeleteTopicsApi.Request.DeleteTopicState;
+import io.odradek.wire.api.DeleteTopicsApi.Response;
+import io.odradek.wire.api.DeleteTopicsApi.Response.DeletableTopicResult;
+import io.odradek.wire.schema.Struct;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * DeleteTopics (key 20), versions 1-6. Topics by name (v1-5: TopicNames; v6: Topics with a name) or by
+ * topic id (v6: Topics with a null name). As in Kafka's controller: an entry with both or neither is
+ * INVALID_REQUEST, a name or id given twice is INVALID_REQUEST ("Duplicate topic name/id."), an unknown
+ * name is UNKNOWN_TOPIC_OR_PARTITION and an unknown id UNKNOWN_TOPIC_ID. A deleted topic leaves the
+ * catalog first and then its partition directories are removed. With {@code delete.topic.enable=false}
+ * every topic fails with TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3). Error messages from v5.
+ * Results keep request order (Kafka shuffles them to hide which topics exist from unauthorised users;
+ * there is no authorisation here). Runs on the metadata thread.
+ */
+public final class DeleteTopicsHandler implements ApiHandler {
+    private static final UUID ZERO_ID = new UUID(0, 0);
+
+    private final TopicService topics;
+
+    public DeleteTopicsHandler(TopicService topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiSpec api() {
+        return DeleteTopicsApi.SPEC;
+    }
+
+    /** One entry of the request: a name, an id, or (invalid) both or neither. */
+    private record Target(String name, UUID id) {
+        boolean byId() {
+            return name == null;
+        }
+    }
+
+    @Override
+    public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        short version = context.version();
+        List<Target> targets = new ArrayList<>();
+        if (version >= 6) {
+            for (Struct t : request.get(DeleteTopicsApi.Request.TOPICS)) {
+                UUID id = t.get(DeleteTopicState.TOPIC_ID);
+                targets.add(new Target(t.get(DeleteTopicState.NAME), id == null ? ZERO_ID : id));
+            }
+        } else {
+            request.get(DeleteTopicsApi.Request.TOPIC_NAMES).forEach(n -> targets.add(new Target(n, ZERO_ID)));
+        }
+        if (!topics.settings().deleteTopicEnable()) {
+            Struct response = Response.SCHEMA.newStruct();
+            ErrorCode error = version < 3 ? ErrorCode.INVALID_REQUEST : ErrorCode.TOPIC_DELETION_DISABLED;
+            targets.forEach(t -> result(response, t.name, t.id, error, "Topic deletion is disabled."));
+            return CompletableFuture.completedFuture(response);
+        }
+        return topics.async(() -> delete(targets));
+    }
+
+    private Struct delete(List<Target> targets) {
+        Map<Object, Integer> counts = new HashMap<>();
+        targets.forEach(t -> counts.merge(t.byId() ? t.id : t.name, 1, Integer::sum));
+        List<Object> reportedDuplicates = new ArrayList<>();
+        Struct response = Response.SCHEMA.newStruct();
+        for (Target t : targets) {
+            if (t.name == null && t.id.equals(ZERO_ID)) {
+                result(response, null, ZERO_ID, ErrorCode.INVALID_REQUEST, "Neither topic name nor id were specified.");
+                continue;
+            }
+            if (t.name != null && !t.id.equals(ZERO_ID)) {
+                result(response, t.name, t.id, ErrorCode.INVALID_REQUEST,
+                        "You may not specify both topic name and topic id.");
+                continue;
+            }
+            Object key = t.byId() ? t.id : t.name;
+            if (counts.get(key) > 1) {
+                if (!reportedDuplicates.contains(key)) {
+                    reportedDuplicates.add(key);
+                    result(response, t.name, t.id, ErrorCode.INVALID_REQUEST,
+                            t.byId() ? "Duplicate topic id." : "Duplicate topic name.");
+                }
+                continue;
+            }
+            TopicInfo topic = t.byId() ? topics.topic(t.id).orElse(null) : topics.topic(t.name).orElse(null);
+            if (topic == null) {
+                if (t.byId()) {
+                    result(response, null, t.id, ErrorCode.UNKNOWN_TOPIC_ID, "This server does not host this topic ID.");
+                } else {
+                    result(response, t.name, ZERO_ID, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                            "This server does not host this topic-partition.");
+                }
+                continue;
+            }
+            try {
+                topics.deleteTopic(topic.name());
+                result(response, topic.name(), topic.id(), ErrorCode.NONE, null);
+            } catch (MetadataException e) {
+                result(response, t.name, t.id, e.error(), e.getMessage());
+            }
+        }
+        return response;
+    }
+
+    private static void result(Struct response, String name, UUID id, ErrorCode error, String message) {
+        response.add(Response.RESPONSES)
+                .set(DeletableTopicResult.NAME, name)
+                .set(DeletableTopicResult.TOPIC_ID, id)
+                .set(DeletableTopicResult.ERROR_CODE, error.code())
+                .set(DeletableTopicResult.ERROR_MESSAGE, message);
+    }
+}

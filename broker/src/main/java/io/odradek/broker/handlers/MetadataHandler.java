@@ -1,0 +1,204 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.topics.LocalNode;
+import io.odradek.broker.topics.TopicService;
+import io.odradek.replication.metadata.MetadataException;
+import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.replication.metadata.TopicNames;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.api.MetadataApi;
+import io.odradek.wire.api.MetadataApi.Request.MetadataRequestTopic;
+import io.odradek.wire.api.MetadataApi.Response;
+import io.odradek.wire.api.MetadataApi.Response.MetadataResponseBroker;
+import io.odradek.wire.api.MetadataApi.Response.MetadataResponseTopic;
+import io.odradek.wire.api.MetadataApi.Response.MetadataResponseTopic.MetadataResponsePartition;
+import io.odradek.wire.schema.Struct;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Metadata (key 3), versions 0-13.
+ * <ul>
+ * <li>One broker, us: node id, advertised host and the port clients reach (the bound one when the
+ *     listener is on port 0). We are the controller (v1+) and lead every partition with epoch 0;
+ *     replicas and ISR are [us], offline replicas empty (v5+).</li>
+ * <li>Topics: null = all (v1+); v0 uses an empty list for all; otherwise empty = none.</li>
+ * <li>A requested topic that does not exist is created with {@code num.partitions} when
+ *     {@code auto.create.topics.enable} and the request allows it (always before v4), and returned with
+ *     NONE since creation here is synchronous (Kafka answers LEADER_NOT_AVAILABLE and the client
+ *     retries). Otherwise UNKNOWN_TOPIC_OR_PARTITION, or INVALID_TOPIC_EXCEPTION for an illegal name.
+ *     Internal topics are never auto-created here; their owners create them.</li>
+ * <li>Topic ids: in requests only from v12, as in Kafka 4 (v10-11 with an id or a null name fail the
+ *     whole request with INVALID_REQUEST). When ids are given, names are ignored and an unknown id
+ *     answers UNKNOWN_TOPIC_ID; ids are never auto-created.</li>
+ * <li>Authorized operations: no authorizer, so all operations when asked (v8+), else the schema's
+ *     "not requested" value.</li>
+ * </ul>
+ * Only a request that creates topics leaves the event loop (for the metadata thread).
+ */
+public final class MetadataHandler implements ApiHandler {
+    /** READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS: a topic's operations. */
+    static final int ALL_TOPIC_OPERATIONS = bits(3, 4, 5, 6, 7, 8, 10, 11);
+    /** CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE. */
+    static final int ALL_CLUSTER_OPERATIONS = bits(5, 7, 8, 9, 10, 11, 12);
+    private static final UUID ZERO_ID = new UUID(0, 0);
+
+    private final TopicService topics;
+    private final LocalNode node;
+
+    public MetadataHandler(TopicService topics, LocalNode node) {
+        this.topics = topics;
+        this.node = node;
+    }
+
+    @Override
+    public ApiSpec api() {
+        return MetadataApi.SPEC;
+    }
+
+    /** One requested topic: by name, or by id (v12+). */
+    private record Wanted(String name, UUID id) {
+    }
+
+    @Override
+    public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        short version = context.version();
+        List<Struct> requested = request.get(MetadataApi.Request.TOPICS);
+        boolean allTopics = requested == null || (version == 0 && requested.isEmpty());
+        List<Wanted> wanted = new ArrayList<>();
+        if (!allTopics) {
+            for (Struct t : requested) {
+                UUID id = t.get(MetadataRequestTopic.TOPIC_ID);
+                wanted.add(new Wanted(t.get(MetadataRequestTopic.NAME), id == null ? ZERO_ID : id));
+            }
+            if (version < 12 && wanted.stream().anyMatch(w -> w.name == null || !w.id.equals(ZERO_ID))) {
+                return CompletableFuture.completedFuture(invalidRequest(wanted));
+            }
+        }
+        boolean byId = wanted.stream().anyMatch(w -> !w.id.equals(ZERO_ID));
+        boolean allowAutoCreate = topics.settings().autoCreateTopicsEnable() && !allTopics && !byId
+                && (version < 4 || request.get(MetadataApi.Request.ALLOW_AUTO_TOPIC_CREATION));
+        boolean topicOps = version >= 8 && request.get(MetadataApi.Request.INCLUDE_TOPIC_AUTHORIZED_OPERATIONS);
+        boolean clusterOps = version >= 8 && version <= 10
+                && request.get(MetadataApi.Request.INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS);
+
+        boolean mustCreate = allowAutoCreate && wanted.stream()
+                .anyMatch(w -> topics.topic(w.name).isEmpty() && creatable(w.name));
+        if (mustCreate) {
+            return topics.async(() -> response(allTopics, byId, wanted, true, topicOps, clusterOps));
+        }
+        return CompletableFuture.completedFuture(response(allTopics, byId, wanted, false, topicOps, clusterOps));
+    }
+
+    private Struct response(boolean allTopics, boolean byId, List<Wanted> wanted, boolean autoCreate,
+                            boolean topicOps, boolean clusterOps) {
+        Struct response = Response.SCHEMA.newStruct()
+                .set(Response.CLUSTER_ID, topics.clusterId())
+                .set(Response.CONTROLLER_ID, node.nodeId())
+                .set(Response.ERROR_CODE, ErrorCode.NONE.code());
+        response.add(Response.BROKERS)
+                .set(MetadataResponseBroker.NODE_ID, node.nodeId())
+                .set(MetadataResponseBroker.HOST, node.host())
+                .set(MetadataResponseBroker.PORT, node.port())
+                .set(MetadataResponseBroker.RACK, node.rack());
+        if (clusterOps) {
+            response.set(Response.CLUSTER_AUTHORIZED_OPERATIONS, ALL_CLUSTER_OPERATIONS);
+        }
+        if (allTopics) {
+            topics.topics().forEach(t -> addTopic(response, t, topicOps));
+        } else if (byId) {
+            Set<UUID> ids = new LinkedHashSet<>();
+            wanted.forEach(w -> ids.add(w.id));
+            ids.remove(ZERO_ID);
+            for (UUID id : ids) {
+                TopicInfo t = topics.topic(id).orElse(null);
+                if (t != null) {
+                    addTopic(response, t, topicOps);
+                } else {
+                    response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, ErrorCode.UNKNOWN_TOPIC_ID.code())
+                            .set(MetadataResponseTopic.NAME, null).set(MetadataResponseTopic.TOPIC_ID, id);
+                }
+            }
+        } else {
+            Set<String> names = new LinkedHashSet<>();
+            wanted.forEach(w -> names.add(w.name));
+            for (String name : names) {
+                TopicInfo t = topics.topic(name).orElse(null);
+                ErrorCode error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+                if (t == null && !TopicNames.isValid(name)) {
+                    error = ErrorCode.INVALID_TOPIC_EXCEPTION;
+                } else if (t == null && autoCreate && creatable(name)) {
+                    try {
+                        t = topics.createTopic(name, topics.settings().numPartitions(), Map.of(), false);
+                    } catch (MetadataException e) {
+                        // Lost a race with another creator, or a '.'/'_' collision.
+                        t = topics.topic(name).orElse(null);
+                        error = e.error() == ErrorCode.TOPIC_ALREADY_EXISTS ? error : e.error();
+                    }
+                }
+                if (t != null) {
+                    addTopic(response, t, topicOps);
+                } else {
+                    response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, error.code())
+                            .set(MetadataResponseTopic.NAME, name)
+                            .set(MetadataResponseTopic.TOPIC_ID, ZERO_ID)
+                            .set(MetadataResponseTopic.IS_INTERNAL, TopicNames.isInternal(name));
+                }
+            }
+        }
+        return response;
+    }
+
+    private static boolean creatable(String name) {
+        return TopicNames.isValid(name) && !TopicNames.isInternal(name);
+    }
+
+    private void addTopic(Struct response, TopicInfo t, boolean topicOps) {
+        Struct topic = response.add(Response.TOPICS)
+                .set(MetadataResponseTopic.ERROR_CODE, ErrorCode.NONE.code())
+                .set(MetadataResponseTopic.NAME, t.name())
+                .set(MetadataResponseTopic.TOPIC_ID, t.id())
+                .set(MetadataResponseTopic.IS_INTERNAL, t.internal());
+        if (topicOps) {
+            topic.set(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS, ALL_TOPIC_OPERATIONS);
+        }
+        List<Integer> us = List.of(node.nodeId());
+        for (int p = 0; p < t.partitions(); p++) {
+            topic.add(MetadataResponseTopic.PARTITIONS)
+                    .set(MetadataResponsePartition.ERROR_CODE, ErrorCode.NONE.code())
+                    .set(MetadataResponsePartition.PARTITION_INDEX, p)
+                    .set(MetadataResponsePartition.LEADER_ID, node.nodeId())
+                    .set(MetadataResponsePartition.LEADER_EPOCH, 0)
+                    .set(MetadataResponsePartition.REPLICA_NODES, us)
+                    .set(MetadataResponsePartition.ISR_NODES, us)
+                    .set(MetadataResponsePartition.OFFLINE_REPLICAS, List.of());
+        }
+    }
+
+    /** Kafka's error response to a malformed request: every requested topic with the error, nothing else. */
+    private static Struct invalidRequest(List<Wanted> wanted) {
+        Struct response = Response.SCHEMA.newStruct().set(Response.CLUSTER_ID, null);
+        for (Wanted w : wanted) {
+            response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, ErrorCode.INVALID_REQUEST.code())
+                    .set(MetadataResponseTopic.NAME, w.name == null ? "" : w.name)
+                    .set(MetadataResponseTopic.TOPIC_ID, w.id);
+        }
+        return response;
+    }
+
+    private static int bits(int... operations) {
+        int field = 0;
+        for (int op : operations) {
+            field |= 1 << op;
+        }
+        return field;
+    }
+}

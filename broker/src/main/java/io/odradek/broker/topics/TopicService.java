@@ -1,0 +1,265 @@
+package io.odradek.broker.topics;
+
+import io.odradek.broker.BrokerConfig;
+import io.odradek.log.LogConfig;
+import io.odradek.log.LogException;
+import io.odradek.log.LogManager;
+import io.odradek.log.PartitionLog;
+import io.odradek.replication.metadata.ClusterMetadata;
+import io.odradek.replication.metadata.Ids;
+import io.odradek.replication.metadata.MetadataException;
+import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.replication.metadata.TopicNames;
+import io.odradek.wire.ErrorCode;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Topics of this broker: the cluster metadata catalog and the partition logs behind it. Lookups are
+ * lock-free and safe from any thread (produce and fetch use them on the event loops). Changes are
+ * synchronised and go catalog first, then directories, so that after a crash the catalog is the truth:
+ * missing partition dirs are created and dirs of topics no longer in the catalog are removed at start.
+ * Handlers run changes through {@link #async} so disk syncs stay off the event loops.
+ */
+public final class TopicService implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(TopicService.class.getName());
+
+    /** What the service needs from the broker config; a record so tests can build one without a BrokerConfig. */
+    public record Settings(List<Path> logDirs, int nodeId, LogConfig logDefaults, int numPartitions,
+                           short defaultReplicationFactor, boolean autoCreateTopicsEnable,
+                           boolean deleteTopicEnable, long retentionCheckIntervalMs) {
+        public static Settings from(BrokerConfig config) {
+            return new Settings(config.logDirs(), config.nodeId(), config.logDefaults(), config.numPartitions(),
+                    config.defaultReplicationFactor(), config.autoCreateTopicsEnable(), config.deleteTopicEnable(),
+                    config.logRetentionCheckIntervalMs());
+        }
+    }
+
+    private final Settings settings;
+    private final ClusterMetadata metadata;
+    private final LogManager logs;
+    private final ExecutorService metadataThread;
+
+    private TopicService(Settings settings, ClusterMetadata metadata, LogManager logs) {
+        this.settings = settings;
+        this.metadata = metadata;
+        this.logs = logs;
+        this.metadataThread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "odradek-metadata");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Opens (or creates) the metadata and the logs in the broker's log dirs. */
+    public static TopicService open(BrokerConfig config) {
+        return open(Settings.from(config));
+    }
+
+    public static TopicService open(Settings settings) {
+        ClusterMetadata metadata = ClusterMetadata.open(settings.logDirs(), settings.nodeId());
+        LogManager logs = LogManager.open(settings.logDirs(), settings.logDefaults(),
+                topic -> metadata.topic(topic).map(TopicInfo::configs).orElse(Map.of()),
+                settings.retentionCheckIntervalMs(), Clock.systemUTC());
+        try {
+            reconcile(metadata, logs);
+        } catch (RuntimeException e) {
+            logs.close();
+            throw e;
+        }
+        return new TopicService(settings, metadata, logs);
+    }
+
+    /** Makes the partition dirs on disk match the catalog (see the class comment). */
+    private static void reconcile(ClusterMetadata metadata, LogManager logs) {
+        if (!metadata.catalogExisted()) {
+            restoreCatalogFromDisk(metadata, logs);
+        }
+        Set<String> orphans = new TreeSet<>();
+        for (PartitionLog log : logs.allLogs()) {
+            TopicInfo topic = metadata.topic(log.topic()).orElse(null);
+            if (topic == null) {
+                orphans.add(log.topic());
+            } else if (log.partition() >= topic.partitions()) {
+                throw new LogException(ErrorCode.INCONSISTENT_TOPIC_ID, log.dir() + " is partition " + log.partition()
+                        + " but the catalog's " + topic.name() + " has " + topic.partitions()
+                        + " partition(s); move the directory away to start");
+            } else if (log.topicId() != null && !log.topicId().equals(topic.id())) {
+                throw new LogException(ErrorCode.INCONSISTENT_TOPIC_ID, log.dir() + " belongs to topic id "
+                        + Ids.toBase64(log.topicId()) + " but the catalog's " + topic.name() + " has id "
+                        + Ids.toBase64(topic.id()) + "; move the directory away to start");
+            }
+        }
+        for (String topic : orphans) {
+            LOG.log(System.Logger.Level.WARNING, "deleting the directories of topic " + topic
+                    + ": it is not in the catalog (deleted before the last shutdown finished)");
+            logs.deleteTopic(topic);
+        }
+        metadata.topics().forEach(t -> createPartitions(logs, t));
+    }
+
+    /** A lost catalog is rebuilt from partition dirs carrying a topic id, rather than deleting their data. */
+    private static void restoreCatalogFromDisk(ClusterMetadata metadata, LogManager logs) {
+        Map<String, List<PartitionLog>> byTopic = new TreeMap<>();
+        logs.allLogs().forEach(l -> byTopic.computeIfAbsent(l.topic(), t -> new ArrayList<>()).add(l));
+        byTopic.forEach((name, parts) -> {
+            UUID id = parts.stream().map(PartitionLog::topicId).filter(Objects::nonNull).findFirst()
+                    .orElse(Ids.randomId());
+            int count = parts.stream().mapToInt(PartitionLog::partition).max().orElse(0) + 1;
+            LOG.log(System.Logger.Level.WARNING, "no topic catalog found: restoring topic " + name + " ("
+                    + count + " partitions, id " + Ids.toBase64(id) + ") from its directories");
+            metadata.restoreTopic(name, id, count, Map.of());
+        });
+    }
+
+    private static void createPartitions(LogManager logs, TopicInfo topic) {
+        for (int p = 0; p < topic.partitions(); p++) {
+            logs.create(topic.name(), p, topic.id(), topic.configs());
+        }
+    }
+
+    // ---------------------------------------------------------------- lookups
+
+    public Optional<PartitionLog> partitionLog(String topic, int partition) {
+        // Through the catalog, so a log is visible exactly when its topic is.
+        TopicInfo t = metadata.topic(topic).orElse(null);
+        if (t == null || partition < 0 || partition >= t.partitions()) {
+            return Optional.empty();
+        }
+        return logs.get(topic, partition);
+    }
+
+    public Optional<String> topicName(UUID topicId) {
+        return metadata.topic(topicId).map(TopicInfo::name);
+    }
+
+    public Optional<UUID> topicId(String topic) {
+        return metadata.topic(topic).map(TopicInfo::id);
+    }
+
+    public Optional<TopicInfo> topic(String name) {
+        return metadata.topic(name);
+    }
+
+    public Optional<TopicInfo> topic(UUID id) {
+        return metadata.topic(id);
+    }
+
+    /** Every topic, sorted by name. */
+    public Collection<TopicInfo> topics() {
+        return metadata.topics();
+    }
+
+    public String clusterId() {
+        return metadata.clusterId();
+    }
+
+    public int nodeId() {
+        return metadata.nodeId();
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    /** The broker-wide defaults of topic-level configs. */
+    public LogConfig logDefaults() {
+        return logs.defaults();
+    }
+
+    /** A topic's effective config: its overrides over the broker defaults. */
+    public LogConfig effectiveConfig(TopicInfo topic) {
+        return logs.defaults().with(topic.configs());
+    }
+
+    // ---------------------------------------------------------------- changes
+
+    /** Runs {@code work} on the metadata thread, which serialises changes and keeps fsyncs off event loops. */
+    public <T> CompletableFuture<T> async(Supplier<T> work) {
+        return CompletableFuture.supplyAsync(work, metadataThread);
+    }
+
+    /** Throws INVALID_TOPIC_EXCEPTION or TOPIC_ALREADY_EXISTS when a topic of this name cannot be created now. */
+    public void checkCreatable(String name) {
+        metadata.checkCreatable(name);
+    }
+
+    /** Validates topic-level overrides; INVALID_CONFIG names the bad key and rule. */
+    public void validateConfigs(Map<String, String> overrides) {
+        try {
+            logs.defaults().with(overrides);
+        } catch (IllegalArgumentException e) {
+            throw new MetadataException(ErrorCode.INVALID_CONFIG, e.getMessage());
+        }
+    }
+
+    /**
+     * Creates a topic and its partition logs (or, with {@code validateOnly}, only checks that it could be
+     * created and returns what it would be, with an id that is not kept). Throws {@link MetadataException}.
+     */
+    public synchronized TopicInfo createTopic(String name, int partitions, Map<String, String> configs,
+                                              boolean validateOnly) {
+        metadata.checkCreatable(name);
+        if (partitions < 1) {
+            throw new MetadataException(ErrorCode.INVALID_PARTITIONS,
+                    "Number of partitions was set to an invalid non-positive value.");
+        }
+        validateConfigs(configs);
+        if (validateOnly) {
+            return new TopicInfo(name, Ids.randomId(), partitions, configs, TopicNames.isInternal(name));
+        }
+        TopicInfo topic = metadata.createTopic(name, partitions, configs);
+        try {
+            createPartitions(logs, topic);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "cannot create the logs of topic " + name + "; removing it", e);
+            metadata.deleteTopic(name);
+            logs.deleteTopic(name);
+            throw new MetadataException(ErrorCode.KAFKA_STORAGE_ERROR, "Cannot create the logs of topic '" + name
+                    + "': " + e.getMessage());
+        }
+        LOG.log(System.Logger.Level.INFO, "created topic " + name + " with " + partitions + " partition(s), id "
+                + Ids.toBase64(topic.id()) + (configs.isEmpty() ? "" : ", configs " + configs));
+        return topic;
+    }
+
+    /** Deletes a topic: out of the catalog first, then its partition directories. */
+    public synchronized TopicInfo deleteTopic(String name) {
+        TopicInfo topic = metadata.deleteTopic(name);
+        try {
+            logs.deleteTopic(name);
+        } catch (RuntimeException e) {
+            // The topic is gone from the catalog; the next start removes what is left of its dirs.
+            LOG.log(System.Logger.Level.WARNING, "cannot remove the directories of deleted topic " + name, e);
+        }
+        LOG.log(System.Logger.Level.INFO, "deleted topic " + name + " (id " + Ids.toBase64(topic.id()) + ")");
+        return topic;
+    }
+
+    /** Stops the metadata thread, then closes the logs (flush, checkpoints, clean-shutdown marker). */
+    @Override
+    public void close() {
+        metadataThread.shutdown();
+        try {
+            metadataThread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        logs.close();
+    }
+}
