@@ -1,0 +1,181 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.log.LogException;
+import io.odradek.log.OffsetAndTimestamp;
+import io.odradek.log.PartitionLog;
+import io.odradek.log.checkpoint.LeaderEpochFile;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.api.ListOffsetsApi;
+import io.odradek.wire.api.ListOffsetsApi.Request;
+import io.odradek.wire.api.ListOffsetsApi.Request.ListOffsetsTopic;
+import io.odradek.wire.api.ListOffsetsApi.Request.ListOffsetsTopic.ListOffsetsPartition;
+import io.odradek.wire.api.ListOffsetsApi.Response;
+import io.odradek.wire.api.ListOffsetsApi.Response.ListOffsetsTopicResponse;
+import io.odradek.wire.api.ListOffsetsApi.Response.ListOffsetsTopicResponse.ListOffsetsPartitionResponse;
+import io.odradek.wire.schema.Struct;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * ListOffsets (key 2), versions 1-11.
+ *
+ * <p>Behaviour / version notes (Kafka's Partition.fetchOffsetForTimestamp and UnifiedLog.fetchOffsetByTimestamp):
+ * <ul>
+ * <li>-1 latest: the last fetchable offset (consumers: high watermark, or the last stable offset for
+ *     read_committed, the same until transactions exist; replicas and the debugging id -2: log end).</li>
+ * <li>-2 earliest and -4 earliest local (v8+, no tiered storage): the log start offset.</li>
+ * <li>-3 max timestamp (v7+): the batch holding the largest timestamp.</li>
+ * <li>-5 latest tiered (v9+) and -6 earliest pending upload (v11+): offset -1, as Kafka answers without
+ *     remote storage.</li>
+ * <li>>= 0: the first batch whose max timestamp is at or after it. The log answers at batch granularity
+ *     (the batch's base offset, without decompressing); Kafka returns the exact record inside the batch.</li>
+ * <li>A lookup with no answer, or one at or past the last fetchable offset, is offset -1, timestamp -1.
+ *     The timestamp is -1 for the -1/-2/-4 sentinels too. Leader epoch: 0 (this node's only epoch), -1
+ *     where Kafka would have no epoch (an empty log's earliest).</li>
+ * <li>A sentinel newer than the request version, or an unknown negative timestamp: UNSUPPORTED_VERSION for
+ *     that partition; a partition listed twice: INVALID_REQUEST; unknown topic or partition:
+ *     UNKNOWN_TOPIC_OR_PARTITION. current_leader_epoch is not checked (one node, epoch 0). timeout_ms (v10+)
+ *     only matters with tiered storage.</li>
+ * </ul>
+ */
+public final class ListOffsetsHandler implements ApiHandler {
+    static final long LATEST = -1;
+    static final long EARLIEST = -2;
+    static final long MAX_TIMESTAMP = -3;
+    static final long EARLIEST_LOCAL = -4;
+    static final long LATEST_TIERED = -5;
+    static final long EARLIEST_PENDING_UPLOAD = -6;
+    private static final int CONSUMER_REPLICA_ID = -1;
+    private static final int LEADER_EPOCH = 0;
+
+    private final PartitionLogs logs;
+
+    public ListOffsetsHandler(PartitionLogs logs) {
+        this.logs = logs;
+    }
+
+    @Override
+    public ApiSpec api() {
+        return ListOffsetsApi.SPEC;
+    }
+
+    private record TopicPartition(String topic, int partition) {
+    }
+
+    @Override
+    public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        short version = context.version();
+        boolean consumer = request.get(Request.REPLICA_ID) == CONSUMER_REPLICA_ID;
+        Set<TopicPartition> seen = new HashSet<>();
+        Set<TopicPartition> duplicates = new HashSet<>();
+        for (Struct topic : request.get(Request.TOPICS)) {
+            for (Struct partition : topic.get(ListOffsetsTopic.PARTITIONS)) {
+                TopicPartition tp = new TopicPartition(topic.get(ListOffsetsTopic.NAME),
+                        partition.get(ListOffsetsPartition.PARTITION_INDEX));
+                if (!seen.add(tp)) {
+                    duplicates.add(tp);
+                }
+            }
+        }
+
+        Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
+        for (Struct topic : request.get(Request.TOPICS)) {
+            String name = topic.get(ListOffsetsTopic.NAME);
+            Struct topicResponse = response.add(Response.TOPICS).set(ListOffsetsTopicResponse.NAME, name);
+            for (Struct partition : topic.get(ListOffsetsTopic.PARTITIONS)) {
+                int index = partition.get(ListOffsetsPartition.PARTITION_INDEX);
+                long timestamp = partition.get(ListOffsetsPartition.TIMESTAMP);
+                Struct out = topicResponse.add(ListOffsetsTopicResponse.PARTITIONS)
+                        .set(ListOffsetsPartitionResponse.PARTITION_INDEX, index);
+                if (duplicates.contains(new TopicPartition(name, index))) {
+                    unknown(out, ErrorCode.INVALID_REQUEST);
+                } else if (!supported(timestamp, version)) {
+                    unknown(out, ErrorCode.UNSUPPORTED_VERSION);
+                } else {
+                    Optional<PartitionLog> log = logs.partitionLog(name, index);
+                    if (log.isEmpty()) {
+                        unknown(out, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+                    } else {
+                        try {
+                            lookup(log.get(), timestamp, consumer, out);
+                        } catch (LogException e) {
+                            unknown(out, e.errorCode());
+                        }
+                    }
+                }
+            }
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private static void lookup(PartitionLog log, long timestamp, boolean consumer, Struct out) {
+        // Consumers see up to the high watermark; read_committed ones up to the last stable offset, which is
+        // the high watermark until transactions exist. Replicas see the log end.
+        long lastFetchable = consumer ? log.highWatermark() : log.logEndOffset();
+        if (timestamp == LATEST) {
+            found(out, -1L, lastFetchable, LEADER_EPOCH);
+        } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
+            long start = log.logStartOffset();
+            found(out, -1L, start, earliestEpoch(log.leaderEpochs(), start));
+        } else if (timestamp == LATEST_TIERED || timestamp == EARLIEST_PENDING_UPLOAD) {
+            unknown(out, ErrorCode.NONE);
+        } else {
+            Optional<OffsetAndTimestamp> hit = timestamp == MAX_TIMESTAMP
+                    ? log.maxTimestampOffset()
+                    : log.offsetForTimestamp(timestamp);
+            if (hit.isPresent() && hit.get().offset() < lastFetchable) {
+                found(out, hit.get().timestamp(), hit.get().offset(), LEADER_EPOCH);
+            } else {
+                unknown(out, ErrorCode.NONE);
+            }
+        }
+    }
+
+    /** Kafka's: the first cached epoch, if it starts at or before the log start; else none. */
+    private static int earliestEpoch(List<LeaderEpochFile.EpochEntry> epochs, long logStartOffset) {
+        return !epochs.isEmpty() && epochs.get(0).startOffset() <= logStartOffset ? epochs.get(0).epoch() : -1;
+    }
+
+    private static void found(Struct out, long timestamp, long offset, int leaderEpoch) {
+        out.set(ListOffsetsPartitionResponse.ERROR_CODE, ErrorCode.NONE.code())
+                .set(ListOffsetsPartitionResponse.TIMESTAMP, timestamp)
+                .set(ListOffsetsPartitionResponse.OFFSET, offset)
+                .set(ListOffsetsPartitionResponse.LEADER_EPOCH, leaderEpoch);
+    }
+
+    private static void unknown(Struct out, ErrorCode error) {
+        out.set(ListOffsetsPartitionResponse.ERROR_CODE, error.code())
+                .set(ListOffsetsPartitionResponse.TIMESTAMP, -1L)
+                .set(ListOffsetsPartitionResponse.OFFSET, -1L)
+                .set(ListOffsetsPartitionResponse.LEADER_EPOCH, -1);
+    }
+
+    /** Kafka's ReplicaManager.isListOffsetsTimestampUnsupported: each sentinel from the version that added it. */
+    static boolean supported(long timestamp, short version) {
+        if (timestamp >= 0) {
+            return true;
+        }
+        int minVersion;
+        if (timestamp == LATEST || timestamp == EARLIEST) {
+            minVersion = 1;
+        } else if (timestamp == MAX_TIMESTAMP) {
+            minVersion = 7;
+        } else if (timestamp == EARLIEST_LOCAL) {
+            minVersion = 8;
+        } else if (timestamp == LATEST_TIERED) {
+            minVersion = 9;
+        } else if (timestamp == EARLIEST_PENDING_UPLOAD) {
+            minVersion = 11;
+        } else {
+            return false;
+        }
+        return version >= minVersion;
+    }
+}
