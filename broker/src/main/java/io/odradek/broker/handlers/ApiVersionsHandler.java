@@ -7,6 +7,7 @@ import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.api.ApiVersionsApi.Response;
+import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.schema.Struct;
 import java.util.concurrent.CompletableFuture;
 
@@ -14,8 +15,12 @@ import java.util.concurrent.CompletableFuture;
  * ApiVersions (key 18). Lists every API in the {@link ApiRegistry} with its spec's version range.
  * A request of a version newer than ours never reaches here: the network layer answers it with a v0
  * body carrying UNSUPPORTED_VERSION and this same list ({@link #unsupportedVersionResponse}).
+ *
+ * <p>Produce is advertised from v0 although v0-2 are refused, as Kafka 4 does (KAFKA-18659): librdkafka
+ * before 2.10 only compresses with gzip, snappy or lz4 when the broker's Produce range starts at v0.
  */
 public final class ApiVersionsHandler implements ApiHandler {
+    private static final short PRODUCE_ADVERTISED_MIN_VERSION = 0;
     private final ApiRegistry registry;
 
     public ApiVersionsHandler(ApiRegistry registry) {
@@ -42,9 +47,13 @@ public final class ApiVersionsHandler implements ApiHandler {
             ApiSpec spec = handler.api();
             response.add(Response.API_KEYS)
                     .set(Response.ApiVersion.API_KEY, spec.key())
-                    .set(Response.ApiVersion.MIN_VERSION, spec.minVersion())
+                    .set(Response.ApiVersion.MIN_VERSION, advertisedMinVersion(spec))
                     .set(Response.ApiVersion.MAX_VERSION, spec.maxVersion());
         });
         return response;
+    }
+
+    private static short advertisedMinVersion(ApiSpec spec) {
+        return spec.key() == ProduceApi.SPEC.key() ? PRODUCE_ADVERTISED_MIN_VERSION : spec.minVersion();
     }
 }

@@ -1,0 +1,93 @@
+package io.odradek.compat.external;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.odradek.compat.OdradekBroker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * KafkaJS 2.2.4 against a test broker: runs a script of {@code compat-tests/clients/js} with node, passing its
+ * options as one JSON argument, and reads back the JSON events it prints, one per line. KafkaJS logs at
+ * DEBUG to the script's stderr (kept under target/), which names every request and version it sends.
+ */
+final class KafkaJs {
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Pattern REQUEST = Pattern.compile("Request (\\w+)\\(key: \\d+, version: (\\d+)\\)");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final AtomicInteger RUNS = new AtomicInteger();
+
+    private final OdradekBroker broker;
+
+    KafkaJs(OdradekBroker broker) {
+        this.broker = broker;
+    }
+
+    /** What a script printed, and how it ended. */
+    record Run(Subprocess.Result process, List<JsonNode> events) {
+        List<JsonNode> events(String type) {
+            return events.stream().filter(e -> type.equals(e.path("event").asText())).toList();
+        }
+
+        /** The API versions KafkaJS used, from its DEBUG log: e.g. [Fetch v11, Produce v7]. */
+        TreeSet<String> requestsSent() {
+            TreeSet<String> sent = new TreeSet<>();
+            Matcher m = REQUEST.matcher(process.stderr());
+            while (m.find()) {
+                sent.add(m.group(1) + " v" + m.group(2));
+            }
+            return sent;
+        }
+
+        String describe() {
+            return "requests KafkaJS sent: " + requestsSent() + "\n" + process.describe();
+        }
+    }
+
+    /** {@code produce.js}: one {@code producer.send()} per list in {@code sends}; fails unless it exits 0. */
+    Run produce(String topic, String compression, List<List<Map<String, Object>>> sends) throws Exception {
+        return succeed(run("produce.js", Map.of("topic", topic, "compression", compression, "sends", sends)));
+    }
+
+    /** {@code consume.js}: a group of consumers reading until they have {@code expect} messages between them. */
+    Run consume(Map<String, Object> options) throws Exception {
+        return succeed(run("consume.js", options));
+    }
+
+    Run run(String script, Map<String, Object> options) throws Exception {
+        Map<String, Object> all = new HashMap<>(options);
+        all.put("brokers", List.of(broker.bootstrap()));
+        List<String> command = List.of("node", ExternalClients.clientsDir().resolve("js").resolve(script).toString(),
+                JSON.writeValueAsString(all));
+        String name = "kafkajs-" + RUNS.incrementAndGet() + "-" + script.replace(".js", "") + "-" + options.get("topic");
+        Subprocess.Result r = Subprocess.run(command, null,
+                Map.of("KAFKAJS_LOG_LEVEL", "DEBUG", "KAFKAJS_NO_PARTITIONER_WARNING", "1"), TIMEOUT,
+                ExternalClients.outputDir().resolve(name));
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : r.stdoutLines()) {
+            if (line.startsWith("{")) {
+                events.add(JSON.readTree(line));
+            }
+        }
+        return new Run(r, events);
+    }
+
+    private static Run succeed(Run run) {
+        if (run.process().timedOut() || run.process().exitCode() != 0) {
+            throw new AssertionError("KafkaJS script failed; " + run.describe());
+        }
+        return run;
+    }
+
+    /** A message as produce.js takes it: key, value and headers (all strings). */
+    static Map<String, Object> message(String key, String value, Map<String, String> headers) {
+        return Map.of("key", key, "value", value, "headers", headers);
+    }
+}
