@@ -1,0 +1,191 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.topics.TopicService;
+import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.group.OffsetFetchResult;
+import io.odradek.coordinator.offsets.OffsetAndMetadata;
+import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.api.OffsetFetchApi;
+import io.odradek.wire.api.OffsetFetchApi.Request;
+import io.odradek.wire.api.OffsetFetchApi.Request.OffsetFetchRequestGroup;
+import io.odradek.wire.api.OffsetFetchApi.Request.OffsetFetchRequestGroup.OffsetFetchRequestTopics;
+import io.odradek.wire.api.OffsetFetchApi.Request.OffsetFetchRequestTopic;
+import io.odradek.wire.api.OffsetFetchApi.Response;
+import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseGroup;
+import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseGroup.OffsetFetchResponseTopics;
+import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseGroup.OffsetFetchResponseTopics.OffsetFetchResponsePartitions;
+import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseTopic;
+import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseTopic.OffsetFetchResponsePartition;
+import io.odradek.wire.schema.Struct;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * OffsetFetch (key 9), versions 1-10. v1-7 ask for one group, v8+ for several at once (KIP-709), each
+ * answered with its own group-level error. Null topics (v2+) asks for every committed partition. A
+ * partition without a committed offset — of an unknown group too — answers offset -1, leader epoch -1 and
+ * metadata "" with no error, as Kafka does. v7+ require_stable is accepted: with no transactional offset
+ * commits there is never an unstable offset to wait for. v9+ member id and epoch only matter to KIP-848
+ * groups and are ignored for classic ones. v10 names topics by id: an unknown id gets UNKNOWN_TOPIC_ID,
+ * and committed offsets of topics that no longer exist are left out of an all-topics answer.
+ */
+public final class OffsetFetchHandler implements ApiHandler {
+    private static final UUID ZERO_ID = new UUID(0, 0);
+
+    private final GroupCoordinator groups;
+    private final TopicService topics;
+
+    public OffsetFetchHandler(GroupCoordinator groups, TopicService topics) {
+        this.groups = groups;
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiSpec api() {
+        return OffsetFetchApi.SPEC;
+    }
+
+    /** A topic as asked for: by name, or by id (v10) with the name it resolved to (null if unknown). */
+    private record AskedTopic(String name, UUID id, List<Integer> partitions) {
+    }
+
+    @Override
+    public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        short version = context.version();
+        if (version < 8) {
+            List<AskedTopic> asked = null;
+            List<Struct> requested = request.get(Request.TOPICS);
+            if (requested != null) {
+                asked = new ArrayList<>();
+                for (Struct t : requested) {
+                    asked.add(new AskedTopic(t.get(OffsetFetchRequestTopic.NAME), null,
+                            t.get(OffsetFetchRequestTopic.PARTITION_INDEXES)));
+                }
+            }
+            List<AskedTopic> finalAsked = asked;
+            return fetch(request.get(Request.GROUP_ID), asked).thenApply(r -> singleGroupResponse(r, finalAsked));
+        }
+        List<CompletableFuture<Struct>> answers = new ArrayList<>();
+        for (Struct g : request.get(Request.GROUPS)) {
+            List<AskedTopic> asked = null;
+            List<Struct> requested = g.get(OffsetFetchRequestGroup.TOPICS);
+            if (requested != null) {
+                asked = new ArrayList<>();
+                for (Struct t : requested) {
+                    UUID id = version >= 10 ? t.get(OffsetFetchRequestTopics.TOPIC_ID) : null;
+                    String name = version >= 10 ? topics.topicName(id).orElse(null) : t.get(OffsetFetchRequestTopics.NAME);
+                    asked.add(new AskedTopic(name, id, t.get(OffsetFetchRequestTopics.PARTITION_INDEXES)));
+                }
+            }
+            String groupId = g.get(OffsetFetchRequestGroup.GROUP_ID);
+            List<AskedTopic> finalAsked = asked;
+            answers.add(fetch(groupId, asked).thenApply(r -> groupResponse(groupId, r, finalAsked, version)));
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            Struct response = Response.SCHEMA.newStruct();
+            List<Struct> groupResponses = new ArrayList<>();
+            answers.forEach(a -> groupResponses.add(a.join()));
+            response.set(Response.GROUPS, groupResponses);
+            return response;
+        });
+    }
+
+    private CompletableFuture<OffsetFetchResult> fetch(String groupId, List<AskedTopic> asked) {
+        List<TopicPartition> partitions = null;
+        if (asked != null) {
+            partitions = new ArrayList<>();
+            for (AskedTopic t : asked) {
+                if (t.name() != null) {
+                    for (int p : t.partitions()) {
+                        partitions.add(new TopicPartition(t.name(), p));
+                    }
+                }
+            }
+        }
+        return groups.fetchOffsets(groupId, partitions);
+    }
+
+    /** Every committed offset of an all-topics answer, grouped by topic (they come sorted by topic and partition). */
+    private static Map<String, Map<Integer, OffsetAndMetadata>> byTopic(OffsetFetchResult r) {
+        Map<String, Map<Integer, OffsetAndMetadata>> out = new LinkedHashMap<>();
+        r.offsets().forEach((tp, o) -> out.computeIfAbsent(tp.topic(), t -> new LinkedHashMap<>()).put(tp.partition(), o));
+        return out;
+    }
+
+    private static Struct singleGroupResponse(OffsetFetchResult r, List<AskedTopic> asked) {
+        Struct response = Response.SCHEMA.newStruct().set(Response.ERROR_CODE, r.error().code());
+        ErrorCode partitionError = r.error();
+        if (asked == null) {
+            byTopic(r).forEach((topic, partitions) -> {
+                Struct t = response.add(Response.TOPICS).set(OffsetFetchResponseTopic.NAME, topic);
+                partitions.forEach((p, o) -> fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, o, partitionError));
+            });
+        } else {
+            for (AskedTopic a : asked) {
+                Struct t = response.add(Response.TOPICS).set(OffsetFetchResponseTopic.NAME, a.name());
+                for (int p : a.partitions()) {
+                    fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p,
+                            r.offsets().get(new TopicPartition(a.name(), p)), partitionError);
+                }
+            }
+        }
+        return response;
+    }
+
+    private static void fillPartition(Struct p, int partition, OffsetAndMetadata o, ErrorCode error) {
+        p.set(OffsetFetchResponsePartition.PARTITION_INDEX, partition)
+                .set(OffsetFetchResponsePartition.COMMITTED_OFFSET, o == null ? OffsetAndMetadata.NO_OFFSET : o.offset())
+                .set(OffsetFetchResponsePartition.COMMITTED_LEADER_EPOCH, o == null ? OffsetAndMetadata.NO_LEADER_EPOCH : o.leaderEpoch())
+                .set(OffsetFetchResponsePartition.METADATA, o == null ? "" : o.metadata())
+                .set(OffsetFetchResponsePartition.ERROR_CODE, error.code());
+    }
+
+    private Struct groupResponse(String groupId, OffsetFetchResult r, List<AskedTopic> asked, short version) {
+        Struct group = OffsetFetchResponseGroup.SCHEMA.newStruct()
+                .set(OffsetFetchResponseGroup.GROUP_ID, groupId)
+                .set(OffsetFetchResponseGroup.ERROR_CODE, r.error().code());
+        if (r.error() != ErrorCode.NONE) {
+            return group;
+        }
+        if (asked == null) {
+            byTopic(r).forEach((topic, partitions) -> {
+                UUID id = version >= 10 ? topics.topicId(topic).orElse(null) : null;
+                if (version >= 10 && id == null) {
+                    return; // the topic is gone: a v10 answer cannot name it
+                }
+                Struct t = group.add(OffsetFetchResponseGroup.TOPICS)
+                        .set(OffsetFetchResponseTopics.NAME, topic)
+                        .set(OffsetFetchResponseTopics.TOPIC_ID, id == null ? ZERO_ID : id);
+                partitions.forEach((p, o) -> fillPartitions(t.add(OffsetFetchResponseTopics.PARTITIONS), p, o, ErrorCode.NONE));
+            });
+        } else {
+            for (AskedTopic a : asked) {
+                Struct t = group.add(OffsetFetchResponseGroup.TOPICS)
+                        .set(OffsetFetchResponseTopics.NAME, a.name() == null ? "" : a.name())
+                        .set(OffsetFetchResponseTopics.TOPIC_ID, a.id() == null ? ZERO_ID : a.id());
+                ErrorCode error = version >= 10 && a.name() == null ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.NONE;
+                for (int p : a.partitions()) {
+                    OffsetAndMetadata o = a.name() == null ? null : r.offsets().get(new TopicPartition(a.name(), p));
+                    fillPartitions(t.add(OffsetFetchResponseTopics.PARTITIONS), p, o, error);
+                }
+            }
+        }
+        return group;
+    }
+
+    private static void fillPartitions(Struct p, int partition, OffsetAndMetadata o, ErrorCode error) {
+        p.set(OffsetFetchResponsePartitions.PARTITION_INDEX, partition)
+                .set(OffsetFetchResponsePartitions.COMMITTED_OFFSET, o == null ? OffsetAndMetadata.NO_OFFSET : o.offset())
+                .set(OffsetFetchResponsePartitions.COMMITTED_LEADER_EPOCH, o == null ? OffsetAndMetadata.NO_LEADER_EPOCH : o.leaderEpoch())
+                .set(OffsetFetchResponsePartitions.METADATA, o == null ? "" : o.metadata())
+                .set(OffsetFetchResponsePartitions.ERROR_CODE, error.code());
+    }
+}

@@ -1,0 +1,309 @@
+package io.odradek.coordinator.group;
+
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.EventExecutorGroup;
+import io.odradek.coordinator.offsets.OffsetsLog;
+import io.odradek.coordinator.offsets.OffsetsTopic;
+import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.log.PartitionLog;
+import io.odradek.wire.ErrorCode;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+
+/**
+ * The classic group coordinator (Kafka's JoinGroup/SyncGroup/Heartbeat/LeaveGroup protocol and committed
+ * offsets), serving every partition of {@code __consumer_offsets} on this broker.
+ *
+ * <p>A group lives on partition {@link OffsetsTopic#partitionFor}; each partition is a {@link GroupShard}
+ * confined to one thread of a small executor group, which serialises its groups' state changes and runs
+ * their timers. Methods here may be called from any thread (the network event loops): they hand the work
+ * to the right partition and return a future completed from there, possibly much later (a parked
+ * JoinGroup). Until a partition has been read back from the log its groups answer
+ * COORDINATOR_LOAD_IN_PROGRESS.
+ */
+public final class GroupCoordinator implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(GroupCoordinator.class.getName());
+
+    private final GroupCoordinatorConfig config;
+    private final GroupShard[] shards;
+    private final EventExecutorGroup executors;
+
+    GroupCoordinator(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers,
+            EventExecutorGroup executors) {
+        this.config = config;
+        this.executors = executors;
+        this.shards = new GroupShard[config.offsetsTopicPartitions()];
+        for (int p = 0; p < shards.length; p++) {
+            shards[p] = new GroupShard(p, config, schedulers.apply(p), new OffsetsLog(logs.apply(p)));
+        }
+    }
+
+    /**
+     * A coordinator over the given {@code __consumer_offsets} partition logs, on its own threads
+     * (at most 4, one per core). Call {@link #startup()} to load the partitions and serve them.
+     */
+    public static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs) {
+        int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        EventExecutorGroup executors = new DefaultEventExecutorGroup(threads, new DefaultThreadFactory("group-coordinator", true));
+        List<EventExecutor> loops = new ArrayList<>();
+        executors.iterator().forEachRemaining(loops::add);
+        return new GroupCoordinator(config, logs, p -> new ExecutorScheduler(loops.get(p % loops.size())), executors);
+    }
+
+    /** For tests: partitions run on the given schedulers (e.g. a manual clock). */
+    static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers) {
+        return new GroupCoordinator(config, logs, schedulers, null);
+    }
+
+    /** Starts reading every partition back from its log; each serves requests as soon as it is loaded. */
+    public void startup() {
+        for (GroupShard shard : shards) {
+            shard.scheduler().execute(() -> {
+                try {
+                    shard.load();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.ERROR, "failed to load " + OffsetsTopic.NAME + "-" + shard.partition, e);
+                }
+            });
+        }
+    }
+
+    public GroupCoordinatorConfig config() {
+        return config;
+    }
+
+    /** The {@code __consumer_offsets} partition that holds this group. */
+    public int partitionFor(String groupId) {
+        return OffsetsTopic.partitionFor(groupId, shards.length);
+    }
+
+    /** Whether every partition has been loaded. */
+    public boolean isLoaded() {
+        for (GroupShard s : shards) {
+            if (!s.isLoaded()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ membership
+
+    public CompletableFuture<JoinGroupResult> joinGroup(JoinGroupRequest req) {
+        if (req.groupId() == null || req.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(JoinGroupResult.error(req.memberId(), ErrorCode.INVALID_GROUP_ID));
+        }
+        if (req.sessionTimeoutMs() < config.minSessionTimeoutMs() || req.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
+            return CompletableFuture.completedFuture(JoinGroupResult.error(req.memberId(), ErrorCode.INVALID_SESSION_TIMEOUT));
+        }
+        return onShard(req.groupId(), e -> JoinGroupResult.error(req.memberId(), e), (shard, f) -> shard.joinGroup(req, f));
+    }
+
+    public CompletableFuture<SyncGroupResult> syncGroup(SyncGroupRequest req) {
+        if (req.groupId() == null || req.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(SyncGroupResult.error(ErrorCode.INVALID_GROUP_ID));
+        }
+        return onShard(req.groupId(), SyncGroupResult::error, (shard, f) -> shard.syncGroup(req, f));
+    }
+
+    public CompletableFuture<ErrorCode> heartbeat(String groupId, String memberId, String groupInstanceId, int generationId) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(ErrorCode.INVALID_GROUP_ID);
+        }
+        return onShard(groupId, e -> e, (shard, f) -> f.complete(shard.heartbeat(groupId, memberId, groupInstanceId, generationId)));
+    }
+
+    public CompletableFuture<LeaveGroupResult> leaveGroup(String groupId, List<LeaveGroupResult.Member> members) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(LeaveGroupResult.error(ErrorCode.INVALID_GROUP_ID));
+        }
+        return onShard(groupId, LeaveGroupResult::error, (shard, f) -> f.complete(shard.leaveGroup(groupId, members)));
+    }
+
+    // ------------------------------------------------------------------ offsets
+
+    /** Per-partition errors, in request order. */
+    public CompletableFuture<Map<TopicPartition, ErrorCode>> commitOffsets(OffsetCommitRequest req) {
+        Function<ErrorCode, Map<TopicPartition, ErrorCode>> all = e -> {
+            Map<TopicPartition, ErrorCode> out = new LinkedHashMap<>();
+            req.partitions().forEach(p -> out.put(p.partition(), e));
+            return out;
+        };
+        if (req.groupId() == null || req.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(all.apply(ErrorCode.INVALID_GROUP_ID));
+        }
+        return onShard(req.groupId(), all, (shard, f) -> f.complete(shard.commitOffsets(req)));
+    }
+
+    /** @param partitions the partitions asked for, or null for every committed one */
+    public CompletableFuture<OffsetFetchResult> fetchOffsets(String groupId, List<TopicPartition> partitions) {
+        return onShard(groupId == null ? "" : groupId, OffsetFetchResult::error,
+                (shard, f) -> f.complete(shard.fetchOffsets(groupId, partitions)));
+    }
+
+    public CompletableFuture<OffsetDeleteResult> deleteOffsets(String groupId, List<TopicPartition> partitions) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(OffsetDeleteResult.error(ErrorCode.INVALID_GROUP_ID));
+        }
+        return onShard(groupId, OffsetDeleteResult::error, (shard, f) -> f.complete(shard.deleteOffsets(groupId, partitions)));
+    }
+
+    // ------------------------------------------------------------------ group administration
+
+    /**
+     * Every group, optionally only those in the given states and of the given types (case-insensitive,
+     * as in Kafka). A partition still loading makes the whole answer COORDINATOR_LOAD_IN_PROGRESS.
+     */
+    public CompletableFuture<ListGroupsResult> listGroups(Collection<String> statesFilter, Collection<String> typesFilter) {
+        Set<String> states = lowerCase(statesFilter);
+        Set<String> types = lowerCase(typesFilter);
+        List<CompletableFuture<List<GroupOverview>>> parts = new ArrayList<>(shards.length);
+        for (GroupShard shard : shards) {
+            if (!shard.isLoaded()) {
+                return CompletableFuture.completedFuture(new ListGroupsResult(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, List.of()));
+            }
+            CompletableFuture<List<GroupOverview>> f = new CompletableFuture<>();
+            run(shard, f, () -> f.complete(shard.listGroups(states, types)));
+            parts.add(f);
+        }
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            List<GroupOverview> all = new ArrayList<>();
+            parts.forEach(p -> all.addAll(p.join()));
+            return new ListGroupsResult(ErrorCode.NONE, all);
+        });
+    }
+
+    /** The result of {@link #listGroups}. */
+    public record ListGroupsResult(ErrorCode error, List<GroupOverview> groups) {
+    }
+
+    public CompletableFuture<GroupDescription> describeGroup(String groupId) {
+        return onShard(groupId == null ? "" : groupId, e -> GroupDescription.error(groupId, e, ""),
+                (shard, f) -> f.complete(shard.describeGroup(groupId)));
+    }
+
+    public CompletableFuture<ErrorCode> deleteGroup(String groupId) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(ErrorCode.INVALID_GROUP_ID);
+        }
+        return onShard(groupId, e -> e, (shard, f) -> f.complete(shard.deleteGroup(groupId)));
+    }
+
+    /** For tests: a group's state, or null when the group is unknown. */
+    CompletableFuture<GroupState> stateOf(String groupId) {
+        return onShard(groupId, e -> null, (shard, f) -> f.complete(shard.stateOf(groupId)));
+    }
+
+    /**
+     * Deletes every group's committed offsets of these topics (call when topics are deleted).
+     *
+     * @return how many offsets were deleted
+     */
+    public CompletableFuture<Integer> onTopicsDeleted(Collection<String> topics) {
+        Set<String> deleted = Set.copyOf(topics);
+        List<CompletableFuture<Integer>> parts = new ArrayList<>();
+        for (GroupShard shard : shards) {
+            CompletableFuture<Integer> f = new CompletableFuture<>();
+            run(shard, f, () -> f.complete(shard.isLoaded() ? shard.deleteOffsetsOfTopics(deleted) : 0));
+            parts.add(f);
+        }
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+                .thenApply(v -> parts.stream().mapToInt(CompletableFuture::join).sum());
+    }
+
+    /** Runs offset expiration on every partition now, instead of at the next check interval. */
+    public CompletableFuture<Void> expireOffsetsNow() {
+        List<CompletableFuture<Void>> parts = new ArrayList<>();
+        for (GroupShard shard : shards) {
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            run(shard, f, () -> {
+                if (shard.isLoaded()) {
+                    shard.expireOffsets();
+                }
+                f.complete(null);
+            });
+            parts.add(f);
+        }
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    private interface ShardTask<T> {
+        void run(GroupShard shard, CompletableFuture<T> future);
+    }
+
+    private <T> CompletableFuture<T> onShard(String groupId, Function<ErrorCode, T> onError, ShardTask<T> task) {
+        GroupShard shard = shards[partitionFor(groupId)];
+        if (!shard.isLoaded()) {
+            return CompletableFuture.completedFuture(onError.apply(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS));
+        }
+        CompletableFuture<T> future = new CompletableFuture<>();
+        run(shard, future, () -> {
+            if (!shard.isLoaded()) {
+                future.complete(onError.apply(ErrorCode.NOT_COORDINATOR));
+                return;
+            }
+            task.run(shard, future);
+        });
+        return future;
+    }
+
+    /** Runs on the shard's thread; a bug fails the future (the connection closes) instead of leaving it pending. */
+    private static <T> void run(GroupShard shard, CompletableFuture<T> future, Runnable task) {
+        try {
+            shard.scheduler().execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException | Error e) {
+                    LOG.log(System.Logger.Level.ERROR, "group coordinator failure in " + OffsetsTopic.NAME + "-" + shard.partition, e);
+                    future.completeExceptionally(e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            future.completeExceptionally(e); // shutting down
+        }
+    }
+
+    private static Set<String> lowerCase(Collection<String> values) {
+        Set<String> out = new HashSet<>();
+        if (values != null) {
+            values.forEach(v -> out.add(v.toLowerCase(Locale.ROOT)));
+        }
+        return out;
+    }
+
+    /** Answers parked requests with NOT_COORDINATOR, stops the timers and the threads. The logs stay open. */
+    @Override
+    public void close() {
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        for (GroupShard shard : shards) {
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            run(shard, f, () -> {
+                shard.close();
+                f.complete(null);
+            });
+            closing.add(f);
+        }
+        try {
+            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "group coordinator did not close cleanly: " + e);
+        }
+        if (executors != null) {
+            executors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}
