@@ -1,0 +1,96 @@
+package io.odradek.compat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Stock Kafka clients pointed at a test broker, configured only where a user would configure them. */
+final class Clients {
+    private Clients() {
+    }
+
+    /** A producer with Kafka's defaults (idempotent, acks=all) plus the given settings. */
+    static KafkaProducer<String, String> producer(OdradekBroker broker, Map<String, Object> settings) {
+        return broker.track(new KafkaProducer<>(producerConfig(broker, settings), new StringSerializer(),
+                new StringSerializer()));
+    }
+
+    static KafkaProducer<byte[], byte[]> bytesProducer(OdradekBroker broker, Map<String, Object> settings) {
+        return broker.track(new KafkaProducer<>(producerConfig(broker, settings), new ByteArraySerializer(),
+                new ByteArraySerializer()));
+    }
+
+    /** A consumer without a group (for assign()), reading large fetches. */
+    static KafkaConsumer<String, String> consumer(OdradekBroker broker, Map<String, Object> settings) {
+        return broker.track(new KafkaConsumer<>(consumerConfig(broker, settings), new StringDeserializer(),
+                new StringDeserializer()));
+    }
+
+    static KafkaConsumer<byte[], byte[]> bytesConsumer(OdradekBroker broker, Map<String, Object> settings) {
+        return broker.track(new KafkaConsumer<>(consumerConfig(broker, settings), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer()));
+    }
+
+    private static Map<String, Object> producerConfig(OdradekBroker broker, Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        config.putAll(settings);
+        return config;
+    }
+
+    private static Map<String, Object> consumerConfig(OdradekBroker broker, Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
+        config.putAll(settings);
+        return config;
+    }
+
+    static List<TopicPartition> partitions(String topic, int count) {
+        return IntStream.range(0, count).mapToObj(p -> new TopicPartition(topic, p)).toList();
+    }
+
+    /**
+     * Assigns the partitions, seeks to their beginning and polls until the consumer's position reaches
+     * each partition's end offset (as the broker reports it). Fails if that takes longer than the timeout.
+     */
+    static <K, V> List<ConsumerRecord<K, V>> readAll(KafkaConsumer<K, V> consumer, Collection<TopicPartition> partitions,
+            Duration timeout) {
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+        List<ConsumerRecord<K, V>> records = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!reached(consumer, end)) {
+            if (System.nanoTime() > deadline) {
+                Map<TopicPartition, Long> positions = partitions.stream()
+                        .collect(Collectors.toMap(tp -> tp, consumer::position));
+                throw new AssertionError("consumer did not reach the end offsets " + end + " within " + timeout
+                        + "; positions " + positions + " after " + records.size() + " records");
+            }
+            consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+        }
+        return records;
+    }
+
+    private static boolean reached(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
+        return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+    }
+}
