@@ -1,36 +1,497 @@
 package io.odradek.broker;
 
+import io.odradek.broker.config.BrokerConfigDef;
+import io.odradek.broker.config.ConfigException;
+import io.odradek.broker.config.ConfigKey;
+import io.odradek.broker.config.ConfigType;
+import io.odradek.broker.config.Listener;
+import io.odradek.log.LogConfig;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetSocketAddress;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 
-/** The broker's configuration, read with Kafka's keys and Kafka's defaults. */
+/**
+ * The broker's configuration under Kafka's keys with Kafka 4.x's defaults (the table is
+ * {@link BrokerConfigDef}). Every value is parsed and validated when the config is built, so a bad one
+ * fails at startup with a {@link ConfigException} naming the key and the value. Keys Kafka defines but we
+ * do not act on are accepted silently; any other key draws one warning and is ignored.
+ */
 public final class BrokerConfig {
-    private final Map<String, String> values;
+    private static final System.Logger LOG = System.getLogger(BrokerConfig.class.getName());
+    private static final long MINUTE_MS = 60_000L;
+    private static final long HOUR_MS = 60 * MINUTE_MS;
 
-    private BrokerConfig(Map<String, String> values) {
-        this.values = Map.copyOf(values);
+    private final Map<String, String> originals;
+    private final Map<String, Object> values = new HashMap<>();
+    private final Set<String> unknownKeys = new LinkedHashSet<>();
+    private final Listener listener;
+    private final Listener advertised;
+    private final int nodeId;
+    private final List<Path> logDirs;
+    private final long logRetentionMs;
+    private final long logRollMs;
+    private final long logFlushIntervalMs;
+    private final Map<String, String> effective;
+    private final LogConfig logDefaults;
+
+    private BrokerConfig(Map<String, String> settings) {
+        Map<String, String> given = new LinkedHashMap<>();
+        settings.forEach((key, value) -> {
+            if (key != null && value != null) {
+                given.put(key.trim(), value.trim());
+            }
+        });
+        this.originals = Collections.unmodifiableMap(given);
+        for (ConfigKey key : BrokerConfigDef.keys().values()) {
+            values.put(key.name(), key.parse(given.getOrDefault(key.name(), key.defaultValue())));
+        }
+        for (String key : given.keySet()) {
+            if (BrokerConfigDef.key(key) == null && !BrokerConfigDef.isKafkaKey(key)) {
+                unknownKeys.add(key);
+                LOG.log(System.Logger.Level.WARNING, "Ignoring unknown configuration " + key + "=" + given.get(key));
+            }
+        }
+        this.listener = clientListener();
+        this.advertised = advertisedListener(listener);
+        this.nodeId = resolveNodeId();
+        this.logDirs = resolveLogDirs();
+        this.logRetentionMs = resolveRetentionMs();
+        this.logRollMs = values.get("log.roll.ms") != null ? longValue("log.roll.ms") : intValue("log.roll.hours") * HOUR_MS;
+        this.logFlushIntervalMs = values.get("log.flush.interval.ms") != null ? longValue("log.flush.interval.ms")
+                : longValue("log.flush.scheduler.interval.ms");
+        this.effective = effectiveValues();
+        this.logDefaults = topicDefaults();
     }
 
-    public static BrokerConfig of(Map<String, String> values) {
-        return new BrokerConfig(values);
+    /** A config from Kafka-keyed settings; keys not given take their defaults. Null values count as not given. */
+    public static BrokerConfig of(Map<String, String> settings) {
+        return new BrokerConfig(settings);
     }
 
-    private String get(String key, String def) {
-        return values.getOrDefault(key, def);
+    /** Every setting at its default. */
+    public static BrokerConfig defaults() {
+        return of(Map.of());
     }
 
+    /**
+     * The settings of a Kafka-style {@code server.properties} file (may be null: none), with {@code overrides}
+     * (from {@code --override key=value}) taking precedence over the file.
+     */
+    public static BrokerConfig load(Path propertiesFileOrNull, Map<String, String> overrides) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (propertiesFileOrNull != null) {
+            settings.putAll(readProperties(propertiesFileOrNull));
+        }
+        settings.putAll(overrides);
+        return of(settings);
+    }
+
+    static Map<String, String> readProperties(Path file) {
+        Properties props = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            props.load(in);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("Config file " + file + " does not exist");
+        } catch (CharacterCodingException e) {
+            throw new ConfigException("Config file " + file + " is not UTF-8 text");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ConfigException("Cannot read config file " + file + ": " + e.getMessage(), e);
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String name : props.stringPropertyNames()) {
+            settings.put(name, props.getProperty(name));
+        }
+        return settings;
+    }
+
+    // ---- listeners and identity
+
+    /** The host the client listener binds; "0.0.0.0" when it listens on every interface. */
     public String listenerHost() {
-        return "127.0.0.1";
+        return listener.host().isEmpty() ? "0.0.0.0" : listener.host();
     }
 
+    /** The client listener's port; 0 picks a free port (see the broker's bound address). */
     public int listenerPort() {
-        return Integer.parseInt(get("port", "9092"));
+        return listener.port();
+    }
+
+    /** The address to bind: the wildcard address (IPv4 and IPv6) when the listener's host is empty or a wildcard. */
+    public InetSocketAddress listenerAddress() {
+        return listener.isWildcard() ? new InetSocketAddress(listener.port())
+                : new InetSocketAddress(listener.host(), listener.port());
+    }
+
+    /** The client listener, e.g. {@code PLAINTEXT://127.0.0.1:9092}. */
+    public Listener listener() {
+        return listener;
+    }
+
+    /** The host clients are told to connect to; never a wildcard address. */
+    public String advertisedHost() {
+        return advertised.host();
+    }
+
+    /** The port clients are told to connect to; 0 when the listener port is 0 (then use the bound port). */
+    public int advertisedPort() {
+        return advertised.port();
     }
 
     public int nodeId() {
-        return Integer.parseInt(get("node.id", "1"));
+        return nodeId;
     }
 
+    // ---- storage
+
+    /** Absolute, normalised directories for partition logs ({@code log.dirs}, else {@code log.dir}). */
+    public List<Path> logDirs() {
+        return logDirs;
+    }
+
+    public int numPartitions() {
+        return intValue("num.partitions");
+    }
+
+    public short defaultReplicationFactor() {
+        return (Short) values.get("default.replication.factor");
+    }
+
+    public boolean autoCreateTopicsEnable() {
+        return (Boolean) values.get("auto.create.topics.enable");
+    }
+
+    public boolean deleteTopicEnable() {
+        return (Boolean) values.get("delete.topic.enable");
+    }
+
+    public int minInsyncReplicas() {
+        return intValue("min.insync.replicas");
+    }
+
+    /** Topic-level log settings ({@code retention.ms}, {@code segment.bytes}, ...) taken from the broker's {@code log.*} keys. */
+    public LogConfig logDefaults() {
+        return logDefaults;
+    }
+
+    /** {@code log.retention.ms}, else {@code log.retention.minutes}, else {@code log.retention.hours}; -1 = forever. */
+    public long logRetentionMs() {
+        return logRetentionMs;
+    }
+
+    /** {@code log.roll.ms}, else {@code log.roll.hours}. */
+    public long logRollMs() {
+        return logRollMs;
+    }
+
+    /** {@code log.flush.interval.ms}, else {@code log.flush.scheduler.interval.ms} (Long.MAX_VALUE: never). */
+    public long logFlushIntervalMs() {
+        return logFlushIntervalMs;
+    }
+
+    public long logRetentionCheckIntervalMs() {
+        return longValue("log.retention.check.interval.ms");
+    }
+
+    // ---- network
+
     public int socketRequestMaxBytes() {
-        return Integer.parseInt(get("socket.request.max.bytes", "104857600"));
+        return intValue("socket.request.max.bytes");
+    }
+
+    public int messageMaxBytes() {
+        return intValue("message.max.bytes");
+    }
+
+    // ---- group coordinator and offsets
+
+    public int offsetsTopicNumPartitions() {
+        return intValue("offsets.topic.num.partitions");
+    }
+
+    public short offsetsTopicReplicationFactor() {
+        return (Short) values.get("offsets.topic.replication.factor");
+    }
+
+    public int offsetsTopicSegmentBytes() {
+        return intValue("offsets.topic.segment.bytes");
+    }
+
+    /** {@code offsets.retention.minutes} in milliseconds. */
+    public long offsetsRetentionMs() {
+        return intValue("offsets.retention.minutes") * MINUTE_MS;
+    }
+
+    public long offsetsRetentionCheckIntervalMs() {
+        return longValue("offsets.retention.check.interval.ms");
+    }
+
+    public int offsetsCommitTimeoutMs() {
+        return intValue("offsets.commit.timeout.ms");
+    }
+
+    public int groupInitialRebalanceDelayMs() {
+        return intValue("group.initial.rebalance.delay.ms");
+    }
+
+    public int groupMinSessionTimeoutMs() {
+        return intValue("group.min.session.timeout.ms");
+    }
+
+    public int groupMaxSessionTimeoutMs() {
+        return intValue("group.max.session.timeout.ms");
+    }
+
+    public int groupMaxSize() {
+        return intValue("group.max.size");
+    }
+
+    public int groupConsumerSessionTimeoutMs() {
+        return intValue("group.consumer.session.timeout.ms");
+    }
+
+    public int groupConsumerHeartbeatIntervalMs() {
+        return intValue("group.consumer.heartbeat.interval.ms");
+    }
+
+    // ---- producers and transactions
+
+    public int transactionStateLogNumPartitions() {
+        return intValue("transaction.state.log.num.partitions");
+    }
+
+    public short transactionStateLogReplicationFactor() {
+        return (Short) values.get("transaction.state.log.replication.factor");
+    }
+
+    public int transactionMaxTimeoutMs() {
+        return intValue("transaction.max.timeout.ms");
+    }
+
+    public int transactionalIdExpirationMs() {
+        return intValue("transactional.id.expiration.ms");
+    }
+
+    public int producerIdExpirationMs() {
+        return intValue("producer.id.expiration.ms");
+    }
+
+    // ---- the whole config
+
+    /**
+     * Every key of the table with its effective value (derived ones resolved: {@code log.retention.ms} from
+     * minutes/hours, {@code log.dirs} from {@code log.dir}, {@code advertised.listeners} from {@code listeners}),
+     * plus any other Kafka key that was set. Keys with no value (e.g. an unset {@code log.retention.minutes}) are absent.
+     */
+    public Map<String, String> effectiveConfigs() {
+        return effective;
+    }
+
+    /** The effective value of a key, or null. */
+    public String get(String key) {
+        return effective.get(key);
+    }
+
+    /** True when the key was not set in the file or an override. */
+    public boolean isDefault(String key) {
+        return !originals.containsKey(key);
+    }
+
+    /** The settings as given (file, then overrides), trimmed, unknown keys included. */
+    public Map<String, String> originals() {
+        return originals;
+    }
+
+    /** Keys that were set but are neither ours nor Kafka's (each was logged once as a warning). */
+    public Set<String> unknownKeys() {
+        return Collections.unmodifiableSet(unknownKeys);
+    }
+
+    @Override
+    public String toString() {
+        return "BrokerConfig" + effective;
+    }
+
+    // ---- resolution
+
+    /** The first listener for clients: not a controller listener, and PLAINTEXT (the only protocol we serve). */
+    private Listener clientListener() {
+        List<Listener> all = Listener.parseAll("listeners", list("listeners"));
+        List<String> controllerNames = list("controller.listener.names").stream()
+                .map(n -> n.toUpperCase(Locale.ROOT)).toList();
+        Map<String, String> protocols = protocolMap();
+        List<Listener> forClients = all.stream().filter(l -> !controllerNames.contains(l.name())).toList();
+        if (forClients.isEmpty()) {
+            throw ConfigException.invalid("listeners", raw("listeners"),
+                    "no listener for clients (every one is named in controller.listener.names)");
+        }
+        Listener chosen = forClients.stream()
+                .filter(l -> protocols.getOrDefault(l.name(), l.name()).equals("PLAINTEXT"))
+                .findFirst()
+                .orElseThrow(() -> ConfigException.invalid("listeners", raw("listeners"),
+                        "only PLAINTEXT listeners are supported (see listener.security.protocol.map)"));
+        for (Listener other : forClients) {
+            if (other != chosen) {
+                LOG.log(System.Logger.Level.WARNING, "Ignoring listener " + other + ": only one client listener, "
+                        + chosen + ", is served");
+            }
+        }
+        return chosen;
+    }
+
+    private Map<String, String> protocolMap() {
+        Map<String, String> map = new HashMap<>();
+        String spec = (String) values.get("listener.security.protocol.map");
+        for (String entry : spec.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            String[] parts = entry.split(":");
+            if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
+                throw ConfigException.invalid("listener.security.protocol.map", spec, "expected NAME:PROTOCOL,...");
+            }
+            map.put(parts[0].trim().toUpperCase(Locale.ROOT), parts[1].trim().toUpperCase(Locale.ROOT));
+        }
+        return map;
+    }
+
+    /**
+     * The advertised listener with the client listener's name, else the client listener itself. A wildcard
+     * host cannot be dialled, so an unset or empty host is advertised as 127.0.0.1; an explicit 0.0.0.0 is
+     * refused, as Kafka refuses it.
+     */
+    private Listener advertisedListener(Listener client) {
+        Listener chosen = client;
+        if (values.get("advertised.listeners") != null) {
+            for (Listener a : Listener.parseAll("advertised.listeners", list("advertised.listeners"))) {
+                if (a.isWildcard() && !a.host().isEmpty()) {
+                    throw ConfigException.invalid("advertised.listeners", raw("advertised.listeners"),
+                            "cannot advertise the non-routable meta-address " + a.host());
+                }
+                if (a.name().equals(client.name())) {
+                    chosen = a;
+                }
+            }
+        }
+        return chosen.isWildcard() ? new Listener(chosen.name(), "127.0.0.1", chosen.port()) : chosen;
+    }
+
+    private int resolveNodeId() {
+        int brokerId = intValue("broker.id");
+        if (originals.containsKey("node.id")) {
+            if (brokerId >= 0 && brokerId != intValue("node.id")) {
+                throw ConfigException.invalid("broker.id", brokerId, "must equal node.id (" + intValue("node.id")
+                        + ") when both are set");
+            }
+            return intValue("node.id");
+        }
+        return brokerId >= 0 ? brokerId : intValue("node.id");
+    }
+
+    private List<Path> resolveLogDirs() {
+        String key = values.get("log.dirs") != null && !list("log.dirs").isEmpty() ? "log.dirs" : "log.dir";
+        List<String> dirs = list(key);
+        if (dirs.isEmpty()) {
+            throw ConfigException.invalid(key, raw(key), "at least one directory is required");
+        }
+        try {
+            return dirs.stream().map(d -> Path.of(d).toAbsolutePath().normalize()).distinct().toList();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw ConfigException.invalid(key, raw(key), e.getMessage());
+        }
+    }
+
+    /** Kafka's precedence: ms over minutes over hours; any negative value means forever (-1). */
+    private long resolveRetentionMs() {
+        String key;
+        long ms;
+        if (values.get("log.retention.ms") != null) {
+            key = "log.retention.ms";
+            ms = longValue(key);
+        } else if (values.get("log.retention.minutes") != null) {
+            key = "log.retention.minutes";
+            ms = intValue(key) * MINUTE_MS;
+        } else {
+            key = "log.retention.hours";
+            ms = intValue(key) * HOUR_MS;
+        }
+        if (ms == 0) {
+            throw ConfigException.invalid(key, raw(key), "retention must be unlimited (-1) or at least 1 ms");
+        }
+        return ms < 0 ? -1 : ms;
+    }
+
+    private Map<String, String> effectiveValues() {
+        Map<String, String> derived = Map.of(
+                "node.id", Integer.toString(nodeId),
+                "advertised.listeners", values.get("advertised.listeners") != null
+                        ? ConfigType.format(values.get("advertised.listeners")) : advertised.toString(),
+                "log.dirs", String.join(",", logDirs.stream().map(Path::toString).toList()),
+                "log.retention.ms", Long.toString(logRetentionMs),
+                "log.roll.ms", Long.toString(logRollMs),
+                "log.flush.interval.ms", Long.toString(logFlushIntervalMs));
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String key : BrokerConfigDef.keys().keySet()) {
+            Object v = values.get(key);
+            if (derived.containsKey(key)) {
+                map.put(key, derived.get(key));
+            } else if (v != null) {
+                map.put(key, ConfigType.format(v));
+            }
+        }
+        originals.forEach((key, v) -> {
+            if (!values.containsKey(key) && BrokerConfigDef.isKafkaKey(key)) {
+                map.put(key, v);
+            }
+        });
+        return Collections.unmodifiableMap(map);
+    }
+
+    /** Topic-level keys whose broker synonym we know, taken from the effective broker values. */
+    private LogConfig topicDefaults() {
+        Map<String, String> topic = new LinkedHashMap<>();
+        for (String topicKey : LogConfig.keys()) {
+            String brokerKey = LogConfig.brokerSynonym(topicKey);
+            if (brokerKey != null && effective.containsKey(brokerKey)) {
+                topic.put(topicKey, effective.get(brokerKey));
+            }
+        }
+        try {
+            return LogConfig.defaults().with(topic);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage() + " (the topic default derived from the broker's log settings)", e);
+        }
+    }
+
+    private String raw(String key) {
+        Object v = values.get(key);
+        return originals.getOrDefault(key, v == null ? "" : ConfigType.format(v));
+    }
+
+    private int intValue(String key) {
+        return (Integer) values.get(key);
+    }
+
+    private long longValue(String key) {
+        return (Long) values.get(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> list(String key) {
+        Object v = values.get(key);
+        return v == null ? List.of() : (List<String>) v;
     }
 }

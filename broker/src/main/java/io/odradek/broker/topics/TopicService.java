@@ -24,9 +24,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -37,6 +39,7 @@ import java.util.function.Supplier;
  * Handlers run changes through {@link #async} so disk syncs stay off the event loops.
  */
 public final class TopicService implements AutoCloseable {
+    private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
     private static final System.Logger LOG = System.getLogger(TopicService.class.getName());
 
     /** What the service needs from the broker config; a record so tests can build one without a BrokerConfig. */
@@ -238,6 +241,14 @@ public final class TopicService implements AutoCloseable {
         return topic;
     }
 
+    /**
+     * Runs {@code listener} with each deleted topic's name, after its logs are gone (the group coordinator
+     * drops the committed offsets of deleted topics, so a re-created topic starts clean).
+     */
+    public void onTopicDeleted(Consumer<String> listener) {
+        deletionListeners.add(listener);
+    }
+
     /** Deletes a topic: out of the catalog first, then its partition directories. */
     public synchronized TopicInfo deleteTopic(String name) {
         TopicInfo topic = metadata.deleteTopic(name);
@@ -248,6 +259,7 @@ public final class TopicService implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "cannot remove the directories of deleted topic " + name, e);
         }
         LOG.log(System.Logger.Level.INFO, "deleted topic " + name + " (id " + Ids.toBase64(topic.id()) + ")");
+        deletionListeners.forEach(listener -> listener.accept(name));
         return topic;
     }
 

@@ -1,0 +1,147 @@
+package io.odradek.broker.config;
+
+import static io.odradek.broker.config.ConfigType.BOOLEAN;
+import static io.odradek.broker.config.ConfigType.INT;
+import static io.odradek.broker.config.ConfigType.LIST;
+import static io.odradek.broker.config.ConfigType.LONG;
+import static io.odradek.broker.config.ConfigType.SHORT;
+import static io.odradek.broker.config.ConfigType.STRING;
+import static io.odradek.broker.config.Validator.ANY;
+import static io.odradek.broker.config.Validator.atLeast;
+import static io.odradek.broker.config.Validator.eachOneOf;
+import static io.odradek.broker.config.Validator.oneOf;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Every broker setting Odradek acts on, under Kafka's key with Kafka 4.x's default, in one table.
+ * Where our default differs from Kafka's the doc line says so. Other Kafka broker keys
+ * ({@code kafka-broker-keys.txt}) are accepted silently and ignored; anything else draws a warning.
+ */
+public final class BrokerConfigDef {
+    private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
+
+    static {
+        // Listeners and identity
+        define("listeners", LIST, "PLAINTEXT://127.0.0.1:9092", ANY,
+                "Where to accept clients, NAME://host:port; empty host = every interface (Kafka: PLAINTEXT://:9092).");
+        define("advertised.listeners", LIST, null, ANY,
+                "Addresses given to clients in metadata; default: the listener, with a wildcard host as 127.0.0.1.");
+        define("listener.security.protocol.map", STRING,
+                "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT", ANY,
+                "Listener name -> security protocol; only PLAINTEXT listeners are served.");
+        define("controller.listener.names", LIST, null, ANY,
+                "Listeners reserved for the KRaft controller; never used for clients.");
+        define("node.id", INT, "1", atLeast(0), "This broker's id (Kafka: required, no default).");
+        define("broker.id", INT, "-1", atLeast(-1), "Legacy id; used as node.id when node.id is not set.");
+
+        // Storage
+        define("log.dirs", LIST, null, ANY, "Directories holding partition logs; default: log.dir.");
+        define("log.dir", LIST, "./data", ANY, "Log directory used when log.dirs is unset (Kafka: /tmp/kafka-logs).");
+        define("num.partitions", INT, "1", atLeast(1), "Partitions of an auto-created or partition-less topic.");
+        define("default.replication.factor", SHORT, "1", atLeast(1), "Replication factor of an auto-created topic.");
+        define("auto.create.topics.enable", BOOLEAN, "true", ANY, "Create a topic on first metadata request or produce.");
+        define("delete.topic.enable", BOOLEAN, "true", ANY, "Allow DeleteTopics.");
+        define("min.insync.replicas", INT, "1", atLeast(1), "Replicas that must have a write for acks=all.");
+        define("compression.type", STRING, "producer",
+                oneOf("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"), "Topic default compression.");
+        define("log.cleanup.policy", LIST, "delete", eachOneOf("compact", "delete"), "Topic default cleanup policy.");
+        define("log.segment.bytes", INT, "1073741824", atLeast(61),
+                "Roll a segment at this size (Kafka's minimum is 1 MiB; smaller is accepted so tests can roll).");
+        define("log.roll.ms", LONG, null, atLeast(1), "Roll a segment this old; wins over log.roll.hours.");
+        define("log.roll.hours", INT, "168", atLeast(1), "Roll a segment this old, in hours.");
+        define("log.retention.ms", LONG, null, ANY, "Delete segments older than this; -1 = forever. Wins over minutes/hours.");
+        define("log.retention.minutes", INT, null, ANY, "Retention in minutes; wins over log.retention.hours.");
+        define("log.retention.hours", INT, "168", ANY, "Retention in hours.");
+        define("log.retention.bytes", LONG, "-1", ANY, "Delete old segments beyond this partition size; -1 = no limit.");
+        define("log.retention.check.interval.ms", LONG, "300000", atLeast(1), "How often retention runs.");
+        define("log.index.interval.bytes", INT, "4096", atLeast(0), "Bytes of log between offset-index entries.");
+        define("log.index.size.max.bytes", INT, "10485760", atLeast(4), "Maximum size of an index file.");
+        define("log.flush.interval.messages", LONG, Long.toString(Long.MAX_VALUE), atLeast(1),
+                "fsync after this many messages (default: leave it to the OS).");
+        define("log.flush.interval.ms", LONG, null, atLeast(0), "fsync this often; default: log.flush.scheduler.interval.ms.");
+        define("log.flush.scheduler.interval.ms", LONG, Long.toString(Long.MAX_VALUE), ANY,
+                "Fallback for log.flush.interval.ms.");
+        define("log.segment.delete.delay.ms", LONG, "60000", atLeast(0), "Delay before a deleted segment's files go.");
+        define("log.message.timestamp.type", STRING, "CreateTime", oneOf("CreateTime", "LogAppendTime"),
+                "Topic default timestamp type.");
+        define("message.max.bytes", INT, "1048588", atLeast(0), "Largest record batch a topic accepts by default.");
+
+        // Network
+        define("socket.request.max.bytes", INT, "104857600", atLeast(1), "Largest request frame accepted.");
+        define("num.network.threads", INT, "3", atLeast(1), "Accepted for compatibility; Netty sizes its event loops.");
+        define("num.io.threads", INT, "8", atLeast(1), "Accepted for compatibility; Netty sizes its event loops.");
+
+        // Group coordinator and offsets
+        define("offsets.topic.num.partitions", INT, "50", atLeast(1), "Partitions of __consumer_offsets.");
+        define("offsets.topic.replication.factor", SHORT, "1", atLeast(1),
+                "Replication factor of __consumer_offsets (Kafka: 3; 1 so a single broker works).");
+        define("offsets.topic.segment.bytes", INT, "104857600", atLeast(1), "Segment size of __consumer_offsets.");
+        define("offsets.retention.minutes", INT, "10080", atLeast(1), "Keep an empty group's offsets this long.");
+        define("offsets.retention.check.interval.ms", LONG, "600000", atLeast(1), "How often expired offsets go.");
+        define("offsets.commit.timeout.ms", INT, "5000", atLeast(1), "Wait this long for an offset commit to replicate.");
+        define("group.initial.rebalance.delay.ms", INT, "3000", ANY, "Wait for more members before a new group's first rebalance.");
+        define("group.min.session.timeout.ms", INT, "6000", ANY, "Smallest session timeout a member may ask for.");
+        define("group.max.session.timeout.ms", INT, "1800000", ANY, "Largest session timeout a member may ask for.");
+        define("group.max.size", INT, Integer.toString(Integer.MAX_VALUE), atLeast(1), "Most members in a classic group.");
+        define("group.consumer.session.timeout.ms", INT, "45000", atLeast(1), "Session timeout of consumer-protocol groups.");
+        define("group.consumer.heartbeat.interval.ms", INT, "5000", atLeast(1), "Heartbeat interval of consumer-protocol groups.");
+
+        // Producers and transactions
+        define("transaction.state.log.num.partitions", INT, "50", atLeast(1), "Partitions of __transaction_state.");
+        define("transaction.state.log.replication.factor", SHORT, "1", atLeast(1),
+                "Replication factor of __transaction_state (Kafka: 3; 1 so a single broker works).");
+        define("transaction.max.timeout.ms", INT, "900000", atLeast(1), "Largest transaction timeout a producer may ask for.");
+        define("transactional.id.expiration.ms", INT, "604800000", atLeast(1), "Forget an idle transactional id after this.");
+        define("producer.id.expiration.ms", INT, "86400000", atLeast(1), "Forget an idle idempotent producer after this.");
+    }
+
+    private static final Set<String> KAFKA_KEYS = loadKafkaKeys();
+
+    private BrokerConfigDef() {
+    }
+
+    private static void define(String name, ConfigType type, String def, Validator validator, String doc) {
+        ConfigKey key = new ConfigKey(name, type, def, validator, doc);
+        key.parse(def); // a bad default is a bug in this table: fail at class load
+        KEYS.put(name, key);
+    }
+
+    /** The table, in definition order. */
+    public static Map<String, ConfigKey> keys() {
+        return Collections.unmodifiableMap(KEYS);
+    }
+
+    public static ConfigKey key(String name) {
+        return KEYS.get(name);
+    }
+
+    /** A key Kafka's broker defines (or a per-listener {@code listener.name.*} override) that we accept and ignore. */
+    public static boolean isKafkaKey(String name) {
+        return KAFKA_KEYS.contains(name) || name.startsWith("listener.name.");
+    }
+
+    private static Set<String> loadKafkaKeys() {
+        try (InputStream in = BrokerConfigDef.class.getResourceAsStream("kafka-broker-keys.txt")) {
+            if (in == null) {
+                throw new IllegalStateException("kafka-broker-keys.txt missing from the classpath");
+            }
+            return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines()
+                    .map(String::trim)
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                    .collect(Collectors.toUnmodifiableSet());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

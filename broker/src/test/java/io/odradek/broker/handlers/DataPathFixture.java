@@ -1,0 +1,211 @@
+package io.odradek.broker.handlers;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.DefaultEventLoop;
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.fetch.DelayedFetches;
+import io.odradek.broker.fetch.FileSliceRecords;
+import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.log.LogConfig;
+import io.odradek.log.PartitionLog;
+import io.odradek.wire.header.RequestHeader;
+import io.odradek.wire.schema.Records;
+import io.odradek.wire.schema.Struct;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+
+/**
+ * Real partition logs in a temp dir, a real event loop to run handlers on, and Kafka's own record classes
+ * to build batches and read records back.
+ */
+final class DataPathFixture implements PartitionLogs, AutoCloseable {
+    private final Path dir;
+    private final Map<String, UUID> ids = new HashMap<>();
+    private final Map<String, PartitionLog> logs = new HashMap<>();
+    final DefaultEventLoop loop = new DefaultEventLoop();
+    final DelayedFetches delayed = new DelayedFetches();
+    private int correlationId;
+
+    DataPathFixture(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Creates a topic with {@code partitions} empty logs; returns its id. */
+    UUID createTopic(String topic, int partitions) {
+        return createTopic(topic, partitions, Map.of());
+    }
+
+    UUID createTopic(String topic, int partitions, Map<String, String> config) {
+        UUID id = UUID.randomUUID();
+        ids.put(topic, id);
+        for (int p = 0; p < partitions; p++) {
+            logs.put(topic + "-" + p, PartitionLog.open(dir, topic, p, LogConfig.defaults().with(config),
+                    PartitionLog.Options.defaults().withTopicId(id)));
+        }
+        return id;
+    }
+
+    PartitionLog log(String topic, int partition) {
+        return logs.get(topic + "-" + partition);
+    }
+
+    @Override
+    public Optional<PartitionLog> partitionLog(String topic, int partition) {
+        return Optional.ofNullable(logs.get(topic + "-" + partition));
+    }
+
+    @Override
+    public Optional<String> topicName(UUID topicId) {
+        return ids.entrySet().stream().filter(e -> e.getValue().equals(topicId)).map(Map.Entry::getKey).findFirst();
+    }
+
+    @Override
+    public Optional<UUID> topicId(String topic) {
+        return Optional.ofNullable(ids.get(topic));
+    }
+
+    /** Calls the handler on the event loop, as the network layer does. */
+    CompletableFuture<Struct> call(ApiHandler handler, int version, Struct request) {
+        return call(handler, version, request, "test-client");
+    }
+
+    CompletableFuture<Struct> call(ApiHandler handler, int version, Struct request, String clientId) {
+        RequestContext context = new RequestContext(
+                new RequestHeader(handler.api().key(), (short) version, ++correlationId, clientId),
+                new InetSocketAddress("127.0.0.1", 40000), ByteBufAllocator.DEFAULT, loop);
+        try {
+            return loop.submit(() -> handler.handle(context, request)).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("handler failed", e);
+        }
+    }
+
+    Struct callAndWait(ApiHandler handler, int version, Struct request) {
+        return call(handler, version, request).orTimeout(10, TimeUnit.SECONDS).join();
+    }
+
+    /** Appends straight to a log, as a Produce would, waking parked fetches; returns the base offset. */
+    long append(String topic, int partition, long timestamp, String... values) {
+        PartitionLog log = log(topic, partition);
+        long base = log.append(batch(timestamp, values), 0).baseOffset();
+        delayed.onAppend(log);
+        return base;
+    }
+
+    // ------------------------------------------------------------------ batches
+
+    /** A producer's batch: key "k-v" and value v per record, offsets from 0. */
+    static ByteBuffer batch(long timestamp, String... values) {
+        return idempotentBatch(RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH, RecordBatch.NO_SEQUENCE,
+                timestamp, values);
+    }
+
+    static ByteBuffer idempotentBatch(long producerId, short epoch, int baseSequence, long timestamp, String... values) {
+        return builder(Compression.NONE, producerId, epoch, baseSequence, false, timestamp, values);
+    }
+
+    static ByteBuffer transactionalBatch(long producerId, short epoch, long timestamp, String... values) {
+        return builder(Compression.NONE, producerId, epoch, 0, true, timestamp, values);
+    }
+
+    static ByteBuffer compressedBatch(Compression compression, long timestamp, String... values) {
+        return builder(compression, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH, RecordBatch.NO_SEQUENCE,
+                false, timestamp, values);
+    }
+
+    private static ByteBuffer builder(Compression compression, long producerId, short epoch, int sequence,
+            boolean transactional, long timestamp, String... values) {
+        int size = 256;
+        for (String v : values) {
+            size += 64 + 2 * v.length();
+        }
+        MemoryRecordsBuilder b = MemoryRecords.builder(ByteBuffer.allocate(size), RecordBatch.MAGIC_VALUE_V2,
+                compression, TimestampType.CREATE_TIME, 0L, timestamp, producerId, epoch, sequence, transactional,
+                RecordBatch.NO_PARTITION_LEADER_EPOCH);
+        for (String v : values) {
+            b.append(new SimpleRecord(timestamp, ("k-" + v).getBytes(StandardCharsets.UTF_8),
+                    v.getBytes(StandardCharsets.UTF_8)));
+        }
+        return b.build().buffer();
+    }
+
+    static ByteBuffer concat(ByteBuffer... buffers) {
+        int total = 0;
+        for (ByteBuffer b : buffers) {
+            total += b.remaining();
+        }
+        ByteBuffer out = ByteBuffer.allocate(total);
+        for (ByteBuffer b : buffers) {
+            out.put(b.duplicate());
+        }
+        return out.flip();
+    }
+
+    /** Our records field value over a (copied) frame buffer, as the request decoder would hand it over. */
+    static io.odradek.wire.schema.MemoryRecords wire(ByteBuffer batch) {
+        return new io.odradek.wire.schema.MemoryRecords(Unpooled.copiedBuffer(batch.duplicate()));
+    }
+
+    // ------------------------------------------------------------------ reading records back
+
+    /** The bytes of a records field: a fetch response's file slice, or a memory buffer. */
+    static ByteBuffer bytesOf(Records records) {
+        if (records instanceof FileSliceRecords file) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try {
+                file.slice().transferTo(Channels.newChannel(out));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return ByteBuffer.wrap(out.toByteArray());
+        }
+        io.odradek.wire.schema.MemoryRecords memory = (io.odradek.wire.schema.MemoryRecords) records;
+        return memory.buffer().nioBuffer();
+    }
+
+    /** "offset:key=value" for every whole record Kafka's own reader finds (a cut-off last batch is skipped). */
+    static List<String> records(Records records) {
+        return records(bytesOf(records));
+    }
+
+    static List<String> records(ByteBuffer bytes) {
+        List<String> out = new ArrayList<>();
+        for (RecordBatch batch : MemoryRecords.readableRecords(bytes).batches()) {
+            batch.ensureValid();
+            for (Record r : batch) {
+                out.add(r.offset() + ":" + StandardCharsets.UTF_8.decode(r.key()) + "="
+                        + StandardCharsets.UTF_8.decode(r.value()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        logs.values().forEach(PartitionLog::close);
+    }
+}
