@@ -19,7 +19,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -58,8 +57,6 @@ class ConsumerPositionTest {
     }
 
     @Test
-    @Disabled("ListOffsets answers at batch granularity (base offset and max timestamp of the batch, see"
-            + " ListOffsetsHandler's notes); Kafka returns the exact record at or after the timestamp")
     void offsetsForTimesFindTheFirstRecordAtOrAfterEachTimestamp() {
         TopicPartition tp = produceTimestamped("times-exact");
         KafkaConsumer<String, String> consumer = Clients.consumer(BROKER, Map.of());
@@ -73,8 +70,6 @@ class ConsumerPositionTest {
     }
 
     @Test
-    @Disabled("ListOffsets answers -3 (max timestamp) with the base offset of the batch holding it (see"
-            + " ListOffsetsHandler's notes); Kafka returns the offset of the record itself")
     void maxTimestampOffsetIsTheRecordWithTheLargestTimestamp() throws Exception {
         String topic = "max-timestamp";
         BROKER.createTopic(topic, 1);

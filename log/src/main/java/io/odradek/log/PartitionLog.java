@@ -415,15 +415,25 @@ public final class PartitionLog implements AutoCloseable {
 
     // ---------------------------------------------------------------- list offsets
 
-    /** The first batch whose max timestamp is >= {@code timestamp}: its base offset and max timestamp. */
+    /*
+     * Both lookups answer per record, as Kafka does, yet stay off the hot path: appends track timestamps from
+     * batch headers only, and a lookup finds its batch through the time index and a header scan before it
+     * reads (and, if compressed, decompresses) that one batch to walk its records.
+     */
+
+    /**
+     * The first record with a timestamp >= {@code timestamp} (at or above the log start offset): its offset
+     * and timestamp. Empty when every record is older.
+     */
     public Optional<OffsetAndTimestamp> offsetForTimestamp(long timestamp) {
         LogEnd e = end;
+        long start = logStartOffset;
         try {
             for (Segment s : segments.values()) {
                 if (s.maxTimestamp() >= timestamp) {
-                    long[] found = s.findByTimestamp(timestamp, endPosition(s, e));
+                    OffsetAndTimestamp found = s.findByTimestamp(timestamp, start, endPosition(s, e));
                     if (found != null) {
-                        return Optional.of(new OffsetAndTimestamp(Math.max(found[0], logStartOffset), found[1]));
+                        return Optional.of(found);
                     }
                 }
                 if (s == e.segment()) {
@@ -436,7 +446,10 @@ public final class PartitionLog implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** Base offset and timestamp of the batch with the largest timestamp (the earliest such batch); empty for an empty log. */
+    /**
+     * The record with the largest timestamp (the first one carrying it, in the earliest segment holding it):
+     * its offset and timestamp; empty for a log without timestamps.
+     */
     public Optional<OffsetAndTimestamp> maxTimestampOffset() {
         LogEnd e = end;
         Segment best = null;
@@ -452,9 +465,7 @@ public final class PartitionLog implements AutoCloseable {
             return Optional.empty();
         }
         try {
-            long ts = best.maxTimestamp();
-            long base = best.batchBaseOffsetContaining(best.offsetOfMaxTimestamp(), endPosition(best, e));
-            return Optional.of(new OffsetAndTimestamp(base, ts));
+            return Optional.ofNullable(best.maxTimestampRecord());
         } catch (IOException ex) {
             throw storageError("max timestamp lookup", ex);
         }

@@ -31,11 +31,11 @@ import java.util.concurrent.CompletableFuture;
  * <li>-1 latest: the last fetchable offset (consumers: high watermark, or the last stable offset for
  *     read_committed, the same until transactions exist; replicas and the debugging id -2: log end).</li>
  * <li>-2 earliest and -4 earliest local (v8+, no tiered storage): the log start offset.</li>
- * <li>-3 max timestamp (v7+): the batch holding the largest timestamp.</li>
+ * <li>-3 max timestamp (v7+): the first record carrying the largest timestamp.</li>
  * <li>-5 latest tiered (v9+) and -6 earliest pending upload (v11+): offset -1, as Kafka answers without
  *     remote storage.</li>
- * <li>>= 0: the first batch whose max timestamp is at or after it. The log answers at batch granularity
- *     (the batch's base offset, without decompressing); Kafka returns the exact record inside the batch.</li>
+ * <li>>= 0: the first record with a timestamp at or after it, and that record's timestamp. The log finds
+ *     the batch from its headers and only then reads (decompressing if needed) that one batch.</li>
  * <li>A lookup with no answer, or one at or past the last fetchable offset, is offset -1, timestamp -1.
  *     The timestamp is -1 for the -1/-2/-4 sentinels too. Leader epoch: 0 (this node's only epoch), -1
  *     where Kafka would have no epoch (an empty log's earliest).</li>

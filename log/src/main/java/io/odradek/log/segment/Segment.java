@@ -2,7 +2,9 @@ package io.odradek.log.segment;
 
 import io.odradek.log.FileSlice;
 import io.odradek.log.LogConfig;
+import io.odradek.log.OffsetAndTimestamp;
 import io.odradek.wire.batch.RecordBatchHeader;
+import io.odradek.wire.batch.RecordBatchReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -10,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Predicate;
 
 /**
  * One segment: {@code <base>.log} holding record batches exactly as Kafka writes them, plus its sparse
@@ -303,39 +306,102 @@ public final class Segment {
         return null;
     }
 
-    /** The first batch (from the time index's hint on) whose maxTimestamp >= ts, as (baseOffset, maxTimestamp). */
-    public long[] findByTimestamp(long ts, int endPosition) throws IOException {
+    /**
+     * Kafka's LogSegment.findOffsetByTimestamp: the first record with timestamp >= {@code ts} and offset >=
+     * {@code minOffset}, or null. The time index and a header scan pick the batch (its maxTimestamp >= ts);
+     * only then is that one batch read and its records walked, decompressing as far as the match.
+     */
+    public OffsetAndTimestamp findByTimestamp(long ts, long minOffset, int endPosition) throws IOException {
         TimeIndex.Entry hint = timeIndex.lookup(ts);
-        int pos = offsetIndex.lookup(hint.offset()).position();
+        int pos = offsetIndex.lookup(Math.max(hint.offset(), minOffset)).position();
         BatchHeaderReader reader = new BatchHeaderReader(channel);
         while (pos < endPosition) {
             RecordBatchHeader h = reader.read(pos, endPosition);
             if (h == null) {
                 return null;
             }
+            int total = h.totalSize();
+            if (h.maxTimestamp() >= ts && h.lastOffset() >= minOffset) {
+                OffsetAndTimestamp hit;
+                if (h.isLogAppendTime()) {
+                    // every record carries the batch's timestamp: no need to look inside
+                    hit = new OffsetAndTimestamp(Math.max(h.baseOffset(), minOffset), h.maxTimestamp());
+                } else {
+                    RecordBatchHeader batch = readBatch(pos, total, endPosition);
+                    hit = batch == null ? null : firstRecord(batch, r -> r.timestamp() >= ts && r.offset() >= minOffset);
+                }
+                if (hit != null) {
+                    return hit;
+                }
+            }
+            pos += total;
+        }
+        return null;
+    }
+
+    /**
+     * Kafka's answer to ListOffsets -3: the first record carrying this segment's largest timestamp, or null
+     * for a segment without timestamps. Headers find the batch from the tracked offset; only that batch's
+     * records are read (not even that for LogAppendTime, where the first record is the answer).
+     */
+    public OffsetAndTimestamp maxTimestampRecord() throws IOException {
+        long ts = maxTimestamp;
+        long batchLastOffset = offsetOfMaxTimestamp;
+        // Read last: the appender publishes the size before the timestamps, so the batch lies below it.
+        int end = size;
+        if (ts < 0) {
+            return null;
+        }
+        int pos = offsetIndex.lookup(batchLastOffset).position();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        while (pos < end) {
+            RecordBatchHeader h = reader.read(pos, end);
+            if (h == null) {
+                return null;
+            }
+            // ">=": an append racing with us may have raised the max since ts was read; answer with the newer one.
             if (h.maxTimestamp() >= ts) {
-                return new long[] {h.baseOffset(), h.maxTimestamp()};
+                long max = h.maxTimestamp();
+                OffsetAndTimestamp atBase = new OffsetAndTimestamp(h.baseOffset(), max);
+                if (h.isLogAppendTime()) {
+                    return atBase;
+                }
+                RecordBatchHeader batch = readBatch(pos, h.totalSize(), end);
+                OffsetAndTimestamp hit = batch == null ? null : firstRecord(batch, r -> r.timestamp() == max);
+                // No record matches only if the producer's header lied (Kafka rewrites it on append; we do not).
+                return hit != null ? hit : atBase;
             }
             pos += h.totalSize();
         }
         return null;
     }
 
-    /** Base offset of the batch whose last offset is {@code lastOffset} (or that contains it). */
-    public long batchBaseOffsetContaining(long offset, int endPosition) throws IOException {
-        int pos = offsetIndex.lookup(offset).position();
-        BatchHeaderReader reader = new BatchHeaderReader(channel);
-        while (pos < endPosition) {
-            RecordBatchHeader h = reader.read(pos, endPosition);
-            if (h == null) {
-                break;
-            }
-            if (h.lastOffset() >= offset) {
-                return h.baseOffset();
-            }
-            pos += h.totalSize();
+    /** The whole batch at {@code position}, or null when it does not end before {@code endPosition}. */
+    private RecordBatchHeader readBatch(int position, int totalSize, int endPosition) throws IOException {
+        if ((long) position + totalSize > endPosition) {
+            return null;
         }
-        return offset;
+        ByteBuffer buf = ByteBuffer.allocate(totalSize);
+        readFully(buf, position);
+        return new RecordBatchHeader(buf, 0);
+    }
+
+    /**
+     * The offset and timestamp of the first record of {@code batch} that {@code match}es. A batch whose
+     * records cannot be decoded (we accept compressed batches without decompressing them, unlike Kafka)
+     * answers at batch granularity: its base offset and max timestamp.
+     */
+    private static OffsetAndTimestamp firstRecord(RecordBatchHeader batch, Predicate<RecordBatchReader> match) {
+        try (RecordBatchReader records = RecordBatchReader.open(batch)) {
+            while (records.next()) {
+                if (match.test(records)) {
+                    return new OffsetAndTimestamp(records.offset(), records.timestamp());
+                }
+            }
+            return null;
+        } catch (IOException undecodable) {
+            return new OffsetAndTimestamp(batch.baseOffset(), batch.maxTimestamp());
+        }
     }
 
     /** Calls {@code visitor} with each batch header from {@code fromOffset} on (headers only). */
