@@ -17,6 +17,8 @@ import io.odradek.broker.fetch.DelayedFetches;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
+import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
+import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
 import io.odradek.broker.handlers.DeleteGroupsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
@@ -40,6 +42,7 @@ import io.odradek.broker.network.KafkaChannelInitializer;
 import io.odradek.broker.topics.ConfigDescriber;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
+import io.odradek.broker.topics.TopicServiceCatalog;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
@@ -118,7 +121,9 @@ public final class Broker implements AutoCloseable {
                 .register(new ListGroupsHandler(groups))
                 .register(new DescribeGroupsHandler(groups))
                 .register(new DeleteGroupsHandler(groups))
-                .register(new OffsetDeleteHandler(groups, topics));
+                .register(new OffsetDeleteHandler(groups, topics))
+                .register(new ConsumerGroupHeartbeatHandler(groups))
+                .register(new ConsumerGroupDescribeHandler(groups, topics));
 
         // Netty's native epoll transport sends file regions with sendfile(2); NIO falls back to transferTo.
         boolean epoll = Epoll.isAvailable();
@@ -162,7 +167,7 @@ public final class Broker implements AutoCloseable {
         TopicInfo offsets = topics.topic(OffsetsTopic.NAME).orElseGet(() -> topics.createTopic(OffsetsTopic.NAME,
                 groupConfig.offsetsTopicPartitions(), groupConfig.offsetsTopicConfigs(), false));
         GroupCoordinator groups = GroupCoordinator.create(groupConfig.withOffsetsTopicPartitions(offsets.partitions()),
-                p -> topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow());
+                p -> topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow(), new TopicServiceCatalog(topics));
         groups.startup();
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
         return groups;

@@ -20,7 +20,8 @@ import java.util.concurrent.CompletableFuture;
  * DescribeGroups (key 15), versions 0-6. State, protocol type, members with client id and host and their
  * assignments; member metadata and the protocol name (ProtocolData) only in the Stable state, as in
  * Kafka. An unknown group is reported as "Dead" — with GROUP_ID_NOT_FOUND from v6 (KIP-1043), without
- * an error before. v3+ may ask for authorized operations: with no authorizer every group operation
+ * an error before; so is a KIP-848 consumer group, as in Kafka 4 (ConsumerGroupDescribe describes those).
+ * v3+ may ask for authorized operations: with no authorizer every group operation
  * (READ, DELETE, DESCRIBE) is allowed. v4+ report group.instance.id.
  */
 public final class DescribeGroupsHandler implements ApiHandler {

@@ -30,7 +30,8 @@ import java.util.concurrent.CompletableFuture;
  * Partitions of unknown topics fail with UNKNOWN_TOPIC_OR_PARTITION (v10, by topic id: UNKNOWN_TOPIC_ID)
  * and are not stored. v2-4 carry a retention time (an explicit expiry); v6+ the leader epoch; v7+
  * group.instance.id; v9+ an unknown group with a generation is GROUP_ID_NOT_FOUND (ILLEGAL_GENERATION
- * before). Offsets are in {@code __consumer_offsets} before the response is sent.
+ * before), and the generation field is a KIP-848 member's epoch: a newer one is STALE_MEMBER_EPOCH, an
+ * older one is accepted only for partitions the member held at that epoch (Kafka 4.4). Offsets are in {@code __consumer_offsets} before the response is sent.
  */
 public final class OffsetCommitHandler implements ApiHandler {
     private final GroupCoordinator groups;

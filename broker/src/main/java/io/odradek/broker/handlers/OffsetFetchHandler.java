@@ -33,8 +33,9 @@ import java.util.concurrent.CompletableFuture;
  * answered with its own group-level error. Null topics (v2+) asks for every committed partition. A
  * partition without a committed offset — of an unknown group too — answers offset -1, leader epoch -1 and
  * metadata "" with no error, as Kafka does. v7+ require_stable is accepted: with no transactional offset
- * commits there is never an unstable offset to wait for. v9+ member id and epoch only matter to KIP-848
- * groups and are ignored for classic ones. v10 names topics by id: an unknown id gets UNKNOWN_TOPIC_ID,
+ * commits there is never an unstable offset to wait for. v9+ member id and epoch are checked for KIP-848
+ * groups (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH; null and -1 fetch from outside the group) and ignored
+ * for classic ones. v10 names topics by id: an unknown id gets UNKNOWN_TOPIC_ID,
  * and committed offsets of topics that no longer exist are left out of an all-topics answer.
  */
 public final class OffsetFetchHandler implements ApiHandler {
@@ -71,7 +72,7 @@ public final class OffsetFetchHandler implements ApiHandler {
                 }
             }
             List<AskedTopic> finalAsked = asked;
-            return fetch(request.get(Request.GROUP_ID), asked).thenApply(r -> singleGroupResponse(r, finalAsked));
+            return fetch(request.get(Request.GROUP_ID), null, -1, asked).thenApply(r -> singleGroupResponse(r, finalAsked));
         }
         List<CompletableFuture<Struct>> answers = new ArrayList<>();
         for (Struct g : request.get(Request.GROUPS)) {
@@ -87,7 +88,8 @@ public final class OffsetFetchHandler implements ApiHandler {
             }
             String groupId = g.get(OffsetFetchRequestGroup.GROUP_ID);
             List<AskedTopic> finalAsked = asked;
-            answers.add(fetch(groupId, asked).thenApply(r -> groupResponse(groupId, r, finalAsked, version)));
+            answers.add(fetch(groupId, g.get(OffsetFetchRequestGroup.MEMBER_ID), g.get(OffsetFetchRequestGroup.MEMBER_EPOCH), asked)
+                    .thenApply(r -> groupResponse(groupId, r, finalAsked, version)));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(v -> {
             Struct response = Response.SCHEMA.newStruct();
@@ -98,7 +100,7 @@ public final class OffsetFetchHandler implements ApiHandler {
         });
     }
 
-    private CompletableFuture<OffsetFetchResult> fetch(String groupId, List<AskedTopic> asked) {
+    private CompletableFuture<OffsetFetchResult> fetch(String groupId, String memberId, int memberEpoch, List<AskedTopic> asked) {
         List<TopicPartition> partitions = null;
         if (asked != null) {
             partitions = new ArrayList<>();
@@ -110,7 +112,7 @@ public final class OffsetFetchHandler implements ApiHandler {
                 }
             }
         }
-        return groups.fetchOffsets(groupId, partitions);
+        return groups.fetchOffsets(groupId, memberId, memberEpoch, partitions);
     }
 
     /** Every committed offset of an all-topics answer, grouped by topic (they come sorted by topic and partition). */

@@ -23,8 +23,9 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
- * The classic group coordinator (Kafka's JoinGroup/SyncGroup/Heartbeat/LeaveGroup protocol and committed
- * offsets), serving every partition of {@code __consumer_offsets} on this broker.
+ * The group coordinator: Kafka's classic group protocol (JoinGroup/SyncGroup/Heartbeat/LeaveGroup), its
+ * consumer group protocol (KIP-848 ConsumerGroupHeartbeat) and committed offsets, serving every partition
+ * of {@code __consumer_offsets} on this broker.
  *
  * <p>A group lives on partition {@link OffsetsTopic#partitionFor}; each partition is a {@link GroupShard}
  * confined to one thread of a small executor group, which serialises its groups' state changes and runs
@@ -41,12 +42,12 @@ public final class GroupCoordinator implements AutoCloseable {
     private final EventExecutorGroup executors;
 
     GroupCoordinator(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers,
-            EventExecutorGroup executors) {
+            EventExecutorGroup executors, TopicCatalog topics) {
         this.config = config;
         this.executors = executors;
         this.shards = new GroupShard[config.offsetsTopicPartitions()];
         for (int p = 0; p < shards.length; p++) {
-            shards[p] = new GroupShard(p, config, schedulers.apply(p), new OffsetsLog(logs.apply(p)));
+            shards[p] = new GroupShard(p, config, schedulers.apply(p), new OffsetsLog(logs.apply(p)), topics);
         }
     }
 
@@ -55,16 +56,30 @@ public final class GroupCoordinator implements AutoCloseable {
      * (at most 4, one per core). Call {@link #startup()} to load the partitions and serve them.
      */
     public static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs) {
+        return create(config, logs, TopicCatalog.EMPTY);
+    }
+
+    /**
+     * A coordinator whose consumer-protocol groups are assigned partitions of the catalog's topics (the
+     * classic protocol leaves that to a member). Call {@link #startup()} to load the partitions and serve them.
+     */
+    public static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, TopicCatalog topics) {
         int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
         EventExecutorGroup executors = new DefaultEventExecutorGroup(threads, new DefaultThreadFactory("group-coordinator", true));
         List<EventExecutor> loops = new ArrayList<>();
         executors.iterator().forEachRemaining(loops::add);
-        return new GroupCoordinator(config, logs, p -> new ExecutorScheduler(loops.get(p % loops.size())), executors);
+        return new GroupCoordinator(config, logs, p -> new ExecutorScheduler(loops.get(p % loops.size())), executors, topics);
     }
 
     /** For tests: partitions run on the given schedulers (e.g. a manual clock). */
     static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers) {
-        return new GroupCoordinator(config, logs, schedulers, null);
+        return new GroupCoordinator(config, logs, schedulers, null, TopicCatalog.EMPTY);
+    }
+
+    /** For tests: partitions run on the given schedulers, consumer groups assigned from the catalog. */
+    static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers,
+            TopicCatalog topics) {
+        return new GroupCoordinator(config, logs, schedulers, null, topics);
     }
 
     /** Starts reading every partition back from its log; each serves requests as soon as it is loaded. */
@@ -132,6 +147,31 @@ public final class GroupCoordinator implements AutoCloseable {
         return onShard(groupId, LeaveGroupResult::error, (shard, f) -> f.complete(shard.leaveGroup(groupId, members)));
     }
 
+    // ------------------------------------------------------------------ consumer groups (KIP-848)
+
+    /** A ConsumerGroupHeartbeat: join, heartbeat or leave; answered at once (nothing is parked in this protocol). */
+    public CompletableFuture<ConsumerGroupHeartbeatResult> consumerGroupHeartbeat(ConsumerGroupHeartbeatRequest req) {
+        if (req.groupId() == null || req.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(
+                    ConsumerGroupHeartbeatResult.error(ErrorCode.INVALID_REQUEST, "GroupId can't be empty."));
+        }
+        return onShard(req.groupId(), e -> ConsumerGroupHeartbeatResult.error(e, null),
+                (shard, f) -> f.complete(shard.consumerGroupHeartbeat(req)));
+    }
+
+    public CompletableFuture<ConsumerGroupDescription> describeConsumerGroup(String groupId) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(ConsumerGroupDescription.error(groupId, ErrorCode.INVALID_GROUP_ID, null));
+        }
+        return onShard(groupId, e -> ConsumerGroupDescription.error(groupId, e, null),
+                (shard, f) -> f.complete(shard.describeConsumerGroup(groupId)));
+    }
+
+    /** For tests: a consumer group's state, or null when there is no consumer group of that id. */
+    CompletableFuture<ConsumerGroupState> consumerStateOf(String groupId) {
+        return onShard(groupId, e -> null, (shard, f) -> f.complete(shard.consumerStateOf(groupId)));
+    }
+
     // ------------------------------------------------------------------ offsets
 
     /** Per-partition errors, in request order. */
@@ -149,8 +189,19 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** @param partitions the partitions asked for, or null for every committed one */
     public CompletableFuture<OffsetFetchResult> fetchOffsets(String groupId, List<TopicPartition> partitions) {
+        return fetchOffsets(groupId, null, -1, partitions);
+    }
+
+    /**
+     * OffsetFetch v9+: a consumer group's member fetches with its id and epoch (UNKNOWN_MEMBER_ID,
+     * STALE_MEMBER_EPOCH); null and -1 fetch from outside the group. Classic groups ignore both.
+     *
+     * @param partitions the partitions asked for, or null for every committed one
+     */
+    public CompletableFuture<OffsetFetchResult> fetchOffsets(String groupId, String memberId, int memberEpoch,
+            List<TopicPartition> partitions) {
         return onShard(groupId == null ? "" : groupId, OffsetFetchResult::error,
-                (shard, f) -> f.complete(shard.fetchOffsets(groupId, partitions)));
+                (shard, f) -> f.complete(shard.fetchOffsets(groupId, memberId, memberEpoch, partitions)));
     }
 
     public CompletableFuture<OffsetDeleteResult> deleteOffsets(String groupId, List<TopicPartition> partitions) {

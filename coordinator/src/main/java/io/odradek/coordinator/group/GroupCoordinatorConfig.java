@@ -20,17 +20,22 @@ import java.util.Map;
  * @param offsetMetadataMaxBytes          {@code offset.metadata.max.bytes} (4096)
  * @param newMemberJoinTimeoutMs          how long a new member's first JoinGroup may stay parked (Kafka's
  *                                        internal 5 minutes): its socket is muted, so disconnects go unseen
+ * @param consumer                        settings of KIP-848 consumer-protocol groups
  */
 public record GroupCoordinatorConfig(int offsetsTopicPartitions, int offsetsTopicSegmentBytes,
         int initialRebalanceDelayMs, int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxGroupSize,
         long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes,
-        int newMemberJoinTimeoutMs) {
+        int newMemberJoinTimeoutMs, ConsumerGroupConfig consumer) {
 
     public static GroupCoordinatorConfig defaults() {
         return from(Map.of());
     }
 
-    /** From broker properties under Kafka's keys; absent keys take Kafka's defaults. */
+    /**
+     * From broker properties under Kafka's keys; absent keys take Kafka's defaults.
+     *
+     * @throws IllegalArgumentException when a consumer group timeout is outside its Kafka bounds
+     */
     public static GroupCoordinatorConfig from(Map<String, String> props) {
         return new GroupCoordinatorConfig(
                 intOf(props, "offsets.topic.num.partitions", 50),
@@ -42,21 +47,22 @@ public record GroupCoordinatorConfig(int offsetsTopicPartitions, int offsetsTopi
                 longOf(props, "offsets.retention.minutes", 10_080) * 60_000L,
                 longOf(props, "offsets.retention.check.interval.ms", 600_000),
                 intOf(props, "offset.metadata.max.bytes", 4096),
-                5 * 60 * 1000);
+                5 * 60 * 1000,
+                ConsumerGroupConfig.from(props));
     }
 
     /** The same settings with a different initial rebalance delay (tests use 0). */
     public GroupCoordinatorConfig withInitialRebalanceDelayMs(int delayMs) {
         return new GroupCoordinatorConfig(offsetsTopicPartitions, offsetsTopicSegmentBytes, delayMs,
                 minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, offsetsRetentionMs,
-                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, newMemberJoinTimeoutMs);
+                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, newMemberJoinTimeoutMs, consumer);
     }
 
     /** The same settings over an existing {@code __consumer_offsets}, whose partition count wins over the config. */
     public GroupCoordinatorConfig withOffsetsTopicPartitions(int partitions) {
         return new GroupCoordinatorConfig(partitions, offsetsTopicSegmentBytes, initialRebalanceDelayMs,
                 minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, offsetsRetentionMs,
-                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, newMemberJoinTimeoutMs);
+                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, newMemberJoinTimeoutMs, consumer);
     }
 
     /** Topic configs for {@code __consumer_offsets}. */

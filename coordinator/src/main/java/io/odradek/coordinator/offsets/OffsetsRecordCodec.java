@@ -15,7 +15,8 @@ import java.util.List;
  * Keys and values of {@code __consumer_offsets} records in Kafka's own schemas (the group coordinator's
  * OffsetCommitKey/Value and GroupMetadataKey/Value), so a log written here reads like one Kafka wrote.
  * Each key and value starts with an int16: the record type for keys (0 and 1 offset commit, 2 group
- * metadata; later types belong to KIP-848 groups and are skipped), the schema version for values.
+ * metadata; 3 and 5-8 KIP-848 consumer groups, see {@link ConsumerGroupRecordCodec}; other types are
+ * skipped), the schema version for values.
  */
 public final class OffsetsRecordCodec {
     static final short OFFSET_COMMIT_KEY = 1;
@@ -78,6 +79,9 @@ public final class OffsetsRecordCodec {
     }
 
     public static byte[] key(OffsetsRecord record) {
+        if (isConsumerGroupRecord(record)) {
+            return ConsumerGroupRecordCodec.key(record);
+        }
         if (record instanceof OffsetsRecord.OffsetCommit c) {
             Struct s = OffsetKey.SCHEMA.newStruct()
                     .set(OffsetKey.GROUP, c.groupId())
@@ -91,6 +95,9 @@ public final class OffsetsRecordCodec {
 
     /** The value bytes, or null for a tombstone. */
     public static byte[] value(OffsetsRecord record) {
+        if (isConsumerGroupRecord(record)) {
+            return ConsumerGroupRecordCodec.value(record);
+        }
         if (record instanceof OffsetsRecord.OffsetCommit c) {
             OffsetAndMetadata v = c.value();
             if (v == null) {
@@ -131,8 +138,8 @@ public final class OffsetsRecordCodec {
     }
 
     /**
-     * Decodes one record; null for a record type this coordinator does not keep (KIP-848 and share
-     * group records).
+     * Decodes one record; null for a record type this coordinator does not keep (share and streams group
+     * records, KIP-848 partition metadata and regular expressions).
      *
      * @throws IllegalArgumentException when the bytes do not parse
      */
@@ -151,6 +158,9 @@ public final class OffsetsRecordCodec {
             if (type == GROUP_METADATA_KEY) {
                 Struct ks = GroupKey.SCHEMA.read(k, (short) 0, false);
                 return new OffsetsRecord.GroupMetadata(ks.get(GroupKey.GROUP), value == null ? null : groupValue(value));
+            }
+            if (ConsumerGroupRecordCodec.handles(type)) {
+                return ConsumerGroupRecordCodec.decode(type, k, value);
             }
             return null;
         } catch (IndexOutOfBoundsException | io.odradek.wire.schema.MalformedMessageException e) {
@@ -182,7 +192,11 @@ public final class OffsetsRecordCodec {
                 s.get(GroupValue.LEADER), s.get(GroupValue.CURRENT_STATE_TIMESTAMP), members);
     }
 
-    private static byte[] encode(short version, Schema schema, Struct struct, boolean flexible) {
+    private static boolean isConsumerGroupRecord(OffsetsRecord record) {
+        return !(record instanceof OffsetsRecord.OffsetCommit) && !(record instanceof OffsetsRecord.GroupMetadata);
+    }
+
+    static byte[] encode(short version, Schema schema, Struct struct, boolean flexible) {
         WireWriter out = new WireWriter(HEAP);
         out.buf().writeShort(version);
         schema.write(out, struct, version, flexible);

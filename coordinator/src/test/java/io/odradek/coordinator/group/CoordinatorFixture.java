@@ -25,6 +25,8 @@ final class CoordinatorFixture implements AutoCloseable {
     final Path dir;
     final GroupCoordinatorConfig config;
     final ManualScheduler clock = new ManualScheduler();
+    /** Topics consumer-protocol groups are assigned from. */
+    final TestTopics topics = new TestTopics();
     final List<PartitionLog> logs = new ArrayList<>();
     GroupCoordinator coordinator;
 
@@ -44,7 +46,7 @@ final class CoordinatorFixture implements AutoCloseable {
         for (int p = 0; p < config.offsetsTopicPartitions(); p++) {
             logs.add(PartitionLog.open(dir, OffsetsTopic.NAME, p, LogConfig.defaults()));
         }
-        coordinator = GroupCoordinator.create(config, logs::get, p -> clock);
+        coordinator = GroupCoordinator.create(config, logs::get, p -> clock, topics);
         coordinator.startup();
     }
 
@@ -141,6 +143,13 @@ final class CoordinatorFixture implements AutoCloseable {
                     (Integer) topicPartitionOffset[i + 1]), ((Number) topicPartitionOffset[i + 2]).longValue(), 5, "meta"));
         }
         return coordinator.commitOffsets(new OffsetCommitRequest(group, generation, memberId, null, -1, parts, (short) 9)).join();
+    }
+
+    /** An OffsetCommit v9 of one partition from a consumer-protocol member: the partition's error. */
+    ErrorCode commitConsumerOffset(String group, String memberId, int memberEpoch, String topic, int partition, long offset) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        return coordinator.commitOffsets(new OffsetCommitRequest(group, memberEpoch, memberId, null, -1,
+                List.of(new OffsetCommitRequest.Partition(tp, offset, -1, "")), (short) 9)).join().get(tp);
     }
 
     static String text(byte[] b) {

@@ -69,8 +69,10 @@ class OffsetsRecordCodecTest {
     }
 
     @Test
-    void recordsOfNewerGroupTypesAreSkipped() {
-        assertThat(OffsetsRecordCodec.decode(new byte[] {0, 3, 0, 1, 'g'}, new byte[] {0, 0})).isNull();
+    void recordsOfTypesWeDoNotKeepAreSkipped() {
+        // 4: KIP-848 partition metadata (replaced by the group's metadata hash); 9: share group metadata.
+        assertThat(OffsetsRecordCodec.decode(new byte[] {0, 4, 0, 1, 'g'}, new byte[] {0, 0})).isNull();
+        assertThat(OffsetsRecordCodec.decode(new byte[] {0, 9, 0, 1, 'g'}, new byte[] {0, 0})).isNull();
     }
 
     @Test
