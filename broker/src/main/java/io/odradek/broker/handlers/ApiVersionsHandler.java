@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * ApiVersions (key 18). Lists every API in the {@link ApiRegistry} with its spec's version range.
  * A request of a version newer than ours never reaches here: the network layer answers it with a v0
- * body carrying UNSUPPORTED_VERSION and this same list ({@link #unsupportedVersionResponse}).
+ * body carrying UNSUPPORTED_VERSION and this same list ({@link #unsupportedVersionResponse(ApiRegistry)}).
  *
  * <p>Produce is advertised from v0 although v0-2 are refused, as Kafka 4 does (KAFKA-18659): librdkafka
  * before 2.10 only compresses with gzip, snappy or lz4 when the broker's Produce range starts at v0.
@@ -34,14 +34,15 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
-        return CompletableFuture.completedFuture(response(ErrorCode.NONE));
+        return CompletableFuture.completedFuture(response(registry, ErrorCode.NONE));
     }
 
-    public Struct unsupportedVersionResponse() {
-        return response(ErrorCode.UNSUPPORTED_VERSION);
+    /** The answer to an ApiVersions request newer than ours: the same list, to be written as a v0 body. */
+    public static Struct unsupportedVersionResponse(ApiRegistry registry) {
+        return response(registry, ErrorCode.UNSUPPORTED_VERSION);
     }
 
-    private Struct response(ErrorCode error) {
+    private static Struct response(ApiRegistry registry, ErrorCode error) {
         Struct response = Response.SCHEMA.newStruct().set(Response.ERROR_CODE, error.code());
         registry.handlers().forEach(handler -> {
             ApiSpec spec = handler.api();

@@ -4,20 +4,17 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.odradek.broker.api.ApiRegistry;
-import io.odradek.broker.handlers.ApiVersionsHandler;
 
 /**
  * A connection's pipeline: length-prefixed frames (refused before buffering when the prefix exceeds
  * {@code socket.request.max.bytes}), then request handling.
  */
-public final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
+final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ApiRegistry registry;
-    private final ApiVersionsHandler apiVersions;
     private final int maxRequestBytes;
 
-    public KafkaChannelInitializer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxRequestBytes) {
+    KafkaChannelInitializer(ApiRegistry registry, int maxRequestBytes) {
         this.registry = registry;
-        this.apiVersions = apiVersions;
         this.maxRequestBytes = maxRequestBytes;
     }
 
@@ -26,6 +23,6 @@ public final class KafkaChannelInitializer extends ChannelInitializer<SocketChan
         ch.pipeline()
                 // failFast: the frame is refused as soon as its length prefix is read, nothing buffered.
                 .addLast("frames", new LengthFieldBasedFrameDecoder(maxRequestBytes + 4, 0, 4, 0, 4, true))
-                .addLast("requests", new RequestChannelHandler(registry, apiVersions));
+                .addLast("requests", new RequestChannelHandler(registry));
     }
 }

@@ -31,12 +31,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final RateLimitedLog REJECTED = new RateLimitedLog(LOG, 1000);
 
     private final ApiRegistry registry;
-    private final ApiVersionsHandler apiVersions;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
 
-    public RequestChannelHandler(ApiRegistry registry, ApiVersionsHandler apiVersions) {
+    public RequestChannelHandler(ApiRegistry registry) {
         this.registry = registry;
-        this.apiVersions = apiVersions;
     }
 
     /** A request waiting for its response, in arrival order. */
@@ -50,7 +48,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             Request request = RequestDecoder.decode(frame);
             CompletableFuture<Struct> response;
             if (request.body() == null) {
-                response = CompletableFuture.completedFuture(apiVersions.unsupportedVersionResponse());
+                response = CompletableFuture.completedFuture(ApiVersionsHandler.unsupportedVersionResponse(registry));
             } else {
                 ApiHandler handler = registry.handler(request.api().key());
                 if (handler == null) {

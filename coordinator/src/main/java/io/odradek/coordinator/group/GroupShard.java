@@ -82,8 +82,10 @@ final class GroupShard {
         consumer.onLoaded();
         scheduleExpiration();
         loaded = true;
-        LOG.log(System.Logger.Level.INFO, "loaded " + OffsetsTopic.NAME + "-" + partition + ": " + groups.size()
-                + " classic and " + consumer.groups().size() + " consumer groups from " + records + " records in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        // An empty partition (every one, on a first start) is not worth a line each.
+        LOG.log(records == 0 ? System.Logger.Level.DEBUG : System.Logger.Level.INFO, "loaded " + OffsetsTopic.NAME
+                + "-" + partition + ": " + groups.size() + " classic and " + consumer.groups().size()
+                + " consumer groups from " + records + " records in " + (System.nanoTime() - start) / 1_000_000 + " ms");
     }
 
     private void replay(OffsetsRecord record) {

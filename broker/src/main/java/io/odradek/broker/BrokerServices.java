@@ -1,0 +1,67 @@
+package io.odradek.broker;
+
+import io.odradek.broker.topics.TopicService;
+import io.odradek.broker.topics.TopicServiceCatalog;
+import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.group.GroupCoordinatorConfig;
+import io.odradek.coordinator.offsets.OffsetsTopic;
+import io.odradek.coordinator.producer.ProducerIdManager;
+import io.odradek.replication.metadata.TopicInfo;
+import java.util.List;
+
+/**
+ * The broker's stateful services, opened in dependency order (topics and their logs, producer ids, groups
+ * over {@code __consumer_offsets}) and closed in reverse, so the group coordinator's last writes reach logs
+ * that are still open. A failure while opening closes whatever was already open.
+ */
+final class BrokerServices implements AutoCloseable {
+    final TopicService topics;
+    final ProducerIdManager producerIds;
+    final GroupCoordinator groups;
+
+    private BrokerServices(TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups) {
+        this.topics = topics;
+        this.producerIds = producerIds;
+        this.groups = groups;
+    }
+
+    static BrokerServices open(BrokerConfig config) {
+        TopicService topics = TopicService.open(config);
+        ProducerIdManager producerIds = null;
+        try {
+            // Producer ids live in the first log dir, beside the cluster metadata.
+            producerIds = ProducerIdManager.open(config.logDirs().get(0));
+            GroupCoordinator groups = startGroupCoordinator(config, topics);
+            return new BrokerServices(topics, producerIds, groups);
+        } catch (RuntimeException e) {
+            if (producerIds != null) {
+                producerIds.close();
+            }
+            topics.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Creates {@code __consumer_offsets} on first start (its partition count is fixed from then on, as in
+     * Kafka) and starts the group coordinator loading it. Deleted topics drop their committed offsets.
+     */
+    private static GroupCoordinator startGroupCoordinator(BrokerConfig config, TopicService topics) {
+        GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.from(config.effectiveConfigs());
+        TopicInfo offsets = topics.topic(OffsetsTopic.NAME).orElseGet(() -> topics.createTopic(OffsetsTopic.NAME,
+                groupConfig.offsetsTopicPartitions(), groupConfig.offsetsTopicConfigs(), false));
+        GroupCoordinator groups = GroupCoordinator.create(groupConfig.withOffsetsTopicPartitions(offsets.partitions()),
+                p -> topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow(), new TopicServiceCatalog(topics));
+        groups.startup();
+        topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
+        return groups;
+    }
+
+    /** Call once no handler runs any more: nothing may append while the logs flush and close. */
+    @Override
+    public void close() {
+        groups.close();
+        producerIds.close();
+        topics.close();
+    }
+}

@@ -1,0 +1,73 @@
+package io.odradek.broker;
+
+import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.fetch.DelayedFetches;
+import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.handlers.ApiVersionsHandler;
+import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
+import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
+import io.odradek.broker.handlers.CreateTopicsHandler;
+import io.odradek.broker.handlers.DeleteGroupsHandler;
+import io.odradek.broker.handlers.DeleteTopicsHandler;
+import io.odradek.broker.handlers.DescribeClusterHandler;
+import io.odradek.broker.handlers.DescribeConfigsHandler;
+import io.odradek.broker.handlers.DescribeGroupsHandler;
+import io.odradek.broker.handlers.FetchHandler;
+import io.odradek.broker.handlers.FindCoordinatorHandler;
+import io.odradek.broker.handlers.HeartbeatHandler;
+import io.odradek.broker.handlers.InitProducerIdHandler;
+import io.odradek.broker.handlers.JoinGroupHandler;
+import io.odradek.broker.handlers.LeaveGroupHandler;
+import io.odradek.broker.handlers.ListGroupsHandler;
+import io.odradek.broker.handlers.ListOffsetsHandler;
+import io.odradek.broker.handlers.MetadataHandler;
+import io.odradek.broker.handlers.OffsetCommitHandler;
+import io.odradek.broker.handlers.OffsetDeleteHandler;
+import io.odradek.broker.handlers.OffsetFetchHandler;
+import io.odradek.broker.handlers.ProduceHandler;
+import io.odradek.broker.handlers.SyncGroupHandler;
+import io.odradek.broker.topics.ConfigDescriber;
+import io.odradek.broker.topics.LocalNode;
+
+/** Every API this broker serves, and the services each handler is given. */
+final class Handlers {
+    private Handlers() {
+    }
+
+    static ApiRegistry registry(BrokerConfig config, BrokerServices services, LocalNode node) {
+        ApiRegistry registry = new ApiRegistry();
+        registry.register(new ApiVersionsHandler(registry));
+
+        // Topics and cluster metadata.
+        ConfigDescriber configs = new ConfigDescriber(config);
+        registry.register(new MetadataHandler(services.topics, node))
+                .register(new CreateTopicsHandler(services.topics, configs))
+                .register(new DeleteTopicsHandler(services.topics))
+                .register(new DescribeClusterHandler(services.topics, node))
+                .register(new DescribeConfigsHandler(services.topics, configs));
+
+        // The data path: an append wakes the fetches parked on its partition.
+        PartitionLogs logs = PartitionLogs.of(services.topics);
+        DelayedFetches delayedFetches = new DelayedFetches();
+        registry.register(new ProduceHandler(logs, delayedFetches))
+                .register(new FetchHandler(logs, delayedFetches))
+                .register(new ListOffsetsHandler(logs))
+                .register(new InitProducerIdHandler(services.producerIds));
+
+        // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
+        registry.register(new FindCoordinatorHandler(node))
+                .register(new JoinGroupHandler(services.groups))
+                .register(new SyncGroupHandler(services.groups))
+                .register(new HeartbeatHandler(services.groups))
+                .register(new LeaveGroupHandler(services.groups))
+                .register(new OffsetCommitHandler(services.groups, services.topics))
+                .register(new OffsetFetchHandler(services.groups, services.topics))
+                .register(new ListGroupsHandler(services.groups))
+                .register(new DescribeGroupsHandler(services.groups))
+                .register(new DeleteGroupsHandler(services.groups))
+                .register(new OffsetDeleteHandler(services.groups, services.topics))
+                .register(new ConsumerGroupHeartbeatHandler(services.groups))
+                .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+        return registry;
+    }
+}

@@ -1,0 +1,78 @@
+package io.odradek.broker.network;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.odradek.broker.api.ApiRegistry;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/** The client listener: a Netty server whose connections serve the APIs of an {@link ApiRegistry}. */
+public final class KafkaServer implements AutoCloseable {
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel channel;
+    private final boolean epoll;
+
+    private KafkaServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, boolean epoll) {
+        this.boss = boss;
+        this.workers = workers;
+        this.channel = channel;
+        this.epoll = epoll;
+    }
+
+    /**
+     * Binds the listener. Netty's native epoll transport, where available, sends file regions with
+     * sendfile(2); NIO falls back to {@code FileChannel.transferTo}.
+     */
+    public static KafkaServer bind(SocketAddress address, ApiRegistry registry, int maxRequestBytes)
+            throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(io);
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(channelType)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new KafkaChannelInitializer(registry, maxRequestBytes))
+                    .bind(address)
+                    .sync()
+                    .channel();
+            return new KafkaServer(boss, workers, channel, epoll);
+        } catch (InterruptedException | RuntimeException e) {
+            boss.shutdownGracefully();
+            workers.shutdownGracefully();
+            throw e;
+        }
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    public String transport() {
+        return epoll ? "epoll" : "nio";
+    }
+
+    /** Stops accepting, then closes every connection; returns once no handler runs any more. */
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        boss.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
