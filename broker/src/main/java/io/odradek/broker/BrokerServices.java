@@ -6,8 +6,11 @@ import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
+import io.odradek.log.PartitionLog;
 import io.odradek.replication.metadata.TopicInfo;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * The broker's stateful services, opened in dependency order (topics and their logs, producer ids, groups
@@ -43,16 +46,25 @@ final class BrokerServices implements AutoCloseable {
     }
 
     /**
-     * Creates {@code __consumer_offsets} on first start (its partition count is fixed from then on, as in
-     * Kafka) and starts the group coordinator loading it. Deleted topics drop their committed offsets.
+     * Starts the group coordinator over {@code __consumer_offsets}, loading it if it exists. Otherwise it
+     * is created on first need (a FindCoordinator or group request), as Kafka does, on the metadata
+     * thread; its partition count is fixed from then on. Deleted topics drop their committed offsets.
      */
     private static GroupCoordinator startGroupCoordinator(BrokerConfig config, TopicService topics) {
         GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.from(config.effectiveConfigs());
-        TopicInfo offsets = topics.topic(OffsetsTopic.NAME).orElseGet(() -> topics.createTopic(OffsetsTopic.NAME,
-                groupConfig.offsetsTopicPartitions(), groupConfig.offsetsTopicConfigs(), false));
-        GroupCoordinator groups = GroupCoordinator.create(groupConfig.withOffsetsTopicPartitions(offsets.partitions()),
-                p -> topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow(), new TopicServiceCatalog(topics));
-        groups.startup();
+        IntFunction<PartitionLog> logs = p -> topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow();
+        TopicServiceCatalog catalog = new TopicServiceCatalog(topics);
+        Optional<TopicInfo> existing = topics.topic(OffsetsTopic.NAME);
+        GroupCoordinator groups;
+        if (existing.isPresent()) {
+            groups = GroupCoordinator.create(groupConfig.withOffsetsTopicPartitions(existing.get().partitions()), logs, catalog);
+            groups.startup();
+        } else {
+            groups = GroupCoordinator.createOnDemand(groupConfig, logs, catalog, () -> topics.async(() -> topics.topic(OffsetsTopic.NAME)
+                    .orElseGet(() -> topics.createTopic(OffsetsTopic.NAME, groupConfig.offsetsTopicPartitions(),
+                            groupConfig.offsetsTopicConfigs(), false))
+                    .partitions()));
+        }
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
         return groups;
     }

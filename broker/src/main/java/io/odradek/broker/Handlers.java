@@ -55,7 +55,7 @@ final class Handlers {
                 .register(new InitProducerIdHandler(services.producerIds));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
-        registry.register(new FindCoordinatorHandler(node))
+        registry.register(new FindCoordinatorHandler(node, services.groups))
                 .register(new JoinGroupHandler(services.groups))
                 .register(new SyncGroupHandler(services.groups))
                 .register(new HeartbeatHandler(services.groups))

@@ -9,6 +9,8 @@ import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
@@ -17,6 +19,8 @@ import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.FindCoordinatorRequest;
+import org.apache.kafka.common.requests.FindCoordinatorResponse;
 import org.apache.kafka.common.requests.HeartbeatRequest;
 import org.apache.kafka.common.requests.HeartbeatResponse;
 import org.apache.kafka.common.requests.JoinGroupRequest;
@@ -44,13 +48,18 @@ final class RawGroupMember implements AutoCloseable {
         out = new DataOutputStream(socket.getOutputStream());
     }
 
-    /** JoinGroup (v9) as a consumer subscribed to the topic, answering MEMBER_ID_REQUIRED by rejoining. */
+    /**
+     * JoinGroup (v9) as a consumer subscribed to the topic, answering MEMBER_ID_REQUIRED by rejoining. Like
+     * a client, it first looks the coordinator up (the broker creates __consumer_offsets on that first
+     * lookup) and retries while it is not available yet.
+     */
     JoinGroupResponseData join(String group, String topic, int sessionTimeoutMs, int rebalanceTimeoutMs) throws IOException {
         ByteBuffer subscription = ConsumerProtocol.serializeSubscription(new ConsumerPartitionAssignor.Subscription(List.of(topic)));
         byte[] metadata = new byte[subscription.remaining()];
         subscription.get(metadata);
         JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols = new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
         protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range").setMetadata(metadata));
+        findCoordinator(group);
         while (true) {
             JoinGroupRequestData data = new JoinGroupRequestData().setGroupId(group).setMemberId(memberId)
                     .setSessionTimeoutMs(sessionTimeoutMs).setRebalanceTimeoutMs(rebalanceTimeoutMs)
@@ -60,6 +69,27 @@ final class RawGroupMember implements AutoCloseable {
             if (r.errorCode() != Errors.MEMBER_ID_REQUIRED.code()) {
                 generation = r.generationId();
                 return r;
+            }
+        }
+    }
+
+    /** FindCoordinator (v4) for the group until the broker names itself, as a client does before joining. */
+    void findCoordinator(String group) throws IOException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            FindCoordinatorRequestData data = new FindCoordinatorRequestData()
+                    .setKeyType(FindCoordinatorRequest.CoordinatorType.GROUP.id()).setCoordinatorKeys(List.of(group));
+            FindCoordinatorResponseData r = roundTrip(new FindCoordinatorRequest.Builder(data).build((short) 4),
+                    FindCoordinatorResponse.class).data();
+            short error = r.coordinators().get(0).errorCode();
+            if (error == Errors.NONE.code() || System.nanoTime() > deadline) {
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
             }
         }
     }

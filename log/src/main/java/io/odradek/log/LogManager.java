@@ -10,11 +10,17 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +39,8 @@ public final class LogManager implements AutoCloseable {
     private static final long CHECKPOINT_INTERVAL_MS = 60_000L;
     /** How often flush.ms is checked; Kafka's log.flush.scheduler.interval.ms is unbounded by default. */
     private static final long FLUSH_CHECK_INTERVAL_MS = 1_000L;
+    /** Threads opening the partitions of a log dir at start: one per core, at most 4. */
+    private static final int RECOVERY_THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
 
     /** A partition's key: {@code <topic>-<partition>}, also its directory name. */
     private record Key(String topic, int partition) {
@@ -104,6 +112,7 @@ public final class LogManager implements AutoCloseable {
         try (Stream<Path> children = Files.list(dir)) {
             partitionDirs = children.filter(Files::isDirectory).sorted().toList();
         }
+        Map<Key, Callable<PartitionLog>> toLoad = new LinkedHashMap<>();
         for (Path p : partitionDirs) {
             String name = p.getFileName().toString();
             if (name.endsWith("-delete")) {
@@ -120,11 +129,70 @@ public final class LogManager implements AutoCloseable {
                     .withCheckpoints(recoveryPoints.getOrDefault(name, 0L), logStarts.getOrDefault(name, 0L))
                     .withClock(clock)
                     .withScheduler(scheduler);
-            logs.put(key, PartitionLog.open(dir, key.topic(), key.partition(), config, options));
-            logDirOf.put(key, dir);
+            toLoad.put(key, () -> PartitionLog.open(dir, key.topic(), key.partition(), config, options));
         }
+        loadAll(dir, toLoad);
         // Deleted only after recovery: a crash during it must recover fully next time.
         Files.deleteIfExists(marker);
+    }
+
+    /**
+     * Opens the partitions of one dir on a few threads (Kafka's num.recovery.threads.per.data.dir): a
+     * start with many partitions, e.g. the 50 of {@code __consumer_offsets}, is bound by CPU and syscalls,
+     * not by one disk queue. The first failure fails the whole load, as it would sequentially.
+     */
+    private void loadAll(Path dir, Map<Key, Callable<PartitionLog>> toLoad) throws IOException {
+        int threads = Math.min(toLoad.size(), RECOVERY_THREADS);
+        if (threads <= 1) {
+            for (Map.Entry<Key, Callable<PartitionLog>> e : toLoad.entrySet()) {
+                put(e.getKey(), dir, callUnchecked(e.getValue()));
+            }
+            return;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "odradek-log-recovery");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Map<Key, Future<PartitionLog>> opening = new LinkedHashMap<>();
+            toLoad.forEach((key, open) -> opening.put(key, pool.submit(open)));
+            for (Map.Entry<Key, Future<PartitionLog>> e : opening.entrySet()) {
+                put(e.getKey(), dir, e.getValue().get());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while loading " + dir, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private void put(Key key, Path dir, PartitionLog log) {
+        logs.put(key, log);
+        logDirOf.put(key, dir);
+    }
+
+    private static PartitionLog callUnchecked(Callable<PartitionLog> open) throws IOException {
+        try {
+            return open.call();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
     }
 
     /** {@code <topic>-<n>} with the partition after the LAST '-', since topic names may contain '-'. */

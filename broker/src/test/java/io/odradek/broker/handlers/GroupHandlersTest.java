@@ -71,7 +71,7 @@ class GroupHandlersTest {
 
     @Test
     void findCoordinatorNamesThisBrokerForGroupsAndTransactionsAtEveryVersion() {
-        FindCoordinatorHandler handler = new FindCoordinatorHandler(f.node);
+        FindCoordinatorHandler handler = new FindCoordinatorHandler(f.node, groups);
         Struct v0 = f.call(handler, 0, FindCoordinatorApi.Request.SCHEMA.newStruct().set(FindCoordinatorApi.Request.KEY, "g"));
         assertThat(v0.get(FindCoordinatorApi.Response.ERROR_CODE)).isZero();
         assertThat(v0.get(FindCoordinatorApi.Response.NODE_ID)).isEqualTo(AdminFixture.NODE_ID);

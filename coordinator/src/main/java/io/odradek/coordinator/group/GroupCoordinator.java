@@ -19,8 +19,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * The group coordinator: Kafka's classic group protocol (JoinGroup/SyncGroup/Heartbeat/LeaveGroup), its
@@ -32,23 +34,38 @@ import java.util.function.IntFunction;
  * their timers. Methods here may be called from any thread (the network event loops): they hand the work
  * to the right partition and return a future completed from there, possibly much later (a parked
  * JoinGroup). Until a partition has been read back from the log its groups answer
- * COORDINATOR_LOAD_IN_PROGRESS.
+ * COORDINATOR_LOAD_IN_PROGRESS; before {@code __consumer_offsets} exists they answer NOT_COORDINATOR
+ * (see {@link #createOnDemand}).
  */
 public final class GroupCoordinator implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(GroupCoordinator.class.getName());
 
     private final GroupCoordinatorConfig config;
-    private final GroupShard[] shards;
+    private final IntFunction<PartitionLog> logs;
+    private final IntFunction<Scheduler> schedulers;
     private final EventExecutorGroup executors;
+    private final TopicCatalog topics;
+    /** Null until {@code __consumer_offsets} exists (see {@link #createOnDemand}); then fixed. */
+    private volatile GroupShard[] shards;
+    /** Creates {@code __consumer_offsets} on first need; null when it existed at startup. */
+    private final Supplier<CompletableFuture<Integer>> offsetsTopicCreator;
+    private final AtomicBoolean creating = new AtomicBoolean();
+    private boolean closed;
 
     GroupCoordinator(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers,
             EventExecutorGroup executors, TopicCatalog topics) {
+        this(config, logs, schedulers, executors, topics, null);
+        this.shards = newShards(config.offsetsTopicPartitions());
+    }
+
+    private GroupCoordinator(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers,
+            EventExecutorGroup executors, TopicCatalog topics, Supplier<CompletableFuture<Integer>> offsetsTopicCreator) {
         this.config = config;
+        this.logs = logs;
+        this.schedulers = schedulers;
         this.executors = executors;
-        this.shards = new GroupShard[config.offsetsTopicPartitions()];
-        for (int p = 0; p < shards.length; p++) {
-            shards[p] = new GroupShard(p, config, schedulers.apply(p), new OffsetsLog(logs.apply(p)), topics);
-        }
+        this.topics = topics;
+        this.offsetsTopicCreator = offsetsTopicCreator;
     }
 
     /**
@@ -64,11 +81,40 @@ public final class GroupCoordinator implements AutoCloseable {
      * classic protocol leaves that to a member). Call {@link #startup()} to load the partitions and serve them.
      */
     public static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, TopicCatalog topics) {
+        EventExecutorGroup executors = newExecutors();
+        return new GroupCoordinator(config, logs, schedulersOn(executors), executors, topics);
+    }
+
+    /**
+     * For a broker without {@code __consumer_offsets} yet, as Kafka does: the topic is created when first
+     * needed ({@link #ensureOffsetsTopic}, or any group request), not at startup. {@code create} starts
+     * creating it off the caller's thread and completes with its partition count; its partitions are then
+     * read from {@code logs} and load as after {@link #startup()}. Until then group requests answer
+     * NOT_COORDINATOR (clients look the coordinator up again) and ListGroups an empty list, as a Kafka
+     * broker hosting no offsets partition does. No {@link #startup()} needed.
+     */
+    public static GroupCoordinator createOnDemand(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs,
+            TopicCatalog topics, Supplier<CompletableFuture<Integer>> create) {
+        EventExecutorGroup executors = newExecutors();
+        return new GroupCoordinator(config, logs, schedulersOn(executors), executors, topics, create);
+    }
+
+    /** For tests: {@link #createOnDemand} with partitions on the given schedulers. */
+    static GroupCoordinator createOnDemand(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs,
+            IntFunction<Scheduler> schedulers, Supplier<CompletableFuture<Integer>> create) {
+        return new GroupCoordinator(config, logs, schedulers, null, TopicCatalog.EMPTY, create);
+    }
+
+    /** Threads of their own, at most 4 (one per core); started lazily by Netty, on first task. */
+    private static EventExecutorGroup newExecutors() {
         int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-        EventExecutorGroup executors = new DefaultEventExecutorGroup(threads, new DefaultThreadFactory("group-coordinator", true));
+        return new DefaultEventExecutorGroup(threads, new DefaultThreadFactory("group-coordinator", true));
+    }
+
+    private static IntFunction<Scheduler> schedulersOn(EventExecutorGroup executors) {
         List<EventExecutor> loops = new ArrayList<>();
         executors.iterator().forEachRemaining(loops::add);
-        return new GroupCoordinator(config, logs, p -> new ExecutorScheduler(loops.get(p % loops.size())), executors, topics);
+        return p -> new ExecutorScheduler(loops.get(p % loops.size()));
     }
 
     /** For tests: partitions run on the given schedulers (e.g. a manual clock). */
@@ -84,6 +130,57 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Starts reading every partition back from its log; each serves requests as soon as it is loaded. */
     public void startup() {
+        GroupShard[] current = shards;
+        if (current != null) {
+            load(current);
+        }
+    }
+
+    /**
+     * Whether {@code __consumer_offsets} exists (its partitions may still be loading); if not, starts
+     * creating it (once; again after a failure). FindCoordinator answers COORDINATOR_NOT_AVAILABLE while false.
+     */
+    public boolean ensureOffsetsTopic() {
+        if (shards != null) {
+            return true;
+        }
+        if (offsetsTopicCreator != null && creating.compareAndSet(false, true)) {
+            CompletableFuture<Integer> created;
+            try {
+                created = offsetsTopicCreator.get();
+            } catch (RuntimeException e) {
+                created = CompletableFuture.failedFuture(e);
+            }
+            created.thenAccept(this::activate).whenComplete((v, error) -> {
+                if (error != null) {
+                    LOG.log(System.Logger.Level.ERROR, "cannot create " + OffsetsTopic.NAME + "; retrying on the next request", error);
+                    creating.set(false);
+                }
+            });
+        }
+        return shards != null;
+    }
+
+    /** Creates the partitions' shards and starts loading each from its log; from then on requests reach them. */
+    private synchronized void activate(int partitions) {
+        if (closed || shards != null) {
+            return;
+        }
+        GroupShard[] created = newShards(partitions);
+        load(created);
+        shards = created;
+    }
+
+    private GroupShard[] newShards(int partitions) {
+        GroupCoordinatorConfig shardConfig = config.withOffsetsTopicPartitions(partitions);
+        GroupShard[] created = new GroupShard[partitions];
+        for (int p = 0; p < partitions; p++) {
+            created[p] = new GroupShard(p, shardConfig, schedulers.apply(p), new OffsetsLog(logs.apply(p)), topics);
+        }
+        return created;
+    }
+
+    private static void load(GroupShard[] shards) {
         for (GroupShard shard : shards) {
             shard.scheduler().execute(() -> {
                 try {
@@ -101,12 +198,17 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** The {@code __consumer_offsets} partition that holds this group. */
     public int partitionFor(String groupId) {
-        return OffsetsTopic.partitionFor(groupId, shards.length);
+        GroupShard[] current = shards;
+        return OffsetsTopic.partitionFor(groupId, current != null ? current.length : config.offsetsTopicPartitions());
     }
 
     /** Whether every partition has been loaded. */
     public boolean isLoaded() {
-        for (GroupShard s : shards) {
+        GroupShard[] current = shards;
+        if (current == null) {
+            return false;
+        }
+        for (GroupShard s : current) {
             if (!s.isLoaded()) {
                 return false;
             }
@@ -220,8 +322,12 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<ListGroupsResult> listGroups(Collection<String> statesFilter, Collection<String> typesFilter) {
         Set<String> states = lowerCase(statesFilter);
         Set<String> types = lowerCase(typesFilter);
-        List<CompletableFuture<List<GroupOverview>>> parts = new ArrayList<>(shards.length);
-        for (GroupShard shard : shards) {
+        GroupShard[] current = shards;
+        if (current == null) {
+            return CompletableFuture.completedFuture(new ListGroupsResult(ErrorCode.NONE, List.of()));
+        }
+        List<CompletableFuture<List<GroupOverview>>> parts = new ArrayList<>(current.length);
+        for (GroupShard shard : current) {
             if (!shard.isLoaded()) {
                 return CompletableFuture.completedFuture(new ListGroupsResult(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, List.of()));
             }
@@ -265,7 +371,7 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<Integer> onTopicsDeleted(Collection<String> topics) {
         Set<String> deleted = Set.copyOf(topics);
         List<CompletableFuture<Integer>> parts = new ArrayList<>();
-        for (GroupShard shard : shards) {
+        for (GroupShard shard : shardsOrNone()) {
             CompletableFuture<Integer> f = new CompletableFuture<>();
             run(shard, f, () -> f.complete(shard.isLoaded() ? shard.deleteOffsetsOfTopics(deleted) : 0));
             parts.add(f);
@@ -277,7 +383,7 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Runs offset expiration on every partition now, instead of at the next check interval. */
     public CompletableFuture<Void> expireOffsetsNow() {
         List<CompletableFuture<Void>> parts = new ArrayList<>();
-        for (GroupShard shard : shards) {
+        for (GroupShard shard : shardsOrNone()) {
             CompletableFuture<Void> f = new CompletableFuture<>();
             run(shard, f, () -> {
                 if (shard.isLoaded()) {
@@ -296,8 +402,18 @@ public final class GroupCoordinator implements AutoCloseable {
         void run(GroupShard shard, CompletableFuture<T> future);
     }
 
+    private GroupShard[] shardsOrNone() {
+        GroupShard[] current = shards;
+        return current != null ? current : new GroupShard[0];
+    }
+
     private <T> CompletableFuture<T> onShard(String groupId, Function<ErrorCode, T> onError, ShardTask<T> task) {
-        GroupShard shard = shards[partitionFor(groupId)];
+        GroupShard[] current = shards;
+        if (current == null && !ensureOffsetsTopic()) {
+            return CompletableFuture.completedFuture(onError.apply(ErrorCode.NOT_COORDINATOR));
+        }
+        current = shards;
+        GroupShard shard = current[OffsetsTopic.partitionFor(groupId, current.length)];
         if (!shard.isLoaded()) {
             return CompletableFuture.completedFuture(onError.apply(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS));
         }
@@ -339,8 +455,11 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Answers parked requests with NOT_COORDINATOR, stops the timers and the threads. The logs stay open. */
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true; // a creation still under way no longer activates
+        }
         List<CompletableFuture<Void>> closing = new ArrayList<>();
-        for (GroupShard shard : shards) {
+        for (GroupShard shard : shardsOrNone()) {
             CompletableFuture<Void> f = new CompletableFuture<>();
             run(shard, f, () -> {
                 shard.close();

@@ -11,6 +11,9 @@ import io.odradek.wire.ErrorCode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -238,5 +241,36 @@ class OffsetsAndAdminTest {
                 .isEqualTo(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
         assertThat(notStarted.fetchOffsets("g", null).join().error()).isEqualTo(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
         assertThat(notStarted.listGroups(List.of(), List.of()).join().error()).isEqualTo(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
+    }
+
+    @Test
+    void withoutAnOffsetsTopicTheFirstGroupRequestCreatesItOnceAndGroupsAreServedWhenItExists() {
+        fixture(CoordinatorFixture.config(0));
+        AtomicInteger creations = new AtomicInteger();
+        AtomicReference<CompletableFuture<Integer>> creation = new AtomicReference<>();
+        GroupCoordinator onDemand = GroupCoordinator.createOnDemand(f.config, f.logs::get, p -> f.clock, () -> {
+            creations.incrementAndGet();
+            creation.set(new CompletableFuture<>());
+            return creation.get();
+        });
+        try {
+            // ListGroups does not create it (as in Kafka): no partition hosted, no groups.
+            assertThat(onDemand.listGroups(List.of(), List.of()).join())
+                    .isEqualTo(new GroupCoordinator.ListGroupsResult(ErrorCode.NONE, List.of()));
+            assertThat(creations).hasValue(0);
+            assertThat(onDemand.fetchOffsets("g", null).join().error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+            assertThat(onDemand.ensureOffsetsTopic()).isFalse();
+            assertThat(creations).hasValue(1);
+            creation.get().completeExceptionally(new IllegalStateException("disk full"));
+            assertThat(onDemand.ensureOffsetsTopic()).isFalse();
+            assertThat(creations).hasValue(2); // retried after the failure
+            creation.get().complete(3);
+            assertThat(onDemand.ensureOffsetsTopic()).isTrue();
+            assertThat(onDemand.isLoaded()).isTrue(); // the manual scheduler loads at once
+            assertThat(onDemand.fetchOffsets("g", null).join().error()).isEqualTo(ErrorCode.NONE);
+            assertThat(creations).hasValue(2);
+        } finally {
+            onDemand.close();
+        }
     }
 }
