@@ -1,15 +1,12 @@
 package io.odradek.coordinator.producer;
 
+import io.odradek.log.checkpoint.AtomicFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -163,23 +160,7 @@ public final class ProducerIdManager implements AutoCloseable {
 
     /** Durably records that ids below {@code end} may have been handed out. */
     private static long write(Path file, long end) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        byte[] content = (VERSION + "\n" + end + "\n").getBytes(StandardCharsets.UTF_8);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buf = ByteBuffer.wrap(content);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            ch.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        // The rename is durable only once the directory entry is.
-        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException e) {
-            // Some platforms cannot open or sync a directory; the file itself is synced.
-        }
+        AtomicFile.write(file, VERSION + "\n" + end + "\n");
         return end;
     }
 

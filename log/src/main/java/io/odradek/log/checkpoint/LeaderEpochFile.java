@@ -93,7 +93,7 @@ public final class LeaderEpochFile {
             sb.append(e.epoch()).append(' ').append(e.startOffset()).append('\n');
         }
         try {
-            AtomicTextFile.write(file, sb.toString());
+            AtomicFile.write(file, sb.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

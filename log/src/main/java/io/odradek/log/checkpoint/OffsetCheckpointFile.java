@@ -27,7 +27,7 @@ public final class OffsetCheckpointFile {
             sb.append(dirName, 0, dash).append(' ').append(dirName.substring(dash + 1)).append(' ')
                     .append(offset).append('\n');
         });
-        AtomicTextFile.write(file, sb.toString());
+        AtomicFile.write(file, sb.toString());
     }
 
     /** The checkpointed offsets by {@code <topic>-<partition>}; empty when the file is missing or malformed. */

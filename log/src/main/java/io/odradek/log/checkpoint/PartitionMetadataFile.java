@@ -18,7 +18,7 @@ public final class PartitionMetadataFile {
     }
 
     public static void write(Path partitionDir, UUID topicId) throws IOException {
-        AtomicTextFile.write(partitionDir.resolve(FILE_NAME), "version: 0\ntopic_id: " + toKafkaString(topicId) + "\n");
+        AtomicFile.write(partitionDir.resolve(FILE_NAME), "version: 0\ntopic_id: " + toKafkaString(topicId) + "\n");
     }
 
     public static Optional<UUID> read(Path partitionDir) throws IOException {

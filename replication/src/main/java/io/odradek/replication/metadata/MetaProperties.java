@@ -1,5 +1,6 @@
 package io.odradek.replication.metadata;
 
+import io.odradek.log.checkpoint.AtomicFile;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -78,7 +79,7 @@ public record MetaProperties(String clusterId, int nodeId) {
     public void write(Path dir) {
         try {
             Files.createDirectories(dir);
-            AtomicFiles.write(dir.resolve(FILE_NAME),
+            AtomicFile.write(dir.resolve(FILE_NAME),
                     "#\n#Written by Odradek\nversion=1\ncluster.id=" + clusterId + "\nnode.id=" + nodeId + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + dir.resolve(FILE_NAME), e);

@@ -1,5 +1,6 @@
 package io.odradek.replication.metadata;
 
+import io.odradek.log.checkpoint.AtomicFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
@@ -71,7 +72,7 @@ public final class TopicStore {
         }
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            AtomicFiles.write(file, sb.toString());
+            AtomicFile.write(file, sb.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the topic catalog " + file, e);
         }

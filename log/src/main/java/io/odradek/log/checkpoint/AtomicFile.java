@@ -1,4 +1,4 @@
-package io.odradek.replication.metadata;
+package io.odradek.log.checkpoint;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,13 +10,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
-/** Replaces a file so that a crash leaves either the old or the new content, never a mix. */
-final class AtomicFiles {
-    private AtomicFiles() {
+/**
+ * Replaces a small file so that a crash leaves either the old or the new content, never a mix: the way
+ * Kafka writes its checkpoint files (temp file, fsync, atomic rename, fsync of the directory).
+ */
+public final class AtomicFile {
+    private AtomicFile() {
     }
 
-    /** Writes a sibling temp file, fsyncs it, renames it over {@code target}, then fsyncs the directory. */
-    static void write(Path target, String content) throws IOException {
+    public static void write(Path target, String content) throws IOException {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -35,7 +37,7 @@ final class AtomicFiles {
     }
 
     /** Makes a rename durable; some platforms cannot open a directory, where this is best effort. */
-    static void syncDirectory(Path dir) {
+    public static void syncDirectory(Path dir) {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
         } catch (IOException | UnsupportedOperationException e) {
