@@ -320,7 +320,12 @@ public final class Types {
             checkLength(in, count);
             List<E> list = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                list.add(element.read(in, version, flexible));
+                E value = element.read(in, version, flexible);
+                if (value == null) {
+                    // Kafka's schemas have no nullable array elements (a []string of topic names, say).
+                    throw new MalformedMessageException("null element in an array of " + element.name());
+                }
+                list.add(value);
             }
             return list;
         }

@@ -192,6 +192,16 @@ class RequestDecoderTest {
     }
 
     @Test
+    void nullElementOfAStringArrayIsMalformed() {
+        // DeleteTopics v3: topic_names is a []string; Kafka has no nullable array elements.
+        ByteBuf frame = Unpooled.buffer().writeShort(20).writeShort(3).writeInt(1).writeShort(-1)
+                .writeInt(2).writeShort(1).writeByte('a').writeShort(-1).writeInt(1000);
+        assertThatThrownBy(() -> RequestDecoder.decode(frame))
+                .isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("null element");
+    }
+
+    @Test
     void overlongVarintIsMalformed() {
         ByteBuf frame = Unpooled.buffer().writeShort(3).writeShort(12).writeInt(1).writeShort(-1).writeByte(0)
                 .writeBytes(new byte[] {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x01});
