@@ -22,8 +22,12 @@ public final class LogConfig {
     public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
     public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
     public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
-    /** Accepted and reported so topic configs round-trip; the log itself only implements "delete". */
+    /** "delete" (retention), "compact" (the {@link LogCleaner}) or both. */
     public static final String CLEANUP_POLICY = "cleanup.policy";
+    /** How long the cleaner keeps a tombstone after first cleaning its batch (Kafka's delete horizon). */
+    public static final String DELETE_RETENTION_MS = "delete.retention.ms";
+    /** The cleaner skips a log while dirty bytes / (clean + dirty bytes) of its inactive segments is below this. */
+    public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
     /** Accepted and reported; the log stores batches as the producer compressed them ("producer"). */
     public static final String COMPRESSION_TYPE = "compression.type";
     /** Accepted and reported; enforced by replication, not by the log. */
@@ -46,6 +50,8 @@ public final class LogConfig {
             Map.entry(FILE_DELETE_DELAY_MS, "log.segment.delete.delay.ms"),
             Map.entry(MESSAGE_TIMESTAMP_TYPE, "log.message.timestamp.type"),
             Map.entry(CLEANUP_POLICY, "log.cleanup.policy"),
+            Map.entry(DELETE_RETENTION_MS, "log.cleaner.delete.retention.ms"),
+            Map.entry(MIN_CLEANABLE_DIRTY_RATIO, "log.cleaner.min.cleanable.ratio"),
             Map.entry(COMPRESSION_TYPE, "compression.type"),
             Map.entry(MIN_INSYNC_REPLICAS, "min.insync.replicas"));
 
@@ -65,6 +71,8 @@ public final class LogConfig {
         d.put(FILE_DELETE_DELAY_MS, "60000");
         d.put(MESSAGE_TIMESTAMP_TYPE, CREATE_TIME);
         d.put(CLEANUP_POLICY, "delete");
+        d.put(DELETE_RETENTION_MS, "86400000");
+        d.put(MIN_CLEANABLE_DIRTY_RATIO, "0.5");
         d.put(COMPRESSION_TYPE, "producer");
         d.put(MIN_INSYNC_REPLICAS, "1");
         DEFAULTS = Collections.unmodifiableMap(d);
@@ -84,6 +92,10 @@ public final class LogConfig {
     private final int maxMessageBytes;
     private final long fileDeleteDelayMs;
     private final boolean logAppendTime;
+    private final boolean compact;
+    private final boolean delete;
+    private final long deleteRetentionMs;
+    private final double minCleanableDirtyRatio;
 
     private LogConfig(Map<String, String> values) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
@@ -99,11 +111,19 @@ public final class LogConfig {
         this.maxMessageBytes = intAtLeast(MAX_MESSAGE_BYTES, 0);
         this.fileDeleteDelayMs = longAtLeast(FILE_DELETE_DELAY_MS, 0);
         this.logAppendTime = oneOf(MESSAGE_TIMESTAMP_TYPE, CREATE_TIME, LOG_APPEND_TIME).equals(LOG_APPEND_TIME);
+        boolean c = false;
+        boolean d = false;
         for (String policy : get(CLEANUP_POLICY).split(",")) {
             if (!policy.trim().equals("delete") && !policy.trim().equals("compact")) {
                 throw bad(CLEANUP_POLICY, "must be a list of 'delete' and 'compact'");
             }
+            c |= policy.trim().equals("compact");
+            d |= policy.trim().equals("delete");
         }
+        this.compact = c;
+        this.delete = d;
+        this.deleteRetentionMs = longAtLeast(DELETE_RETENTION_MS, 0);
+        this.minCleanableDirtyRatio = ratio(MIN_CLEANABLE_DIRTY_RATIO);
         oneOf(COMPRESSION_TYPE, "producer", "uncompressed", "gzip", "snappy", "lz4", "zstd");
         intAtLeast(MIN_INSYNC_REPLICAS, 1);
     }
@@ -231,6 +251,37 @@ public final class LogConfig {
 
     public boolean isLogAppendTime() {
         return logAppendTime;
+    }
+
+    /** cleanup.policy contains "compact". */
+    public boolean isCompact() {
+        return compact;
+    }
+
+    /** cleanup.policy contains "delete": retention.ms / retention.bytes apply. */
+    public boolean isDelete() {
+        return delete;
+    }
+
+    public long deleteRetentionMs() {
+        return deleteRetentionMs;
+    }
+
+    public double minCleanableDirtyRatio() {
+        return minCleanableDirtyRatio;
+    }
+
+    private double ratio(String key) {
+        double r;
+        try {
+            r = Double.parseDouble(values.get(key));
+        } catch (NumberFormatException e) {
+            throw bad(key, "must be a double");
+        }
+        if (!(r >= 0 && r <= 1)) {
+            throw bad(key, "must be between 0 and 1");
+        }
+        return r;
     }
 
     private long longAtLeast(String key, long min) {

@@ -37,6 +37,8 @@ public final class LogManager implements AutoCloseable {
     public static final long DEFAULT_RETENTION_CHECK_INTERVAL_MS = 300_000L;
     /** Kafka's log.flush.offset.checkpoint.interval.ms. */
     private static final long CHECKPOINT_INTERVAL_MS = 60_000L;
+    /** Kafka's log.cleaner.backoff.ms: pause between cleaner passes over the compacted logs. */
+    public static final long CLEANER_BACKOFF_MS = 15_000L;
     /** How often flush.ms is checked; Kafka's log.flush.scheduler.interval.ms is unbounded by default. */
     private static final long FLUSH_CHECK_INTERVAL_MS = 1_000L;
     /** Threads opening the partitions of a log dir at start: one per core, at most 4. */
@@ -97,6 +99,8 @@ public final class LogManager implements AutoCloseable {
                 retentionCheckIntervalMs, TimeUnit.MILLISECONDS);
         manager.scheduler.scheduleWithFixedDelay(manager::flushByTimeQuietly, FLUSH_CHECK_INTERVAL_MS,
                 FLUSH_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        manager.scheduler.scheduleWithFixedDelay(manager::runCleanerQuietly, CLEANER_BACKOFF_MS,
+                CLEANER_BACKOFF_MS, TimeUnit.MILLISECONDS);
         manager.scheduler.scheduleWithFixedDelay(manager::checkpointQuietly, CHECKPOINT_INTERVAL_MS,
                 CHECKPOINT_INTERVAL_MS, TimeUnit.MILLISECONDS);
         return manager;
@@ -290,6 +294,26 @@ public final class LogManager implements AutoCloseable {
         } catch (RuntimeException e) {
             // A failing log must not stop the scheduler; the next pass retries.
         }
+    }
+
+    /**
+     * One cleaner pass: each compacted log in turn (one partition at a time, on the background thread)
+     * is cleaned if its dirty ratio or an expired tombstone warrants it. Returns the bytes reclaimed.
+     */
+    public long runCleaner() {
+        long reclaimed = 0;
+        for (PartitionLog log : logs.values()) {
+            try {
+                reclaimed += log.maybeClean(clock.millis());
+            } catch (RuntimeException e) {
+                // a failing log must not starve the others; the next pass retries it
+            }
+        }
+        return reclaimed;
+    }
+
+    private void runCleanerQuietly() {
+        runCleaner();
     }
 
     private void flushByTimeQuietly() {

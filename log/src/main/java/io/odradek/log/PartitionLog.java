@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -92,6 +93,12 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long lastFlushMs;
     private long unflushedMessages;
     private volatile boolean closed;
+    /** Serialises cleaner passes of this log (the scheduler's and direct calls). */
+    private final Object cleanerLock = new Object();
+    /** Segments from here on have not been cleaned since the log was opened (Kafka's cleaner checkpoint, in memory). */
+    private volatile long firstDirtyOffset;
+    /** Earliest delete horizon of a tombstone the last clean kept: reaching it warrants another clean. */
+    private volatile long nextTombstoneHorizonMs = Long.MAX_VALUE;
 
     private PartitionLog(Path dir, String topic, int partition, LogConfig config, Options options, UUID topicId) {
         this.dir = dir;
@@ -154,6 +161,7 @@ public final class PartitionLog implements AutoCloseable {
         }
 
         void load() throws IOException {
+            completeCleanerSwaps();
             deleteLeftovers();
             List<Long> bases = segmentBaseOffsets();
             long now = log.clock.millis();
@@ -172,6 +180,27 @@ public final class PartitionLog implements AutoCloseable {
             log.epochs.truncateFromEnd(leo);
             log.epochs.truncateFromStart(log.logStartOffset);
             loadProducerState(leo);
+        }
+
+        /**
+         * A {@code <base>.log.swap} is a finished cleaned segment whose swap-in a crash interrupted: it
+         * replaces the original (whose indexes go too; recovery rebuilds them). A {@code .cleaned} file is
+         * an unfinished clean: deleted.
+         */
+        private void completeCleanerSwaps() throws IOException {
+            try (Stream<Path> files = Files.list(log.dir)) {
+                for (Path p : files.toList()) {
+                    String name = p.getFileName().toString();
+                    if (name.endsWith(LogCleaner.CLEANED_SUFFIX)) {
+                        Files.deleteIfExists(p);
+                    } else if (name.endsWith(Segment.LOG_SUFFIX + LogCleaner.SWAP_SUFFIX) && name.length() > 20) {
+                        long base = Long.parseLong(name.substring(0, 20));
+                        deleteSegmentFiles(base);
+                        Files.move(p, log.dir.resolve(Segment.fileName(base) + Segment.LOG_SUFFIX),
+                                StandardCopyOption.ATOMIC_MOVE);
+                    }
+                }
+            }
         }
 
         private void deleteLeftovers() throws IOException {
@@ -484,6 +513,9 @@ public final class PartitionLog implements AutoCloseable {
             ensureOpen();
             LogConfig cfg = config;
             int deleted = 0;
+            if (!cfg.isDelete()) {
+                return 0; // compact-only: the cleaner, not retention, bounds the log
+            }
             try {
                 if (cfg.retentionMs() >= 0) {
                     deleted += deleteSegmentsWhile(s -> {
@@ -545,6 +577,97 @@ public final class PartitionLog implements AutoCloseable {
             }, delay, TimeUnit.MILLISECONDS);
         }
         return deletable.size();
+    }
+
+    // ---------------------------------------------------------------- compaction
+
+    /**
+     * Cleans this log if it is compacted and worth it: the dirty bytes (inactive segments not cleaned since
+     * open) make up at least min.cleanable.dirty.ratio of all inactive bytes, or a tombstone's delete horizon
+     * has passed. After a restart every segment counts as dirty, so the first pass cleans everything once.
+     * Returns the bytes reclaimed.
+     */
+    public long maybeClean(long nowMs) {
+        LogConfig cfg = config;
+        if (!cfg.isCompact() || closed) {
+            return 0;
+        }
+        Segment active = end.segment();
+        long dirty = 0;
+        long total = 0;
+        for (Segment s : segments.headMap(active.baseOffset()).values()) {
+            total += s.size();
+            if (s.baseOffset() >= firstDirtyOffset) {
+                dirty += s.size();
+            }
+        }
+        boolean ratio = dirty > 0 && (double) dirty / total >= cfg.minCleanableDirtyRatio();
+        return ratio || nowMs >= nextTombstoneHorizonMs ? clean(nowMs) : 0;
+    }
+
+    /**
+     * One compaction pass over every inactive segment (see {@link LogCleaner}); appends and reads go on
+     * meanwhile, and each cleaned segment is swapped in under the log lock. Returns the bytes reclaimed.
+     */
+    public long clean(long nowMs) {
+        synchronized (cleanerLock) {
+            LogEnd e = end;
+            Segment active = e.segment();
+            List<Segment> all = new ArrayList<>(segments.headMap(active.baseOffset(), true).values());
+            List<Segment> cleanable = all.subList(0, all.size() - 1);
+            if (cleanable.isEmpty() || closed) {
+                return 0;
+            }
+            long reclaimed = 0;
+            long minHorizon = Long.MAX_VALUE;
+            try {
+                LogCleaner.OffsetMap map = LogCleaner.buildOffsetMap(all, active, e.position());
+                for (Segment s : List.copyOf(cleanable)) {
+                    LogCleaner.Rewritten r = LogCleaner.rewrite(s, dir, map, nowMs, config.deleteRetentionMs());
+                    if (!swapIn(s, r.swapFile())) {
+                        return reclaimed; // retention or close got there first; the next pass starts over
+                    }
+                    reclaimed += r.bytesBefore() - r.bytesAfter();
+                    minHorizon = Math.min(minHorizon, r.minDeleteHorizonMs());
+                }
+            } catch (ClosedChannelException closedMeanwhile) {
+                return reclaimed;
+            } catch (IOException ex) {
+                throw storageError("clean", ex);
+            }
+            firstDirtyOffset = active.baseOffset();
+            nextTombstoneHorizonMs = minHorizon;
+            return reclaimed;
+        }
+    }
+
+    /**
+     * Replaces {@code old} by the cleaned file under the lock. The old files are renamed {@code .deleted}
+     * and unlinked after file.delete.delay.ms, so fetches still sending from them finish.
+     */
+    private boolean swapIn(Segment old, Path swapFile) throws IOException {
+        long base = old.baseOffset();
+        synchronized (lock) {
+            if (closed || segments.get(base) != old || old == end.segment()) {
+                Files.deleteIfExists(swapFile);
+                return false;
+            }
+            old.renameToDeleted();
+            Files.move(swapFile, dir.resolve(Segment.fileName(base) + Segment.LOG_SUFFIX), StandardCopyOption.ATOMIC_MOVE);
+            Segment cleaned = Segment.open(dir, base, config, false, clock.millis());
+            cleaned.recover(base);
+            cleaned.onBecomeInactive();
+            cleaned.flush();
+            segments.put(base, cleaned);
+        }
+        scheduler.schedule(() -> {
+            try {
+                old.closeAndDeleteFiles();
+            } catch (IOException ignored) {
+                // the files are .deleted already; a restart removes them
+            }
+        }, config.fileDeleteDelayMs(), TimeUnit.MILLISECONDS);
+        return true;
     }
 
     // ---------------------------------------------------------------- flush
