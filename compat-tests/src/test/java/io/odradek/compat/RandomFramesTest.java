@@ -94,7 +94,7 @@ class RandomFramesTest {
         byte[] body = new byte[random.nextInt(160)];
         boolean sparse = random.nextBoolean();
         for (int j = 0; j < body.length; j++) {
-            body[j] = sparse ? (byte) new byte[] {0, 0, 0, 1, 2, -1}[random.nextInt(6)] : (byte) random.nextInt(256);
+            body[j] = sparse ? new byte[] {0, 0, 0, 1, 2, -1}[random.nextInt(6)] : (byte) random.nextInt(256);
         }
         return body;
     }
