@@ -93,6 +93,26 @@ abstract class MappedIndex {
         return n * entrySize;
     }
 
+    /** The value entries are sorted by: an offset index's offsets, a time index's timestamps. */
+    protected abstract long keyAt(int n);
+
+    /** Binary search: the last entry whose key is <= target, or -1 when there is none. */
+    protected int floorEntry(long target) {
+        int lo = 0;
+        int hi = entries - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (keyAt(mid) <= target) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
     /** Forgets every entry (before a rebuild); keeps the preallocated size. */
     public void reset(int maxIndexSize) throws IOException {
         entries = 0;

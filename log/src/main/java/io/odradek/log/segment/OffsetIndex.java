@@ -33,25 +33,18 @@ public final class OffsetIndex extends MappedIndex {
         return baseOffset + mmap.getInt(slot(n));
     }
 
+    @Override
+    protected long keyAt(int n) {
+        return offsetAt(n);
+    }
+
     private int positionAt(int n) {
         return mmap.getInt(slot(n) + 4);
     }
 
     /** The entry with the largest offset <= target, or (baseOffset, 0) when there is none. */
     public Entry lookup(long target) {
-        int n = entries;
-        int lo = 0;
-        int hi = n - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (offsetAt(mid) <= target) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        int found = floorEntry(target);
         return found < 0 ? new Entry(baseOffset, 0) : new Entry(offsetAt(found), positionAt(found));
     }
 

@@ -24,6 +24,11 @@ public final class TimeIndex extends MappedIndex {
         return mmap.getLong(slot(n));
     }
 
+    @Override
+    protected long keyAt(int n) {
+        return timestampAt(n);
+    }
+
     private long offsetAt(int n) {
         return baseOffset + mmap.getInt(slot(n) + 8);
     }
@@ -50,19 +55,7 @@ public final class TimeIndex extends MappedIndex {
 
     /** The entry with the largest timestamp <= target, or (-1, baseOffset) when there is none. */
     public Entry lookup(long target) {
-        int n = entries;
-        int lo = 0;
-        int hi = n - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (timestampAt(mid) <= target) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        int found = floorEntry(target);
         return found < 0 ? new Entry(NO_TIMESTAMP, baseOffset) : new Entry(timestampAt(found), offsetAt(found));
     }
 
