@@ -2,91 +2,48 @@ package io.odradek.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka's own consumers with {@code subscribe()} (classic protocol) against a broker on a loopback port:
  * groups form, split partitions, rebalance when members come and go, and resume from committed offsets,
  * also across a broker restart.
  */
-class ConsumerGroupEndToEndTest {
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
-    @TempDir
-    Path logDir;
-    Broker broker;
-    Admin admin;
-    KafkaProducer<String, String> producer;
-    final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @BeforeEach
-    void start() throws Exception {
-        startBroker();
+class ConsumerGroupEndToEndTest extends GroupScenarios {
+    @Override
+    SubscribedConsumer.Protocol protocol() {
+        return SubscribedConsumer.Protocol.CLASSIC;
     }
 
-    private void startBroker() throws Exception {
-        broker = Broker.start(BrokerConfig.of(Map.of(
+    @Override
+    Map<String, String> brokerConfig() {
+        return Map.of(
                 "node.id", "1",
                 "listeners", "PLAINTEXT://127.0.0.1:0",
                 "log.dirs", logDir.toString(),
                 "offsets.topic.num.partitions", "3",
                 "group.initial.rebalance.delay.ms", "0",
-                "group.min.session.timeout.ms", "1000")));
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()));
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, "5"),
-                new StringSerializer(), new StringSerializer());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-        closeables.clear();
-        stopBroker();
-    }
-
-    private void stopBroker() {
-        producer.close();
-        admin.close();
-        broker.close();
+                "group.min.session.timeout.ms", "1000");
     }
 
     @Test
@@ -95,20 +52,15 @@ class ConsumerGroupEndToEndTest {
         List<String> sent = produce("orders", 6, 0, 600);
 
         long start = System.nanoTime();
-        List<GroupConsumer> consumers = List.of(consumer("three", "orders", "c1"), consumer("three", "orders", "c2"),
-                consumer("three", "orders", "c3"));
-        await("every consumer has 2 partitions", () -> consumers.stream().allMatch(c -> c.assignment().size() == 2)
-                && union(consumers).size() == 6);
-        long rebalanceMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        List<SubscribedConsumer> consumers = consumers("three", "orders", "c1", "c2", "c3");
+        awaitEvenSplit(consumers, 6);
         System.out.println("REBALANCE: 3 members from first join to all assigned (2 partitions each) in "
-                + rebalanceMs + " ms");
+                + millisSince(start) + " ms");
 
-        await("all 600 records consumed", () -> consumers.stream().mapToInt(c -> c.seen.size()).sum() >= 600);
-        List<String> seen = new ArrayList<>();
-        consumers.forEach(c -> seen.addAll(c.seen));
-        assertThat(seen).containsExactlyInAnyOrderElementsOf(sent);
+        awaitPolled(consumers, 600);
+        assertThat(allSeen(consumers)).containsExactlyInAnyOrderElementsOf(sent);
         assertThat(union(consumers)).hasSize(6);
-        assertThat(consumers).allSatisfy(c -> assertThat(c.failure()).isNull());
+        assertNoneFailed(consumers);
 
         ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("three")).all().get().get("three");
         assertThat(group.groupState()).isEqualTo(GroupState.STABLE);
@@ -121,10 +73,10 @@ class ConsumerGroupEndToEndTest {
     void whenAConsumerLeavesTheOthersTakeOverItsPartitionsFromTheCommittedOffsets() throws Exception {
         createTopic("jobs", 6);
         List<String> sent = new ArrayList<>(produce("jobs", 6, 0, 300));
-        GroupConsumer a = consumer("takeover", "jobs", "a");
-        GroupConsumer b = consumer("takeover", "jobs", "b");
-        GroupConsumer c = consumer("takeover", "jobs", "c");
-        List<GroupConsumer> all = List.of(a, b, c);
+        SubscribedConsumer a = consumer("takeover", "jobs", "a");
+        SubscribedConsumer b = consumer("takeover", "jobs", "b");
+        SubscribedConsumer c = consumer("takeover", "jobs", "c");
+        List<SubscribedConsumer> all = List.of(a, b, c);
         await("two partitions each", () -> all.stream().allMatch(x -> x.assignment().size() == 2));
         await("the first 300 records consumed", () -> distinct(all).size() == 300);
         Set<TopicPartition> fromC = c.assignment();
@@ -135,12 +87,8 @@ class ConsumerGroupEndToEndTest {
         await("a and b own all six partitions", () -> a.assignment().size() == 3 && b.assignment().size() == 3);
         await("all 600 records consumed", () -> distinct(all).size() == 600);
 
-        assertThat(distinct(all)).containsExactlyInAnyOrderElementsOf(sent);
-        int total = all.stream().mapToInt(x -> x.seen.size()).sum();
-        int uncommitted = all.stream().mapToInt(x -> x.uncommitted.get()).sum();
-        assertThat(total - 600).as("records seen twice").isLessThanOrEqualTo(uncommitted);
-        assertThat(a.assignment()).doesNotContainAnyElementsOf(b.assignment());
-        assertThat(union(List.of(a, b))).containsAll(fromC);
+        assertSeenOnceUnlessUncommitted(all, sent);
+        assertTookOver(a, b, fromC);
     }
 
     @Test
@@ -156,7 +104,7 @@ class ConsumerGroupEndToEndTest {
 
         // A real consumer joins; the hung member never rejoins nor heartbeats. Its 2 s session ends long
         // before the 15 s rebalance timeout, and the newcomer gets every partition.
-        GroupConsumer live = consumer("evict", "silent", "live");
+        SubscribedConsumer live = consumer("evict", "silent", "live");
         await("the live consumer owns both partitions", () -> live.assignment().size() == 2);
         long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentSince);
         assertThat(tookMs).isBetween(1500L, 12_000L);
@@ -169,7 +117,7 @@ class ConsumerGroupEndToEndTest {
     void groupStateAndOffsetsSurviveABrokerRestart() throws Exception {
         createTopic("durable", 3);
         List<String> first = produce("durable", 3, 0, 90);
-        GroupConsumer before = consumer("keeper", "durable", "before");
+        SubscribedConsumer before = consumer("keeper", "durable", "before");
         await("the first 90 records consumed", () -> before.seen.size() == 90);
         before.close();
         Map<TopicPartition, OffsetAndMetadata> committed =
@@ -184,7 +132,7 @@ class ConsumerGroupEndToEndTest {
                 .get("__consumer_offsets").isInternal()).isTrue();
 
         List<String> second = produce("durable", 3, 90, 60);
-        GroupConsumer after = consumer("keeper", "durable", "after");
+        SubscribedConsumer after = consumer("keeper", "durable", "after");
         await("the 60 new records consumed", () -> after.seen.size() >= 60);
         Thread.sleep(300); // nothing more should come
         assertThat(after.seen).containsExactlyInAnyOrderElementsOf(second).doesNotContainAnyElementsOf(first);
@@ -196,11 +144,11 @@ class ConsumerGroupEndToEndTest {
         List<String> sent = new ArrayList<>(produce("coop", 4, 0, 200));
         Map<String, String> coop = Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
                 CooperativeStickyAssignor.class.getName());
-        GroupConsumer first = consumer("sticky", "coop", "first", coop);
+        SubscribedConsumer first = consumer("sticky", "coop", "first", coop);
         await("the first member owns all 4 partitions", () -> first.assignment().size() == 4);
         await("the first 200 records consumed", () -> first.seen.size() >= 200);
 
-        GroupConsumer second = consumer("sticky", "coop", "second", coop);
+        SubscribedConsumer second = consumer("sticky", "coop", "second", coop);
         await("two partitions each", () -> first.assignment().size() == 2 && second.assignment().size() == 2);
         sent.addAll(produce("coop", 4, 200, 200));
         await("all 400 records consumed", () -> distinct(List.of(first, second)).size() == 400);
@@ -217,8 +165,8 @@ class ConsumerGroupEndToEndTest {
     @Test
     void aStaticMemberRestartsWithinItsSessionWithoutARebalance() throws Exception {
         createTopic("static", 4);
-        GroupConsumer a = consumer("statics", "static", "a", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"));
-        GroupConsumer b = consumer("statics", "static", "b", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b"));
+        SubscribedConsumer a = consumer("statics", "static", "a", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"));
+        SubscribedConsumer b = consumer("statics", "static", "b", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b"));
         await("two partitions each", () -> a.assignment().size() == 2 && b.assignment().size() == 2);
         Set<TopicPartition> aOwned = a.assignment();
         int generation = b.generation();
@@ -226,7 +174,7 @@ class ConsumerGroupEndToEndTest {
         int bRevocations = b.revoked.size();
 
         a.close(); // a static member does not leave the group on close
-        GroupConsumer a2 = consumer("statics", "static", "a2", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"));
+        SubscribedConsumer a2 = consumer("statics", "static", "a2", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"));
         await("the restarted member has its partitions back", () -> a2.assignment().equals(aOwned));
         Thread.sleep(1000); // time for any rebalance to show
 
@@ -244,7 +192,7 @@ class ConsumerGroupEndToEndTest {
     void theAdminClientListsDescribesAltersAndDeletesConsumerGroups() throws Exception {
         createTopic("admin", 2);
         produce("admin", 2, 0, 20);
-        GroupConsumer member = consumer("managed", "admin", "member");
+        SubscribedConsumer member = consumer("managed", "admin", "member");
         await("the member consumed everything", () -> member.seen.size() == 20);
 
         Set<String> listed = new HashSet<>();
@@ -282,62 +230,5 @@ class ConsumerGroupEndToEndTest {
         assertThat(admin.describeConsumerGroups(List.of("managed")).all())
                 .failsWithin(WAIT).withThrowableThat().withCauseInstanceOf(GroupIdNotFoundException.class);
         assertThat(admin.listConsumerGroupOffsets("managed").partitionsToOffsetAndMetadata().get()).isEmpty();
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    private String bootstrap() {
-        return "127.0.0.1:" + broker.port();
-    }
-
-    private void createTopic(String name, int partitions) throws Exception {
-        admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-    }
-
-    /** Sends "topic-i" for i in [from, from+count), spread over the partitions round-robin; returns the values. */
-    private List<String> produce(String topic, int partitions, int from, int count) throws Exception {
-        List<String> values = IntStream.range(from, from + count).mapToObj(i -> topic + "-" + i).toList();
-        for (int i = 0; i < count; i++) {
-            producer.send(new ProducerRecord<>(topic, (from + i) % partitions, "k", values.get(i)));
-        }
-        producer.flush();
-        return values;
-    }
-
-    private GroupConsumer consumer(String group, String topic, String clientId) {
-        return consumer(group, topic, clientId, Map.of());
-    }
-
-    private GroupConsumer consumer(String group, String topic, String clientId, Map<String, String> overrides) {
-        Map<String, String> config = new java.util.HashMap<>(overrides);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        return track(new GroupConsumer(bootstrap(), group, topic, config));
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        closeables.add(0, closeable);
-        return closeable;
-    }
-
-    private static Set<TopicPartition> union(List<GroupConsumer> consumers) {
-        Set<TopicPartition> all = new HashSet<>();
-        consumers.forEach(c -> all.addAll(c.assignment()));
-        return all;
-    }
-
-    private static Set<String> distinct(List<GroupConsumer> consumers) {
-        Set<String> all = new HashSet<>();
-        consumers.forEach(c -> all.addAll(c.seen));
-        return all;
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 }
