@@ -7,10 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,10 +19,13 @@ import java.util.zip.CRC32C;
  * segment; reads segments through their channels (no lock) and hands finished files to the log to swap in.
  *
  * <p>Pass 1 ({@link #buildOffsetMap}) maps every key to its last offset over the whole log, the active
- * segment included. Pass 2 ({@link #rewrite}) copies one inactive segment into {@code <base>.log.cleaned},
- * keeping a record iff it is the latest for its key, then renames it {@code <base>.log.swap}: from then on
- * the cleaned file is committed, and the log (or, after a crash, its loader) replaces the original with it.
- * A leftover {@code .cleaned} file is an unfinished clean and is simply deleted.
+ * segment included. Pass 2 ({@link #rewrite}) copies one inactive segment into a new segment of
+ * {@code <base>.log.cleaned} (+ {@code .index.cleaned}, {@code .timeindex.cleaned}), keeping a record iff it
+ * is the latest for its key and indexing as it appends, forces it and renames its files {@code .swap}, the
+ * log file first: from that rename on the cleaned segment is committed, and the log (or, after a crash, its
+ * loader) replaces the original with it. All of this runs without the log's lock, so only renames remain
+ * for the swap-in. A leftover {@code .cleaned} file is an unfinished clean and is simply deleted; the loader
+ * deletes leftover {@code .index.swap}/{@code .timeindex.swap} files and rebuilds the indexes.
  *
  * <p>Rules and simplifications (see also Kafka's {@code LogCleaner} and {@code MemoryRecords.filterTo}):
  * <ul>
@@ -62,8 +62,11 @@ final class LogCleaner {
         }
     }
 
-    /** What rewriting one segment produced: bytes before/after and the earliest delete horizon it left. */
-    record Rewritten(Path swapFile, long bytesBefore, long bytesAfter, long minDeleteHorizonMs) {
+    /**
+     * What rewriting one segment produced: the cleaned segment (indexed, forced, its files named
+     * {@code .swap}), bytes before/after and the earliest delete horizon it left.
+     */
+    record Rewritten(Segment cleaned, long bytesBefore, long bytesAfter, long minDeleteHorizonMs) {
     }
 
     /** Pass 1 over {@code segments} (each read up to its end position, which for the active one is given). */
@@ -95,18 +98,16 @@ final class LogCleaner {
     }
 
     /**
-     * Pass 2 for one inactive segment: writes {@code <base>.log.cleaned}, forces it and renames it to
-     * {@code <base>.log.swap}. The caller swaps it in (or deletes it).
+     * Pass 2 for one inactive segment: appends the kept batches to a new {@code .cleaned} segment (its
+     * indexes are built as it goes, as for any append), trims and forces it, then renames its files to
+     * {@code .swap}. The caller swaps it in (or deletes it); on failure nothing is left behind.
      */
-    static Rewritten rewrite(Segment segment, Path dir, OffsetMap map, long nowMs, long deleteRetentionMs)
+    static Rewritten rewrite(Segment segment, Path dir, LogConfig config, OffsetMap map, long nowMs)
             throws IOException {
-        String prefix = Segment.fileName(segment.baseOffset()) + Segment.LOG_SUFFIX;
-        Path cleaned = dir.resolve(prefix + CLEANED_SUFFIX);
-        Path swap = dir.resolve(prefix + SWAP_SUFFIX);
-        Files.deleteIfExists(cleaned);
-        long[] written = {0};
+        long deleteRetentionMs = config.deleteRetentionMs();
+        Segment cleaned = Segment.create(dir, segment.baseOffset(), config, nowMs, CLEANED_SUFFIX);
         long[] minHorizon = {Long.MAX_VALUE};
-        try (FileChannel out = FileChannel.open(cleaned, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try {
             forEachBatch(segment.channel(), segment.size(), (h, pos) -> {
                 ByteBuffer kept = filter(h, map, nowMs, deleteRetentionMs);
                 if (kept == null) {
@@ -116,17 +117,20 @@ final class LogCleaner {
                 if ((k.attributes() & DELETE_HORIZON_FLAG) != 0 && k.baseTimestamp() > nowMs) {
                     minHorizon[0] = Math.min(minHorizon[0], k.baseTimestamp());
                 }
-                while (kept.hasRemaining()) {
-                    written[0] += out.write(kept, written[0]);
-                }
+                cleaned.append(kept);
             });
-            out.force(true);
+            cleaned.onBecomeInactive();
+            cleaned.flush();
+            cleaned.renameFiles(SWAP_SUFFIX);
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(cleaned);
+            try {
+                cleaned.closeAndDeleteFiles();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         }
-        Files.move(cleaned, swap, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        return new Rewritten(swap, segment.size(), written[0], minHorizon[0]);
+        return new Rewritten(cleaned, segment.size(), cleaned.size(), minHorizon[0]);
     }
 
     /** The batch to write for {@code h} (the original bytes, or a rebuilt batch), or null to drop it. */

@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -184,14 +185,18 @@ public final class PartitionLog implements AutoCloseable {
 
         /**
          * A {@code <base>.log.swap} is a finished cleaned segment whose swap-in a crash interrupted: it
-         * replaces the original (whose indexes go too; recovery rebuilds them). A {@code .cleaned} file is
-         * an unfinished clean: deleted.
+         * replaces the original (whose indexes go too; recovery rebuilds them). Index files named
+         * {@code .swap} are deleted rather than trusted, whether their log file was renamed into place yet
+         * or not: the segment is then missing an index and recovery rebuilds it. A {@code .cleaned} file
+         * is an unfinished clean: deleted.
          */
         private void completeCleanerSwaps() throws IOException {
             try (Stream<Path> files = Files.list(log.dir)) {
                 for (Path p : files.toList()) {
                     String name = p.getFileName().toString();
-                    if (name.endsWith(LogCleaner.CLEANED_SUFFIX)) {
+                    if (name.endsWith(LogCleaner.CLEANED_SUFFIX)
+                            || name.endsWith(Segment.INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)
+                            || name.endsWith(Segment.TIME_INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)) {
                         Files.deleteIfExists(p);
                     } else if (name.endsWith(Segment.LOG_SUFFIX + LogCleaner.SWAP_SUFFIX) && name.length() > 20) {
                         long base = Long.parseLong(name.substring(0, 20));
@@ -605,9 +610,13 @@ public final class PartitionLog implements AutoCloseable {
         return ratio || nowMs >= nextTombstoneHorizonMs ? clean(nowMs) : 0;
     }
 
+    /** Tests only: runs on the cleaner thread with each cleaned segment once it is indexed and forced, before its swap-in. */
+    volatile Consumer<Segment> beforeSwapIn = cleaned -> { };
+
     /**
      * One compaction pass over every inactive segment (see {@link LogCleaner}); appends and reads go on
-     * meanwhile, and each cleaned segment is swapped in under the log lock. Returns the bytes reclaimed.
+     * meanwhile. Each cleaned segment is written, indexed and forced without the log lock, which is then
+     * held only for the renames and the map update of its swap-in. Returns the bytes reclaimed.
      */
     public long clean(long nowMs) {
         synchronized (cleanerLock) {
@@ -621,10 +630,12 @@ public final class PartitionLog implements AutoCloseable {
             long reclaimed = 0;
             long minHorizon = Long.MAX_VALUE;
             try {
+                LogConfig cfg = config;
                 LogCleaner.OffsetMap map = LogCleaner.buildOffsetMap(all, active, e.position());
                 for (Segment s : List.copyOf(cleanable)) {
-                    LogCleaner.Rewritten r = LogCleaner.rewrite(s, dir, map, nowMs, config.deleteRetentionMs());
-                    if (!swapIn(s, r.swapFile())) {
+                    LogCleaner.Rewritten r = LogCleaner.rewrite(s, dir, cfg, map, nowMs);
+                    beforeSwapIn.accept(r.cleaned());
+                    if (!swapIn(s, r.cleaned())) {
                         return reclaimed; // retention or close got there first; the next pass starts over
                     }
                     reclaimed += r.bytesBefore() - r.bytesAfter();
@@ -642,23 +653,24 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Replaces {@code old} by the cleaned file under the lock. The old files are renamed {@code .deleted}
-     * and unlinked after file.delete.delay.ms, so fetches still sending from them finish.
+     * Replaces {@code old} by {@code cleaned} (indexed and forced already, its files named {@code .swap}):
+     * under the lock only renames and the map update. The old files are renamed {@code .deleted} and
+     * unlinked after file.delete.delay.ms, so fetches still sending from them finish.
      */
-    private boolean swapIn(Segment old, Path swapFile) throws IOException {
+    private boolean swapIn(Segment old, Segment cleaned) throws IOException {
         long base = old.baseOffset();
+        boolean current;
         synchronized (lock) {
-            if (closed || segments.get(base) != old || old == end.segment()) {
-                Files.deleteIfExists(swapFile);
-                return false;
+            current = !closed && segments.get(base) == old && old != end.segment();
+            if (current) {
+                old.renameToDeleted();
+                cleaned.renameFiles("");
+                segments.put(base, cleaned);
             }
-            old.renameToDeleted();
-            Files.move(swapFile, dir.resolve(Segment.fileName(base) + Segment.LOG_SUFFIX), StandardCopyOption.ATOMIC_MOVE);
-            Segment cleaned = Segment.open(dir, base, config, false, clock.millis());
-            cleaned.recover(base);
-            cleaned.onBecomeInactive();
-            cleaned.flush();
-            segments.put(base, cleaned);
+        }
+        if (!current) {
+            cleaned.closeAndDeleteFiles(); // retention or close got there first
+            return false;
         }
         scheduler.schedule(() -> {
             try {

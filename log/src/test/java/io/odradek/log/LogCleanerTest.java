@@ -14,8 +14,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.TimestampType;
@@ -243,6 +246,11 @@ class LogCleanerTest {
         Files.copy(cleanDir.resolve("t-0").resolve(name(bases.get(0))), Path.of(first + ".swap"),
                 StandardCopyOption.REPLACE_EXISTING);
         Files.write(crashDir.resolve("t-0").resolve(name(bases.get(1)) + ".cleaned"), new byte[] {1, 2, 3});
+        // index files of both: never trusted, the loader rebuilds the indexes (garbage here would misdirect reads)
+        String firstIndexes = crashDir.resolve("t-0").resolve(name(bases.get(0)).replace(".log", "")).toString();
+        Files.write(Path.of(firstIndexes + ".index.swap"), new byte[] {0, 0, 0, 9, 0, 0, 0x7f, 0});
+        Files.write(Path.of(firstIndexes + ".timeindex.swap"), new byte[12]);
+        Files.write(crashDir.resolve("t-0").resolve(name(bases.get(1)).replace(".log", ".index.cleaned")), new byte[8]);
         try (PartitionLog b = open(crashDir, true)) {
             assertThat(b.logEndOffset()).isEqualTo(leo);
             List<String> read = readAll(b);
@@ -253,6 +261,103 @@ class LogCleanerTest {
             }
             b.clean(clock.millis());
             assertThat(readAll(b)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void aCrashInTheMiddleOfASwapInLeavesAnIndexlessSegmentThatIsRebuilt() throws Exception {
+        List<String> expected;
+        long leo;
+        List<Long> bases;
+        try (PartitionLog log = open(logDir, false)) {
+            fill(log, Compression.NONE);
+            log.clean(clock.millis());
+            expected = readAll(log);
+            leo = log.logEndOffset();
+            bases = log.segmentBaseOffsets();
+        }
+        // the cleaned .log was renamed into place, its indexes were still .swap
+        Path dir = logDir.resolve("t-0");
+        for (long base : bases.subList(0, 2)) {
+            String prefix = name(base).replace(".log", "");
+            Files.move(dir.resolve(prefix + ".index"), dir.resolve(prefix + ".index.swap"));
+            Files.move(dir.resolve(prefix + ".timeindex"), dir.resolve(prefix + ".timeindex.swap"));
+        }
+        try (PartitionLog log = open(logDir, true)) {
+            assertThat(log.logEndOffset()).isEqualTo(leo);
+            assertThat(readAll(log)).containsExactlyElementsOf(expected);
+            for (long base : bases.subList(0, 2)) {
+                String prefix = name(base).replace(".log", "");
+                assertThat(dir.resolve(prefix + ".index")).exists();
+                assertThat(dir.resolve(prefix + ".timeindex")).exists();
+                assertThat(dir.resolve(prefix + ".index.swap")).doesNotExist();
+            }
+        }
+    }
+
+    /**
+     * The cleaner writes, indexes and forces each cleaned segment before it takes the log lock: the hook
+     * runs at that point (on the cleaner thread) and an append from another thread completes within it.
+     * Were the lock held there, the append would block until the hook gave up, failing the test.
+     */
+    @Test
+    void appendsProceedWhileACleanedSegmentIsIndexedAndForced() throws Exception {
+        ExecutorService appender = Executors.newSingleThreadExecutor();
+        List<String> expected = new ArrayList<>();
+        try (PartitionLog log = open(logDir, false)) {
+            Map<Long, String> written = new TreeMap<>();
+            for (int i = 0; i < 12; i++) { // keys never updated: cleaned segments keep them, with index entries
+                String value = "u" + i + "-".repeat(60);
+                written.put(log.append(keyed(Compression.NONE, T0, "u" + i, value), 0).baseOffset(), "u" + i + "=" + value);
+            }
+            written.putAll(fill(log, Compression.NONE));
+            long activeBase = activeBase(log);
+            List<String> appendedMeanwhile = new ArrayList<>();
+            int[] sealedNonEmpty = {0};
+            log.beforeSwapIn = cleaned -> {
+                String prefix = name(cleaned.baseOffset()).replace(".log", "");
+                assertThat(cleaned.logFile()).hasFileName(prefix + ".log.swap").exists();
+                assertThat(cleaned.offsetIndex().file()).hasFileName(prefix + ".index.swap").exists();
+                assertThat(cleaned.timeIndex().file()).hasFileName(prefix + ".timeindex.swap").exists();
+                // indexed and sealed: trimmed indexes, the final time-index entry, offsets known
+                assertThat(cleaned.offsetIndex().file().toFile()).hasSize(cleaned.offsetIndex().sizeInBytes());
+                assertThat(cleaned.timeIndex().file().toFile()).hasSize(cleaned.timeIndex().sizeInBytes());
+                if (cleaned.size() > 0) {
+                    assertThat(cleaned.offsetIndex().entries()).isPositive();
+                    assertThat(cleaned.timeIndex().entries()).isPositive();
+                    assertThat(cleaned.nextOffset()).isGreaterThan(cleaned.baseOffset());
+                    sealedNonEmpty[0]++;
+                }
+                // the original is still live and readable
+                assertThat(log.segmentBaseOffsets()).contains(cleaned.baseOffset());
+                String key = "during" + appendedMeanwhile.size();
+                long offset = CompletableFuture.supplyAsync(
+                                () -> log.append(keyed(Compression.NONE, T0 + 500, key, "x"), 0).baseOffset(), appender)
+                        .orTimeout(30, TimeUnit.SECONDS).join();
+                appendedMeanwhile.add(offset + ":" + key + "=x");
+            };
+
+            assertThat(log.clean(clock.millis())).isPositive();
+
+            assertThat(appendedMeanwhile).hasSize(log.segmentBaseOffsets().indexOf(activeBase));
+            assertThat(sealedNonEmpty[0]).isPositive();
+            expected.addAll(expectedAfterClean(written, activeBase));
+            expected.addAll(appendedMeanwhile);
+            assertThat(readAll(log)).containsExactlyElementsOf(expected);
+            try (Stream<Path> files = Files.list(log.dir())) {
+                assertThat(files.map(p -> p.getFileName().toString()))
+                        .noneMatch(n -> n.endsWith(".swap") || n.endsWith(".cleaned"));
+            }
+        } finally {
+            appender.shutdownNow();
+        }
+        try (PartitionLog reopened = open(logDir, true)) { // trusts the indexes the cleaner wrote
+            assertThat(readAll(reopened)).containsExactlyElementsOf(expected);
+            for (long o = 0; o < reopened.logEndOffset(); o++) {
+                ByteBuffer b = LogFixture.readSlice(reopened.read(o, 1));
+                assertThat(MemoryRecords.readableRecords(b).batches().iterator().next().lastOffset())
+                        .isGreaterThanOrEqualTo(o);
+            }
         }
     }
 

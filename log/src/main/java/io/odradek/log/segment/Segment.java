@@ -45,16 +45,17 @@ public final class Segment {
     /** maxTimestamp of the first batch: segment.ms counts from it, as in Kafka. */
     private long firstBatchTimestamp = -1;
 
-    private Segment(Path dir, long baseOffset, LogConfig config, boolean active, long nowMs) throws IOException {
+    private Segment(Path dir, long baseOffset, LogConfig config, boolean active, long nowMs, String fileSuffix)
+            throws IOException {
         this.baseOffset = baseOffset;
         this.indexIntervalBytes = config.indexIntervalBytes();
         this.maxIndexSize = config.segmentIndexBytes();
-        this.logFile = dir.resolve(fileName(baseOffset) + LOG_SUFFIX);
+        this.logFile = dir.resolve(fileName(baseOffset) + LOG_SUFFIX + fileSuffix);
         this.channel = FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
-        this.offsetIndex = new OffsetIndex(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX), baseOffset,
+        this.offsetIndex = new OffsetIndex(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix), baseOffset,
                 maxIndexSize, active);
-        this.timeIndex = new TimeIndex(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX), baseOffset,
+        this.timeIndex = new TimeIndex(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix), baseOffset,
                 maxIndexSize, active);
         this.size = (int) Math.min(channel.size(), Integer.MAX_VALUE);
         this.nextOffset = baseOffset;
@@ -63,18 +64,26 @@ public final class Segment {
 
     /** A new, empty active segment. */
     public static Segment create(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
-        Path log = dir.resolve(fileName(baseOffset) + LOG_SUFFIX);
+        return create(dir, baseOffset, config, nowMs, "");
+    }
+
+    /**
+     * A new, empty segment whose three files carry {@code fileSuffix} after their usual names (the cleaner
+     * builds a segment as {@code .cleaned} files, then {@link #renameFiles renames} them into place).
+     */
+    public static Segment create(Path dir, long baseOffset, LogConfig config, long nowMs, String fileSuffix)
+            throws IOException {
         // A leftover file at this base offset would be data we do not account for.
-        Files.deleteIfExists(log);
-        Files.deleteIfExists(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX));
-        Files.deleteIfExists(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX));
-        return new Segment(dir, baseOffset, config, true, nowMs);
+        Files.deleteIfExists(dir.resolve(fileName(baseOffset) + LOG_SUFFIX + fileSuffix));
+        Files.deleteIfExists(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix));
+        Files.deleteIfExists(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix));
+        return new Segment(dir, baseOffset, config, true, nowMs, fileSuffix);
     }
 
     /** Opens existing files without validating them; follow with {@link #recover} or {@link #loadFromIndexes}. */
     public static Segment open(Path dir, long baseOffset, LogConfig config, boolean active, long nowMs)
             throws IOException {
-        return new Segment(dir, baseOffset, config, active, nowMs);
+        return new Segment(dir, baseOffset, config, active, nowMs, "");
     }
 
     /**
@@ -456,6 +465,19 @@ public final class Segment {
         logFile = deleted;
         offsetIndex.renameTo(offsetIndex.file().resolveSibling(offsetIndex.file().getFileName() + DELETED_SUFFIX));
         timeIndex.renameTo(timeIndex.file().resolveSibling(timeIndex.file().getFileName() + DELETED_SUFFIX));
+    }
+
+    /**
+     * Renames the three files to their usual names followed by {@code fileSuffix} ("" for the live names),
+     * the log file first; the channel and mappings stay usable.
+     */
+    public void renameFiles(String fileSuffix) throws IOException {
+        Path dir = logFile.getParent();
+        Path log = dir.resolve(fileName(baseOffset) + LOG_SUFFIX + fileSuffix);
+        Files.move(logFile, log, StandardCopyOption.ATOMIC_MOVE);
+        logFile = log;
+        offsetIndex.renameTo(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix));
+        timeIndex.renameTo(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix));
     }
 
     /** Closes the channel and unlinks the files. */
