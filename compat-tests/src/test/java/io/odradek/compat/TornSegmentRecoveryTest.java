@@ -53,9 +53,7 @@ class TornSegmentRecoveryTest {
         broker.start();
 
         List<String> kept = written.subList(0, (BATCHES - 1) * RECORDS_PER_BATCH);
-        assertThat(logEndOffset()).isEqualTo(kept.size());
-        assertThat(readValues()).containsExactlyElementsOf(kept);
-        assertProducingContinuesAt(kept);
+        assertRecoveredTo(kept);
     }
 
     @Test
@@ -67,9 +65,7 @@ class TornSegmentRecoveryTest {
         broker.start();
 
         List<String> kept = written.subList(0, (BATCHES - 1) * RECORDS_PER_BATCH);
-        assertThat(logEndOffset()).isEqualTo(kept.size());
-        assertThat(readValues()).containsExactlyElementsOf(kept);
-        assertProducingContinuesAt(kept);
+        assertRecoveredTo(kept);
     }
 
     /** Cuts the file {@code cut} bytes into its last batch (half way when negative). */
@@ -117,9 +113,7 @@ class TornSegmentRecoveryTest {
         broker.start();
 
         List<String> kept = written.subList(0, (BATCHES - 1) * RECORDS_PER_BATCH);
-        assertThat(logEndOffset()).isEqualTo(kept.size());
-        assertThat(readValues()).containsExactlyElementsOf(kept);
-        assertProducingContinuesAt(kept);
+        assertRecoveredTo(kept);
     }
 
     @Test
@@ -132,9 +126,7 @@ class TornSegmentRecoveryTest {
 
         // As Kafka's recovery does: the log is truncated at the first corrupt batch.
         List<String> kept = written.subList(0, 10 * RECORDS_PER_BATCH);
-        assertThat(logEndOffset()).isEqualTo(kept.size());
-        assertThat(readValues()).containsExactlyElementsOf(kept);
-        assertProducingContinuesAt(kept);
+        assertRecoveredTo(kept);
     }
 
     /** Inverts one byte of a batch: {@code at} bytes into it, or 3 bytes before its end when negative. */
@@ -189,6 +181,13 @@ class TornSegmentRecoveryTest {
         List<ConsumerRecord<String, String>> records = Clients.readAll(Clients.consumer(broker, Map.of()),
                 List.of(PARTITION), Duration.ofSeconds(30));
         return records.stream().map(ConsumerRecord::value).toList();
+    }
+
+    /** The log holds exactly {@code kept}, in order, ends right after it, and takes new records. */
+    private void assertRecoveredTo(List<String> kept) throws Exception {
+        assertThat(logEndOffset()).isEqualTo(kept.size());
+        assertThat(readValues()).containsExactlyElementsOf(kept);
+        assertProducingContinuesAt(kept);
     }
 
     private void assertProducingContinuesAt(List<String> before) throws Exception {
