@@ -2,12 +2,23 @@ package io.odradek.broker.api;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
 import io.odradek.wire.header.RequestHeader;
 import java.net.SocketAddress;
 
-/** What a handler knows about a request besides its body: header, version and the connection it came on. */
+/**
+ * What a handler knows about a request besides its body: header, version and the connection it came on.
+ * {@code connectionClosed} completes when that connection closes, so work parked for the request (a delayed
+ * fetch or produce) can be cancelled rather than held until its timeout.
+ */
 public record RequestContext(RequestHeader header, SocketAddress clientAddress, ByteBufAllocator alloc,
-        EventExecutor executor) {
+        EventExecutor executor, Future<?> connectionClosed) {
+
+    /** A context whose connection never closes (tests that call handlers directly). */
+    public RequestContext(RequestHeader header, SocketAddress clientAddress, ByteBufAllocator alloc, EventExecutor executor) {
+        this(header, clientAddress, alloc, executor, executor.newPromise());
+    }
+
     public short version() {
         return header.apiVersion();
     }

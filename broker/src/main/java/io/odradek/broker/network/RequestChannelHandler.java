@@ -55,7 +55,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                     throw new UnsupportedRequestException("API " + request.api().name() + " is not handled");
                 }
                 RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(),
-                        ctx.alloc(), ctx.executor());
+                        ctx.alloc(), ctx.executor(), ctx.channel().closeFuture());
                 response = handler.handle(context, request.body());
             }
             pending.add(new Pending(request, response));
