@@ -289,6 +289,32 @@ public final class BrokerConfig {
         return intValue("producer.id.expiration.ms");
     }
 
+    // ---- partition layer (issue 6, partition seams)
+
+    public int numIoThreads() {
+        return intValue("num.io.threads");
+    }
+
+    public int fetchMaxBytes() {
+        return intValue("fetch.max.bytes");
+    }
+
+    public int producerIdExpirationCheckIntervalMs() {
+        return intValue("producer.id.expiration.check.interval.ms");
+    }
+
+    public int backgroundThreads() {
+        return intValue("background.threads");
+    }
+
+    public int logCleanerThreads() {
+        return intValue("log.cleaner.threads");
+    }
+
+    public int numRecoveryThreadsPerDataDir() {
+        return intValue("num.recovery.threads.per.data.dir");
+    }
+
     // ---- the whole config
 
     /**

@@ -1,5 +1,6 @@
 package io.odradek.broker;
 
+import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
 import io.odradek.coordinator.group.GroupCoordinator;
@@ -8,24 +9,32 @@ import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.PartitionWriters;
+import io.odradek.replication.partition.Partitions;
+import io.odradek.replication.partition.WaitingOperations;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.IntFunction;
 
 /**
  * The broker's stateful services, opened in dependency order (topics and their logs, producer ids, groups
- * over {@code __consumer_offsets}) and closed in reverse, so the group coordinator's last writes reach logs
+ * over {@code __consumer_offsets}, the partitions of the data path) and closed in reverse, so the group coordinator's last writes reach logs
  * that are still open. A failure while opening closes whatever was already open.
  */
 final class BrokerServices implements AutoCloseable {
     final TopicService topics;
     final ProducerIdManager producerIds;
     final GroupCoordinator groups;
+    /** The data path's partitions, their writer threads and the waiting-operations set. */
+    final Partitions partitions;
 
-    private BrokerServices(TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups) {
+    private BrokerServices(TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
+            Partitions partitions) {
         this.topics = topics;
         this.producerIds = producerIds;
         this.groups = groups;
+        this.partitions = partitions;
     }
 
     static BrokerServices open(BrokerConfig config) {
@@ -35,7 +44,9 @@ final class BrokerServices implements AutoCloseable {
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
             GroupCoordinator groups = startGroupCoordinator(config, topics);
-            return new BrokerServices(topics, producerIds, groups);
+            Partitions partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(config.numIoThreads()),
+                    new WaitingOperations<Partition>("waiting-operations"));
+            return new BrokerServices(topics, producerIds, groups, partitions);
         } catch (RuntimeException e) {
             if (producerIds != null) {
                 producerIds.close();
@@ -73,6 +84,7 @@ final class BrokerServices implements AutoCloseable {
     @Override
     public void close() {
         groups.close();
+        partitions.close(); // appends already handed to the writers finish before the logs close
         producerIds.close();
         topics.close();
     }

@@ -1,7 +1,6 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
-import io.odradek.broker.fetch.DelayedFetches;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
@@ -46,12 +45,11 @@ final class Handlers {
                 .register(new DescribeClusterHandler(services.topics, node))
                 .register(new DescribeConfigsHandler(services.topics, configs));
 
-        // The data path: an append wakes the fetches parked on its partition.
+        // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
-        DelayedFetches delayedFetches = new DelayedFetches();
-        registry.register(new ProduceHandler(logs, delayedFetches))
-                .register(new FetchHandler(logs, delayedFetches))
-                .register(new ListOffsetsHandler(logs))
+        registry.register(new ProduceHandler(logs, services.partitions))
+                .register(new FetchHandler(logs, services.partitions, config.fetchMaxBytes()))
+                .register(new ListOffsetsHandler(services.partitions))
                 .register(new InitProducerIdHandler(services.producerIds));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.

@@ -409,12 +409,24 @@ public final class PartitionLog implements AutoCloseable {
      * @throws OffsetOutOfRangeException when offset is below the log start or above the log end
      */
     public FileSlice read(long offset, int maxBytes) {
+        return read(offset, maxBytes, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #read(long, int)}, but nothing at or above {@code maxOffset} (a batch boundary such as the
+     * high watermark): the slice ends at the batch starting there. Offsets from {@code maxOffset} up to the
+     * log end read as empty; above the log end they are out of range.
+     */
+    public FileSlice read(long offset, int maxBytes, long maxOffset) {
         LogEnd e = end;
         long start = logStartOffset;
         if (offset < start || offset > e.offset()) {
             throw outOfRange(offset, start, e.offset());
         }
-        if (offset == e.offset()) {
+        if (maxOffset < e.offset()) {
+            e = boundAt(maxOffset, e);
+        }
+        if (offset >= e.offset()) {
             return new FileSlice(e.segment().channel(), e.position(), 0, offset);
         }
         try {
@@ -436,6 +448,24 @@ public final class PartitionLog implements AutoCloseable {
             throw storageError("read", ex);
         }
         throw outOfRange(offset, logStartOffset, end.offset());
+    }
+
+    /**
+     * The log end as it stood when {@code maxOffset} was the end: the segment holding it and the position of
+     * the batch starting there. Only reached while the high watermark lags the log end.
+     */
+    private LogEnd boundAt(long maxOffset, LogEnd e) {
+        Map.Entry<Long, Segment> entry = segments.floorEntry(maxOffset);
+        if (entry == null) {
+            return new LogEnd(maxOffset, e.segment(), 0);
+        }
+        Segment s = entry.getValue();
+        try {
+            FileSlice at = s.read(maxOffset, 0, endPosition(s, e));
+            return new LogEnd(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position());
+        } catch (IOException ex) {
+            throw storageError("read", ex);
+        }
     }
 
     private static int endPosition(Segment s, LogEnd e) {

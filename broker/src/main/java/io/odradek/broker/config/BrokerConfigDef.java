@@ -80,7 +80,7 @@ public final class BrokerConfigDef {
         // Network
         define("socket.request.max.bytes", INT, "104857600", atLeast(1), "Largest request frame accepted.");
         define("num.network.threads", INT, "3", atLeast(1), "Accepted for compatibility; Netty sizes its event loops.");
-        define("num.io.threads", INT, "8", atLeast(1), "Accepted for compatibility; Netty sizes its event loops.");
+        define("num.io.threads", INT, "8", atLeast(1), "Writer threads: each partition's appends run on one of them.");
 
         // Group coordinator and offsets
         define("offsets.topic.num.partitions", INT, "50", atLeast(1), "Partitions of __consumer_offsets.");
@@ -104,6 +104,15 @@ public final class BrokerConfigDef {
         define("transaction.max.timeout.ms", INT, "900000", atLeast(1), "Largest transaction timeout a producer may ask for.");
         define("transactional.id.expiration.ms", INT, "604800000", atLeast(1), "Forget an idle transactional id after this.");
         define("producer.id.expiration.ms", INT, "86400000", atLeast(1), "Forget an idle idempotent producer after this.");
+
+        // Partition layer: fetch limits, producer-state expiry, background pools (issue 6, partition seams)
+        define("fetch.max.bytes", INT, "57671680", atLeast(1024),
+                "Most record bytes in one fetch response (the first batch of the first partition excepted).");
+        define("producer.id.expiration.check.interval.ms", INT, "600000", atLeast(1),
+                "How often producers idle for producer.id.expiration.ms are removed.");
+        define("background.threads", INT, "10", atLeast(1), "Threads for background log work: retention, flushes, checkpoints.");
+        define("log.cleaner.threads", INT, "1", atLeast(0), "Threads compacting logs; 0 = no compaction.");
+        define("num.recovery.threads.per.data.dir", INT, "2", atLeast(1), "Threads loading and recovering each log dir at start.");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();

@@ -2,16 +2,18 @@ package io.odradek.broker.fetch;
 
 import io.odradek.broker.topics.TopicService;
 import io.odradek.log.PartitionLog;
+import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.replication.partition.Partitions;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 
 /**
- * What the data-path handlers need to find a partition's log: the lookups of {@link TopicService}, kept
- * to an interface so handlers can be tested against plain logs in a temp dir.
+ * What the data path needs from the topic layer: its logs and leader epochs (for the {@link Partitions}
+ * registry) and topic id lookups (for requests that name topics by id). An interface so handlers can be
+ * tested against plain logs in a temp dir.
  */
-public interface PartitionLogs {
-    Optional<PartitionLog> partitionLog(String topic, int partition);
-
+public interface PartitionLogs extends Partitions.Source {
     Optional<String> topicName(UUID topicId);
 
     Optional<UUID> topicId(String topic);
@@ -21,6 +23,12 @@ public interface PartitionLogs {
             @Override
             public Optional<PartitionLog> partitionLog(String topic, int partition) {
                 return topics.partitionLog(topic, partition);
+            }
+
+            @Override
+            public OptionalInt leaderEpoch(String topic, int partition) {
+                Optional<TopicInfo> info = topics.topic(topic);
+                return info.isPresent() ? OptionalInt.of(info.get().leaderEpoch(partition)) : OptionalInt.empty();
             }
 
             @Override

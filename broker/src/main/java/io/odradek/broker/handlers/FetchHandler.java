@@ -1,16 +1,17 @@
 package io.odradek.broker.handlers;
 
 import io.netty.buffer.Unpooled;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
-import io.odradek.broker.fetch.DelayedFetches;
+import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.log.FileSlice;
 import io.odradek.log.LogException;
-import io.odradek.log.PartitionLog;
+import io.odradek.replication.partition.DelayedOperation;
+import io.odradek.replication.partition.FetchIsolation;
+import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.Partitions;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.FetchApi;
@@ -22,12 +23,10 @@ import io.odradek.wire.api.FetchApi.Response.FetchableTopicResponse;
 import io.odradek.wire.api.FetchApi.Response.FetchableTopicResponse.PartitionData;
 import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Struct;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Fetch (key 1), versions 4-18.
@@ -42,16 +41,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>v13+ name topics by id (unknown: UNKNOWN_TOPIC_ID); older versions by name (unknown topic or
  *     partition: UNKNOWN_TOPIC_OR_PARTITION). Errored partitions carry -1 offsets and empty records.</li>
  * <li>Records are a slice of a segment file, written to the socket as a file region (sendfile with epoll):
- *     never read into the heap. Sizes as in Kafka's ReplicaManager (KIP-74): each partition gets
- *     min(partition_max_bytes, what is left of max_bytes); the first non-empty partition always gets its
- *     whole first batch, later ones get nothing rather than more than their limit.</li>
- * <li>last_stable_offset = high watermark and read_committed = read_uncommitted until transactions exist;
- *     aborted_transactions is an empty list for read_committed and null otherwise, as Kafka sends them.
- *     preferred_read_replica is -1. Requests from replicas (replica_id / replica_state) are served like a
- *     consumer's: there are no followers yet.</li>
- * <li>Fewer than min_bytes available and max_wait_ms > 0: the fetch parks in {@link DelayedFetches}. An
- *     append to any of its partitions re-checks it on the connection's event loop; a timer on that loop
- *     answers it after max_wait_ms with whatever is there. Any partition error answers at once.</li>
+ *     never read into the heap. Sizes as in Kafka's ReplicaManager (KIP-74): the response's max_bytes is
+ *     capped at {@code fetch.max.bytes} (min_bytes at that cap), as Kafka does for consumers and replicas
+ *     alike; each partition gets min(partition_max_bytes, what is left); the first non-empty partition
+ *     always gets its whole first batch, later ones get nothing rather than more than their limit.</li>
+ * <li>Reads go through the {@link Partition}: consumers see up to the high watermark (read_uncommitted) or
+ *     the last stable offset (read_committed, the same until transactions exist); requests from replicas
+ *     (replica_id >= 0 before v15, replica_state from v15) read up to the log end, as Kafka's followers do.
+ *     aborted_transactions is an empty list for read_committed and null otherwise. preferred_read_replica
+ *     is -1.</li>
+ * <li>Fewer than min_bytes available and max_wait_ms > 0: the fetch parks in the broker's waiting-operations
+ *     set, watching its partitions. Whenever one of them moves (an append by a producer or a coordinator)
+ *     the fetch re-reads on its connection's event loop and answers once min_bytes are there; after
+ *     max_wait_ms it answers with whatever is there; if its connection closes it is dropped at once. Any
+ *     partition error answers at once.</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
@@ -60,12 +63,18 @@ public final class FetchHandler implements ApiHandler {
     private static final int FINAL_EPOCH = -1;
     private static final byte READ_COMMITTED = 1;
 
-    private final PartitionLogs logs;
-    private final DelayedFetches delayedFetches;
+    private final PartitionLogs topics;
+    private final Partitions partitions;
+    private final int fetchMaxBytes;
 
-    public FetchHandler(PartitionLogs logs, DelayedFetches delayedFetches) {
-        this.logs = logs;
-        this.delayedFetches = delayedFetches;
+    /**
+     * @param fetchMaxBytes Kafka's {@code fetch.max.bytes}: the most record bytes one response carries
+     *                      (the first batch excepted, KIP-74)
+     */
+    public FetchHandler(PartitionLogs topics, Partitions partitions, int fetchMaxBytes) {
+        this.topics = topics;
+        this.partitions = partitions;
+        this.fetchMaxBytes = fetchMaxBytes;
     }
 
     @Override
@@ -85,11 +94,19 @@ public final class FetchHandler implements ApiHandler {
         }
         PendingFetch fetch = new PendingFetch(context, request);
         long available = fetch.readAll();
-        int maxWaitMs = request.get(Request.MAX_WAIT_MS);
-        if (maxWaitMs <= 0 || fetch.partitionCount == 0 || available >= fetch.minBytes || fetch.hasError) {
+        if (fetch.timeoutMs() <= 0 || fetch.watched.isEmpty() || available >= fetch.minBytes || fetch.hasError) {
             return CompletableFuture.completedFuture(fetch.response());
         }
-        return fetch.park(maxWaitMs);
+        return fetch.park(context);
+    }
+
+    /** Replica fetches name their broker: replica_id before v15, replica_state from v15. */
+    static boolean fromReplica(short version, Struct request) {
+        if (version >= 15) {
+            Struct state = request.get(Request.REPLICA_STATE);
+            return state != null && state.get(Request.ReplicaState.REPLICA_ID) >= 0;
+        }
+        return request.get(Request.REPLICA_ID) >= 0;
     }
 
     /** One requested partition: resolved once, re-read on every check. */
@@ -97,18 +114,19 @@ public final class FetchHandler implements ApiHandler {
         final int index;
         final long fetchOffset;
         final int maxBytes;
-        final PartitionLog log;
+        final Partition partition;
         final ErrorCode lookupError;
         ErrorCode error;
         FileSlice slice;
         long highWatermark;
+        long lastStableOffset;
         long logStartOffset;
 
-        PartitionFetch(int index, long fetchOffset, int maxBytes, PartitionLog log, ErrorCode lookupError) {
+        PartitionFetch(int index, long fetchOffset, int maxBytes, Partition partition, ErrorCode lookupError) {
             this.index = index;
             this.fetchOffset = fetchOffset;
             this.maxBytes = maxBytes;
-            this.log = log;
+            this.partition = partition;
             this.lookupError = lookupError;
             this.error = lookupError;
         }
@@ -117,46 +135,50 @@ public final class FetchHandler implements ApiHandler {
     private record TopicFetch(String name, UUID id, PartitionFetch[] partitions) {
     }
 
-    /** A fetch being answered, now or once parked; touched only on its connection's event loop. */
-    private final class PendingFetch implements DelayedFetches.Waiter {
-        final EventExecutor executor;
+    /**
+     * A fetch being answered, now or once parked. Its checks and completion run on its connection's event
+     * loop (the operation's executor), so its fields need no lock.
+     */
+    private final class PendingFetch extends DelayedOperation {
         final int minBytes;
         final int maxBytes;
         final boolean readCommitted;
+        final FetchIsolation isolation;
         final TopicFetch[] topics;
-        int partitionCount;
+        final List<Partition> watched = new ArrayList<>();
         boolean hasError;
-        // Parked state
-        final AtomicBoolean wakeScheduled = new AtomicBoolean();
-        CompletableFuture<Struct> future;
-        ScheduledFuture<?> timer;
-        boolean done;
+        final CompletableFuture<Struct> future = new CompletableFuture<>();
 
         PendingFetch(RequestContext context, Struct request) {
-            this.executor = context.executor();
-            this.minBytes = request.get(Request.MIN_BYTES);
-            this.maxBytes = request.get(Request.MAX_BYTES);
-            this.readCommitted = request.get(Request.ISOLATION_LEVEL) == READ_COMMITTED;
+            super(request.get(Request.MAX_WAIT_MS), context.executor());
+            // Kafka's KafkaApis: the response is capped by fetch.max.bytes, and min_bytes by that cap.
+            this.maxBytes = Math.min(request.get(Request.MAX_BYTES), fetchMaxBytes);
+            this.minBytes = Math.min(request.get(Request.MIN_BYTES), maxBytes);
+            byte isolationLevel = request.get(Request.ISOLATION_LEVEL);
+            this.readCommitted = isolationLevel == READ_COMMITTED;
+            this.isolation = FetchIsolation.of(fromReplica(context.version(), request), isolationLevel);
             boolean byId = context.version() >= 13;
             List<Struct> requested = request.get(Request.TOPICS);
             this.topics = new TopicFetch[requested.size()];
-            for (int t = 0; t < topics.length; t++) {
+            for (int t = 0; t < this.topics.length; t++) {
                 Struct topic = requested.get(t);
                 UUID id = byId ? topic.get(FetchTopic.TOPIC_ID) : null;
-                String name = byId ? logs.topicName(id).orElse(null) : topic.get(FetchTopic.TOPIC);
+                String name = byId ? FetchHandler.this.topics.topicName(id).orElse(null) : topic.get(FetchTopic.TOPIC);
                 List<Struct> parts = topic.get(FetchTopic.PARTITIONS);
-                PartitionFetch[] partitions = new PartitionFetch[parts.size()];
-                for (int p = 0; p < partitions.length; p++) {
+                PartitionFetch[] fetches = new PartitionFetch[parts.size()];
+                for (int p = 0; p < fetches.length; p++) {
                     Struct part = parts.get(p);
                     int index = part.get(FetchPartition.PARTITION);
-                    PartitionLog log = name == null ? null : logs.partitionLog(name, index).orElse(null);
+                    Partition partition = name == null ? null : partitions.partition(name, index).orElse(null);
                     ErrorCode lookupError = name == null ? ErrorCode.UNKNOWN_TOPIC_ID
-                            : log == null ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.NONE;
-                    partitions[p] = new PartitionFetch(index, part.get(FetchPartition.FETCH_OFFSET),
-                            part.get(FetchPartition.PARTITION_MAX_BYTES), log, lookupError);
+                            : partition == null ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.NONE;
+                    fetches[p] = new PartitionFetch(index, part.get(FetchPartition.FETCH_OFFSET),
+                            part.get(FetchPartition.PARTITION_MAX_BYTES), partition, lookupError);
+                    if (partition != null) {
+                        watched.add(partition);
+                    }
                 }
-                partitionCount += partitions.length;
-                topics[t] = new TopicFetch(name, id, partitions);
+                this.topics[t] = new TopicFetch(name, id, fetches);
             }
         }
 
@@ -175,9 +197,11 @@ public final class FetchHandler implements ApiHandler {
                     }
                     int limit = Math.max(0, Math.min(p.maxBytes, remaining));
                     try {
-                        FileSlice slice = p.log.read(p.fetchOffset, limit);
-                        p.highWatermark = p.log.highWatermark();
-                        p.logStartOffset = p.log.logStartOffset();
+                        // Offsets first: a read bounded by a newer high watermark than the one we report is harmless.
+                        p.highWatermark = p.partition.highWatermark();
+                        p.lastStableOffset = p.partition.lastStableOffset();
+                        p.logStartOffset = p.partition.logStartOffset();
+                        FileSlice slice = p.partition.read(p.fetchOffset, limit, isolation);
                         p.error = ErrorCode.NONE;
                         if (slice.size() > limit && !firstBatchWhole) {
                             continue; // over this partition's share; a later fetch gets it
@@ -221,7 +245,7 @@ public final class FetchHandler implements ApiHandler {
                     } else {
                         out.set(PartitionData.ERROR_CODE, ErrorCode.NONE.code())
                                 .set(PartitionData.HIGH_WATERMARK, p.highWatermark)
-                                .set(PartitionData.LAST_STABLE_OFFSET, p.highWatermark)
+                                .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
                                 .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
                                 .set(PartitionData.ABORTED_TRANSACTIONS, readCommitted ? List.of() : null)
                                 .set(PartitionData.RECORDS, p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS);
@@ -231,76 +255,31 @@ public final class FetchHandler implements ApiHandler {
             return response;
         }
 
-        CompletableFuture<Struct> park(int maxWaitMs) {
-            future = new CompletableFuture<>();
-            forEachLog(log -> delayedFetches.watch(log, this));
-            timer = executor.schedule(this::expire, maxWaitMs, TimeUnit.MILLISECONDS);
-            // An append between the first read and watch() woke nobody: look once more.
-            wake();
+        CompletableFuture<Struct> park(RequestContext context) {
+            partitions.waiting().watch(this, watched);
+            CancelOnClose.bind(this, context);
             return future;
         }
 
-        /** From any thread (the appender's): hop to our event loop, at most one check queued at a time. */
         @Override
-        public void wake() {
-            if (wakeScheduled.compareAndSet(false, true)) {
-                try {
-                    executor.execute(this::recheck);
-                } catch (RejectedExecutionException shuttingDown) {
-                    wakeScheduled.set(false);
-                }
-            }
+        protected boolean canComplete() {
+            return readAll() >= minBytes || hasError;
         }
 
-        private void recheck() {
-            wakeScheduled.set(false);
-            if (done) {
-                return;
-            }
-            try {
-                if (readAll() >= minBytes || hasError) {
-                    complete();
-                }
-            } catch (RuntimeException e) {
-                fail(e);
-            }
-        }
-
-        private void expire() {
-            if (done) {
-                return;
-            }
-            try {
-                readAll();
-                complete();
-            } catch (RuntimeException e) {
-                fail(e);
-            }
-        }
-
-        private void complete() {
-            finish();
-            future.complete(response());
-        }
-
-        private void fail(RuntimeException e) {
-            finish();
-            future.completeExceptionally(e);
-        }
-
-        private void finish() {
-            done = true;
-            timer.cancel(false);
-            forEachLog(log -> delayedFetches.unwatch(log, this));
-        }
-
-        private void forEachLog(java.util.function.Consumer<PartitionLog> action) {
-            for (TopicFetch topic : topics) {
-                for (PartitionFetch p : topic.partitions()) {
-                    if (p.log != null) {
-                        action.accept(p.log);
+        @Override
+        protected void onComplete(Outcome outcome) {
+            switch (outcome) {
+                case SATISFIED -> future.complete(response());
+                case EXPIRED -> {
+                    try {
+                        readAll();
+                        future.complete(response());
+                    } catch (RuntimeException e) {
+                        future.completeExceptionally(e);
                     }
                 }
+                case CANCELLED -> future.cancel(false);
+                case FAILED -> future.completeExceptionally(failure());
             }
         }
     }

@@ -2,11 +2,12 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
-import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.log.LogException;
 import io.odradek.log.OffsetAndTimestamp;
-import io.odradek.log.PartitionLog;
 import io.odradek.log.checkpoint.LeaderEpochFile;
+import io.odradek.replication.partition.FetchIsolation;
+import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.Partitions;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ListOffsetsApi;
@@ -28,8 +29,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Behaviour / version notes (Kafka's Partition.fetchOffsetForTimestamp and UnifiedLog.fetchOffsetByTimestamp):
  * <ul>
- * <li>-1 latest: the last fetchable offset (consumers: high watermark, or the last stable offset for
- *     read_committed, the same until transactions exist; replicas and the debugging id -2: log end).</li>
+ * <li>-1 latest: the last fetchable offset, from the {@link Partition} (consumers: the high watermark, or
+ *     the last stable offset for read_committed, the same until transactions exist; replicas and the
+ *     debugging id -2: the log end).</li>
  * <li>-2 earliest and -4 earliest local (v8+, no tiered storage): the log start offset.</li>
  * <li>-3 max timestamp (v7+): the first record carrying the largest timestamp.</li>
  * <li>-5 latest tiered (v9+) and -6 earliest pending upload (v11+): offset -1, as Kafka answers without
@@ -37,11 +39,12 @@ import java.util.concurrent.CompletableFuture;
  * <li>>= 0: the first record with a timestamp at or after it, and that record's timestamp. The log finds
  *     the batch from its headers and only then reads (decompressing if needed) that one batch.</li>
  * <li>A lookup with no answer, or one at or past the last fetchable offset, is offset -1, timestamp -1.
- *     The timestamp is -1 for the -1/-2/-4 sentinels too. Leader epoch: 0 (this node's only epoch), -1
- *     where Kafka would have no epoch (an empty log's earliest).</li>
+ *     The timestamp is -1 for the -1/-2/-4 sentinels too. Leader epoch: the partition's current one from
+ *     the metadata (Kafka gives the epoch of the batch found, the same while a partition has had one
+ *     leader), -1 where Kafka would have no epoch (an empty log's earliest).</li>
  * <li>A sentinel newer than the request version, or an unknown negative timestamp: UNSUPPORTED_VERSION for
  *     that partition; a partition listed twice: INVALID_REQUEST; unknown topic or partition:
- *     UNKNOWN_TOPIC_OR_PARTITION. current_leader_epoch is not checked (one node, epoch 0). timeout_ms (v10+)
+ *     UNKNOWN_TOPIC_OR_PARTITION. current_leader_epoch is not checked yet (one node, one epoch). timeout_ms (v10+)
  *     only matters with tiered storage.</li>
  * </ul>
  */
@@ -53,12 +56,12 @@ public final class ListOffsetsHandler implements ApiHandler {
     static final long LATEST_TIERED = -5;
     static final long EARLIEST_PENDING_UPLOAD = -6;
     private static final int CONSUMER_REPLICA_ID = -1;
-    private static final int LEADER_EPOCH = 0;
+    private static final byte READ_UNCOMMITTED = 0;
 
-    private final PartitionLogs logs;
+    private final Partitions partitions;
 
-    public ListOffsetsHandler(PartitionLogs logs) {
-        this.logs = logs;
+    public ListOffsetsHandler(Partitions partitions) {
+        this.partitions = partitions;
     }
 
     @Override
@@ -73,6 +76,7 @@ public final class ListOffsetsHandler implements ApiHandler {
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
         boolean consumer = request.get(Request.REPLICA_ID) == CONSUMER_REPLICA_ID;
+        FetchIsolation isolation = FetchIsolation.of(!consumer, version >= 2 ? request.get(Request.ISOLATION_LEVEL) : READ_UNCOMMITTED);
         Set<TopicPartition> seen = new HashSet<>();
         Set<TopicPartition> duplicates = new HashSet<>();
         for (Struct topic : request.get(Request.TOPICS)) {
@@ -99,12 +103,12 @@ public final class ListOffsetsHandler implements ApiHandler {
                 } else if (!supported(timestamp, version)) {
                     unknown(out, ErrorCode.UNSUPPORTED_VERSION);
                 } else {
-                    Optional<PartitionLog> log = logs.partitionLog(name, index);
-                    if (log.isEmpty()) {
+                    Optional<Partition> found = partitions.partition(name, index);
+                    if (found.isEmpty()) {
                         unknown(out, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
                     } else {
                         try {
-                            lookup(log.get(), timestamp, consumer, out);
+                            lookup(found.get(), timestamp, isolation, out);
                         } catch (LogException e) {
                             unknown(out, e.errorCode());
                         }
@@ -115,12 +119,13 @@ public final class ListOffsetsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response);
     }
 
-    private static void lookup(PartitionLog log, long timestamp, boolean consumer, Struct out) {
+    private static void lookup(Partition log, long timestamp, FetchIsolation isolation, Struct out) {
         // Consumers see up to the high watermark; read_committed ones up to the last stable offset, which is
         // the high watermark until transactions exist. Replicas see the log end.
-        long lastFetchable = consumer ? log.highWatermark() : log.logEndOffset();
+        long lastFetchable = log.fetchableEnd(isolation);
+        int leaderEpoch = log.leaderEpoch();
         if (timestamp == LATEST) {
-            found(out, -1L, lastFetchable, LEADER_EPOCH);
+            found(out, -1L, lastFetchable, leaderEpoch);
         } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             long start = log.logStartOffset();
             found(out, -1L, start, earliestEpoch(log.leaderEpochs(), start));
@@ -131,7 +136,7 @@ public final class ListOffsetsHandler implements ApiHandler {
                     ? log.maxTimestampOffset()
                     : log.offsetForTimestamp(timestamp);
             if (hit.isPresent() && hit.get().offset() < lastFetchable) {
-                found(out, hit.get().timestamp(), hit.get().offset(), LEADER_EPOCH);
+                found(out, hit.get().timestamp(), hit.get().offset(), leaderEpoch);
             } else {
                 unknown(out, ErrorCode.NONE);
             }

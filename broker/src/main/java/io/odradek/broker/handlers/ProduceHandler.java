@@ -3,11 +3,12 @@ package io.odradek.broker.handlers;
 import io.netty.buffer.ByteBuf;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
-import io.odradek.broker.fetch.DelayedFetches;
+import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.PartitionLogs;
-import io.odradek.log.AppendResult;
 import io.odradek.log.LogException;
-import io.odradek.log.PartitionLog;
+import io.odradek.replication.partition.DelayedOperation;
+import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.Partitions;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ProduceApi;
@@ -21,28 +22,39 @@ import io.odradek.wire.batch.RecordBatchHeader;
 import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Produce (key 0), versions 3-13.
  *
  * <p>Behaviour / version notes:
  * <ul>
- * <li>Each partition's records field is a slice of the request frame; its bytes go to
- *     {@link PartitionLog#append} synchronously, on the event loop, and are never decoded or copied (the
- *     log stamps offsets into the headers in place and writes them with one positional write).</li>
+ * <li>Each partition's records field is a slice of the request frame, retained and handed to the
+ *     partition's writer thread ({@link Partition#appendAsLeader}, one task per partition per request), so
+ *     the append and its disk work (segment roll, index mapping) never run on the event loop. The bytes are
+ *     never decoded or copied: the log stamps offsets into the headers in place and writes them with one
+ *     positional write. The slice is released when the append ends, whichever way.</li>
  * <li>Request checks as Kafka's {@code ProduceRequest.validateRecords}: exactly one v2 batch per partition,
  *     else INVALID_RECORD; ZSTD below v7 is UNSUPPORTED_COMPRESSION_TYPE. Null or empty records are
  *     INVALID_RECORD too (Kafka's check lets null through to fail later as an unknown server error).
  *     Everything else (CRC, lengths, max.message.bytes, producer epoch and sequence) is the log's, whose
  *     {@code LogAppendException} carries the error code; its message goes in error_message (v8+).</li>
- * <li>acks must be -1, 0 or 1, else every partition gets INVALID_REQUIRED_ACKS. On one node acks=all is
- *     satisfied by the local append, so timeout_ms is not used. acks=0 sends no response; if a partition
- *     failed, the connection is closed instead, as Kafka does, so the client refreshes its metadata.</li>
+ * <li>acks must be -1, 0 or 1, else every partition gets INVALID_REQUIRED_ACKS. acks=1 answers once every
+ *     partition's append is in the log. acks=all then waits, in the waiting-operations set, until each
+ *     appended partition's high watermark passes its last offset: at once on one node; after timeout_ms
+ *     the partitions still short get REQUEST_TIMED_OUT (base offset kept), as Kafka's DelayedProduce; a
+ *     closed connection drops the wait. min.insync.replicas is not checked yet (one node, one replica).
+ *     acks=0 sends no response; if a partition failed, the connection is closed instead, as Kafka does, so
+ *     the client refreshes its metadata.</li>
  * <li>Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION (Kafka 4 does not auto-create on produce);
  *     v13 names topics by id, an unknown id is UNKNOWN_TOPIC_ID. Internal topics (__consumer_offsets,
  *     __transaction_state) take no client writes: INVALID_TOPIC_EXCEPTION, as in Kafka.</li>
@@ -52,22 +64,23 @@ import java.util.concurrent.CompletableFuture;
  *     to be in the transaction (clients treat it as fatal). Non-transactional batches are appended whether
  *     or not a transactional_id is set, as in Kafka.</li>
  * <li>A retried batch already in the log is answered with its original base offset and no error.</li>
- * <li>A successful append wakes the fetches parked on that partition.</li>
+ * <li>A successful append wakes the fetches parked on that partition (the Partition does it).</li>
  * </ul>
  */
 public final class ProduceHandler implements ApiHandler {
     private static final int ZSTD = 4;
     private static final long UNKNOWN = -1L;
+    private static final short ACKS_ALL = -1;
     /** Written only by the broker itself; Kafka lets its own admin client id through, and so do we. */
     private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state");
     private static final String ADMIN_CLIENT_ID = "__admin_client";
 
-    private final PartitionLogs logs;
-    private final DelayedFetches delayedFetches;
+    private final PartitionLogs topics;
+    private final Partitions partitions;
 
-    public ProduceHandler(PartitionLogs logs, DelayedFetches delayedFetches) {
-        this.logs = logs;
-        this.delayedFetches = delayedFetches;
+    public ProduceHandler(PartitionLogs topics, Partitions partitions) {
+        this.topics = topics;
+        this.partitions = partitions;
     }
 
     @Override
@@ -75,29 +88,35 @@ public final class ProduceHandler implements ApiHandler {
         return ProduceApi.SPEC;
     }
 
+    /** A partition whose append succeeded, for the acks=all wait. */
+    private record Appended(Partition partition, long lastOffset, Struct out) {
+    }
+
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
         short acks = request.get(Request.ACKS);
         String transactionalId = request.get(Request.TRANSACTIONAL_ID);
-        List<Struct> topics = request.get(Request.TOPIC_DATA);
+        List<Struct> topicData = request.get(Request.TOPIC_DATA);
 
         ErrorCode requestError = null;
         if (acks != -1 && acks != 0 && acks != 1) {
             requestError = ErrorCode.INVALID_REQUIRED_ACKS;
-        } else if (transactionalId == null && hasTransactionalRecords(topics)) {
+        } else if (transactionalId == null && hasTransactionalRecords(topicData)) {
             requestError = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
 
         Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
-        boolean failed = false;
-        for (Struct topic : topics) {
+        AtomicBoolean failed = new AtomicBoolean();
+        List<CompletableFuture<Void>> appends = new ArrayList<>();
+        Queue<Appended> appended = new ConcurrentLinkedQueue<>();
+        for (Struct topic : topicData) {
             Struct topicResponse = response.add(Response.RESPONSES);
             String name;
             if (version >= 13) {
                 UUID id = topic.get(TopicProduceData.TOPIC_ID);
                 topicResponse.set(TopicProduceResponse.TOPIC_ID, id);
-                name = logs.topicName(id).orElse(null);
+                name = topics.topicName(id).orElse(null);
             } else {
                 name = topic.get(TopicProduceData.NAME);
                 topicResponse.set(TopicProduceResponse.NAME, name);
@@ -108,62 +127,163 @@ public final class ProduceHandler implements ApiHandler {
                 out.set(PartitionProduceResponse.INDEX, index);
                 if (requestError != null) {
                     fail(out, requestError, null);
-                    failed = true;
-                } else if (!produce(version, context.clientId(), transactionalId, name, index,
-                        partition.get(PartitionProduceData.RECORDS), out)) {
-                    failed = true;
+                    failed.set(true);
+                    continue;
+                }
+                CompletableFuture<Void> append = produce(version, context.clientId(), transactionalId, name, index,
+                        acks, partition.get(PartitionProduceData.RECORDS), out, failed, appended);
+                if (append != null) {
+                    appends.add(append);
                 }
             }
         }
+        CompletableFuture<Void> all = CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
         if (acks == 0) {
-            return failed
-                    ? CompletableFuture.failedFuture(new ProduceWithoutAcksFailed(describeErrors(response)))
-                    : CompletableFuture.completedFuture(null);
+            return all.thenApply(v -> {
+                if (failed.get()) {
+                    throw new ProduceWithoutAcksFailed(describeErrors(response));
+                }
+                return null;
+            });
         }
-        return CompletableFuture.completedFuture(response);
+        if (acks == ACKS_ALL) {
+            int timeoutMs = Math.max(0, request.get(Request.TIMEOUT_MS));
+            return all.thenCompose(v -> awaitHighWatermark(context, List.copyOf(appended), timeoutMs, response));
+        }
+        return all.thenApply(v -> response);
     }
 
-    /** Appends one partition's records and fills in its response; false if it failed. */
-    private boolean produce(short version, String clientId, String transactionalId, String topic, int partition,
-            Records records, Struct out) {
+    /**
+     * Checks one partition's records and hands them to its writer; fills in its response when the append
+     * ends. Returns the append's future, or null when the partition was refused here (response filled in).
+     */
+    private CompletableFuture<Void> produce(short version, String clientId, String transactionalId, String topic,
+            int index, short acks, Records records, Struct out, AtomicBoolean failed, Queue<Appended> appended) {
+        ErrorCode refused = null;
+        String why = null;
+        Optional<Partition> found = topic == null ? Optional.empty() : partitions.partition(topic, index);
         if (topic == null) {
-            return fail(out, ErrorCode.UNKNOWN_TOPIC_ID, null);
+            refused = ErrorCode.UNKNOWN_TOPIC_ID;
+        } else if (found.isEmpty()) {
+            refused = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+        } else if (INTERNAL_TOPICS.contains(topic) && !ADMIN_CLIENT_ID.equals(clientId)) {
+            refused = ErrorCode.INVALID_TOPIC_EXCEPTION;
+            why = "Cannot append to internal topic " + topic;
+        } else if (!(records instanceof MemoryRecords memory) || memory.sizeInBytes() == 0) {
+            refused = ErrorCode.INVALID_RECORD;
+            why = "Produce requests with version " + version + " must have at least one record batch per partition";
+        } else if ((refused = validateRecords(version, memory.buffer())) != null) {
+            why = invalidMessage(version, refused);
+        } else if (transactionalId != null && isTransactional(memory.buffer())) {
+            refused = ErrorCode.INVALID_TXN_STATE;
+            why = "transactions are not supported by this broker yet (transactional.id " + transactionalId + ")";
         }
-        Optional<PartitionLog> found = logs.partitionLog(topic, partition);
-        if (found.isEmpty()) {
-            return fail(out, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, null);
+        if (refused != null) {
+            fail(out, refused, why);
+            failed.set(true);
+            return null;
         }
-        if (INTERNAL_TOPICS.contains(topic) && !ADMIN_CLIENT_ID.equals(clientId)) {
-            return fail(out, ErrorCode.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + topic);
+        Partition partition = found.get();
+        // The frame is released when handle() returns: keep its bytes alive until the writer is done with
+        // them. A view, not a copy: the log stamps offsets into it and writes it out.
+        ByteBuf frameBytes = ((MemoryRecords) records).buffer().retainedSlice();
+        return partition.appendAsLeader(frameBytes.nioBuffer(), acks).handle((result, error) -> {
+            frameBytes.release();
+            if (error != null) {
+                appendFailed(out, unwrap(error));
+                failed.set(true);
+            } else {
+                out.set(PartitionProduceResponse.ERROR_CODE, ErrorCode.NONE.code())
+                        .set(PartitionProduceResponse.BASE_OFFSET, result.baseOffset())
+                        .set(PartitionProduceResponse.LOG_APPEND_TIME_MS, result.logAppendTime())
+                        .set(PartitionProduceResponse.LOG_START_OFFSET, result.logStartOffset());
+                appended.add(new Appended(partition, result.lastOffset(), out));
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A refused append's partition response. The log's {@link LogException} carries the error code and
+     * message; record-level errors (v8+ record_errors) from a {@code LogAppendException} go in here too.
+     */
+    private static void appendFailed(Struct out, Throwable error) {
+        if (error instanceof LogException e) {
+            fail(out, e.errorCode(), e.getMessage());
+        } else {
+            fail(out, ErrorCode.UNKNOWN_SERVER_ERROR, "append failed: " + error);
         }
-        if (!(records instanceof MemoryRecords memory) || memory.sizeInBytes() == 0) {
-            return fail(out, ErrorCode.INVALID_RECORD, "Produce requests with version " + version
-                    + " must have at least one record batch per partition");
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    /**
+     * acks=all: answers once the high watermark of every appended partition has passed its last offset (at
+     * once on one node), or after timeout_ms with REQUEST_TIMED_OUT on the partitions still short, as Kafka's
+     * DelayedProduce. Waits in the waiting-operations set, and is dropped if the connection closes.
+     */
+    private CompletableFuture<Struct> awaitHighWatermark(RequestContext context, List<Appended> appended,
+            int timeoutMs, Struct response) {
+        DelayedProduce produce = new DelayedProduce(appended, timeoutMs, response);
+        if (produce.canComplete()) {
+            return CompletableFuture.completedFuture(response);
         }
-        ErrorCode invalid = validateRecords(version, memory.buffer());
-        if (invalid != null) {
-            return fail(out, invalid, invalidMessage(version, invalid));
+        List<Partition> keys = new ArrayList<>();
+        for (Appended a : appended) {
+            keys.add(a.partition());
         }
-        if (transactionalId != null && isTransactional(memory.buffer())) {
-            return fail(out, ErrorCode.INVALID_TXN_STATE,
-                    "transactions are not supported by this broker yet (transactional.id " + transactionalId + ")");
+        partitions.waiting().watch(produce, keys);
+        CancelOnClose.bind(produce, context);
+        return produce.future;
+    }
+
+    /** An acks=all produce waiting for its partitions' high watermarks; it only reads volatile offsets. */
+    private static final class DelayedProduce extends DelayedOperation {
+        final List<Appended> appended;
+        final Struct response;
+        final CompletableFuture<Struct> future = new CompletableFuture<>();
+
+        DelayedProduce(List<Appended> appended, int timeoutMs, Struct response) {
+            super(timeoutMs, DelayedOperation.INLINE);
+            this.appended = appended;
+            this.response = response;
         }
-        PartitionLog log = found.get();
-        AppendResult result;
-        try {
-            // A view of the frame's bytes, not a copy: the log stamps offsets into it and writes it out.
-            result = log.append(memory.buffer().nioBuffer(), 0);
-        } catch (LogException e) {
-            return fail(out, e.errorCode(), e.getMessage());
+
+        @Override
+        protected boolean canComplete() {
+            for (Appended a : appended) {
+                if (!replicated(a)) {
+                    return false;
+                }
+            }
+            return true;
         }
-        out.set(PartitionProduceResponse.ERROR_CODE, ErrorCode.NONE.code())
-                .set(PartitionProduceResponse.BASE_OFFSET, result.baseOffset())
-                .set(PartitionProduceResponse.LOG_APPEND_TIME_MS, result.logAppendTime())
-                .set(PartitionProduceResponse.LOG_START_OFFSET, result.logStartOffset());
-        if (!result.duplicate()) {
-            delayedFetches.onAppend(log);
+
+        private static boolean replicated(Appended a) {
+            return a.partition().highWatermark() > a.lastOffset();
         }
-        return true;
+
+        @Override
+        protected void onComplete(Outcome outcome) {
+            switch (outcome) {
+                case SATISFIED -> future.complete(response);
+                case EXPIRED -> {
+                    // Kafka keeps the assigned base offset and sets the error on the partitions not yet replicated.
+                    for (Appended a : appended) {
+                        if (!replicated(a)) {
+                            a.out().set(PartitionProduceResponse.ERROR_CODE, ErrorCode.REQUEST_TIMED_OUT.code())
+                                    .set(PartitionProduceResponse.ERROR_MESSAGE, "the high watermark did not reach offset "
+                                            + a.lastOffset() + " within timeout_ms");
+                        }
+                    }
+                    future.complete(response);
+                }
+                case CANCELLED -> future.cancel(false);
+                case FAILED -> future.completeExceptionally(failure());
+            }
+        }
     }
 
     private static boolean fail(Struct out, ErrorCode error, String message) {

@@ -5,11 +5,14 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.DefaultEventLoop;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
-import io.odradek.broker.fetch.DelayedFetches;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
+import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.PartitionWriters;
+import io.odradek.replication.partition.Partitions;
+import io.odradek.replication.partition.WaitingOperations;
 import io.odradek.wire.header.RequestHeader;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
@@ -26,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -38,15 +42,17 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
- * Real partition logs in a temp dir, a real event loop to run handlers on, and Kafka's own record classes
- * to build batches and read records back.
+ * Real partition logs in a temp dir behind the real partition layer (writer threads, waiting-operations
+ * set), a real event loop to run handlers on, and Kafka's own record classes to build batches and read
+ * records back.
  */
 final class DataPathFixture implements PartitionLogs, AutoCloseable {
     private final Path dir;
     private final Map<String, UUID> ids = new HashMap<>();
     private final Map<String, PartitionLog> logs = new HashMap<>();
     final DefaultEventLoop loop = new DefaultEventLoop();
-    final DelayedFetches delayed = new DelayedFetches();
+    final WaitingOperations<Partition> waiting = new WaitingOperations<>("test-waiting");
+    final Partitions partitions = new Partitions(this, new PartitionWriters(2), waiting);
     private int correlationId;
 
     DataPathFixture(Path dir) {
@@ -78,6 +84,15 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
     }
 
     @Override
+    public OptionalInt leaderEpoch(String topic, int partition) {
+        return ids.containsKey(topic) ? OptionalInt.of(0) : OptionalInt.empty();
+    }
+
+    Partition partition(String topic, int partition) {
+        return partitions.partition(topic, partition).orElseThrow();
+    }
+
+    @Override
     public Optional<String> topicName(UUID topicId) {
         return ids.entrySet().stream().filter(e -> e.getValue().equals(topicId)).map(Map.Entry::getKey).findFirst();
     }
@@ -93,9 +108,15 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
     }
 
     CompletableFuture<Struct> call(ApiHandler handler, int version, Struct request, String clientId) {
+        return call(handler, version, request, clientId, loop.newPromise());
+    }
+
+    /** As a connection whose close future is {@code closed}: completing it is the client going away. */
+    CompletableFuture<Struct> call(ApiHandler handler, int version, Struct request, String clientId,
+            io.netty.util.concurrent.Future<?> closed) {
         RequestContext context = new RequestContext(
                 new RequestHeader(handler.api().key(), (short) version, ++correlationId, clientId),
-                new InetSocketAddress("127.0.0.1", 40000), ByteBufAllocator.DEFAULT, loop);
+                new InetSocketAddress("127.0.0.1", 40000), ByteBufAllocator.DEFAULT, loop, closed);
         try {
             return loop.submit(() -> handler.handle(context, request)).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -107,12 +128,10 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
         return call(handler, version, request).orTimeout(10, TimeUnit.SECONDS).join();
     }
 
-    /** Appends straight to a log, as a Produce would, waking parked fetches; returns the base offset. */
+    /** Appends through the partition, as a Produce would, waking parked fetches; returns the base offset. */
     long append(String topic, int partition, long timestamp, String... values) {
-        PartitionLog log = log(topic, partition);
-        long base = log.append(batch(timestamp, values), 0).baseOffset();
-        delayed.onAppend(log);
-        return base;
+        return partition(topic, partition).appendAsLeader(batch(timestamp, values), (short) 1)
+                .orTimeout(10, TimeUnit.SECONDS).join().baseOffset();
     }
 
     // ------------------------------------------------------------------ batches
@@ -205,6 +224,7 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
 
     @Override
     public void close() {
+        partitions.close();
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         logs.values().forEach(PartitionLog::close);
     }

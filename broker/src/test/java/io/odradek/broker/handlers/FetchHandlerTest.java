@@ -41,12 +41,13 @@ class FetchHandlerTest {
     @TempDir
     Path dir;
     DataPathFixture fx;
+    static final int FETCH_MAX_BYTES = 57_671_680;
     FetchHandler handler;
 
     @BeforeEach
     void setUp() {
         fx = new DataPathFixture(dir);
-        handler = new FetchHandler(fx, fx.delayed);
+        handler = new FetchHandler(fx, fx.partitions, FETCH_MAX_BYTES);
         fx.createTopic("orders", 2);
     }
 
@@ -204,14 +205,14 @@ class FetchHandlerTest {
         fx.append("orders", 0, 1L, "old");
         CompletableFuture<Struct> parked = fx.call(handler, 12, fetchRequest(30_000, 1, "orders", 0, 1L));
         assertThat(parked).isNotDone();
-        assertThat(fx.delayed.waiting(fx.log("orders", 0))).isEqualTo(1);
+        assertThat(fx.waiting.watching(fx.partition("orders", 0))).isEqualTo(1);
 
         fx.append("orders", 0, 2L, "new");
 
         Struct response = parked.orTimeout(5, TimeUnit.SECONDS).join();
         assertThat(DataPathFixture.records(records(response, 0, 0))).containsExactly("1:k-new=new");
         assertThat(partition(response, 0, 0).get(PartitionData.HIGH_WATERMARK)).isEqualTo(2L);
-        assertThat(fx.delayed.watchedPartitions()).isZero();
+        assertThat(fx.waiting.watchedKeys()).isZero();
     }
 
     @Test
@@ -229,7 +230,7 @@ class FetchHandlerTest {
         Struct response = parked.orTimeout(5, TimeUnit.SECONDS).join();
         assertThat(DataPathFixture.records(records(response, 0, 0))).containsExactly("0:k-abcdefghij=abcdefghij");
         assertThat(DataPathFixture.records(records(response, 0, 1))).containsExactly("0:k-0123456789=0123456789");
-        assertThat(fx.delayed.watchedPartitions()).isZero();
+        assertThat(fx.waiting.watchedKeys()).isZero();
     }
 
     @Test
@@ -243,7 +244,7 @@ class FetchHandlerTest {
         Struct p = partition(response, 0, 0);
         assertThat(p.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
         assertThat(p.get(PartitionData.RECORDS).sizeInBytes()).isZero();
-        assertThat(fx.delayed.watchedPartitions()).isZero();
+        assertThat(fx.waiting.watchedKeys()).isZero();
     }
 
     @Test
@@ -252,7 +253,7 @@ class FetchHandlerTest {
         assertThat(fx.call(handler, 12, fetchRequest(30_000, 1, "orders", 0, 0L))).isDone();
         assertThat(fx.call(handler, 12, fetchRequest(30_000, 1, "nope", 0, 0L))).isDone();
         assertThat(fx.call(handler, 12, fetchRequest(30_000, 1, "orders", 0, 99L))).isDone();
-        assertThat(fx.delayed.watchedPartitions()).isZero();
+        assertThat(fx.waiting.watchedKeys()).isZero();
     }
 
     // ------------------------------------------------------------------ helpers

@@ -84,6 +84,12 @@ public final class ClusterMetadata {
         return Optional.ofNullable(snapshot.byId.get(id));
     }
 
+    /** The leader epoch of {@code topic}-{@code partition}, or empty for an unknown topic. */
+    public java.util.OptionalInt leaderEpoch(String topic, int partition) {
+        TopicInfo info = snapshot.byName.get(topic);
+        return info == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(info.leaderEpoch(partition));
+    }
+
     /** Every topic, sorted by name. */
     public Collection<TopicInfo> topics() {
         return snapshot.byName.values();

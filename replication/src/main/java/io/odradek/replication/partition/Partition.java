@@ -1,0 +1,227 @@
+package io.odradek.replication.partition;
+
+import io.odradek.log.AppendResult;
+import io.odradek.log.FileSlice;
+import io.odradek.log.OffsetAndTimestamp;
+import io.odradek.log.PartitionLog;
+import io.odradek.log.checkpoint.LeaderEpochFile;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One partition as its leader sees it (Kafka's Partition): the log, the leader epoch from the metadata,
+ * the high watermark and the last stable offset. Handlers and coordinators read and write through it, never
+ * through the {@link PartitionLog} directly, so that whoever appends, the waiting operations parked on this
+ * partition are woken.
+ *
+ * <p>Appends run on the partition's writer thread, one at a time. The high watermark is the smallest log
+ * end among the in-sync replicas: on one node (no followers) it is the log end as soon as an append is in
+ * the log. The last stable offset equals the high watermark until transactions exist. Reads are lock-free
+ * slices of the log bounded by whichever of the three the reader may see.
+ */
+public final class Partition {
+    private final PartitionLog log;
+    private final int leaderEpoch;
+    private final Executor writer;
+    private final WaitingOperations<Partition> waiting;
+    /** Log end of each in-sync follower, as its last fetch said; empty on one node. */
+    private final Map<Integer, Long> followerLogEnds = new ConcurrentHashMap<>();
+    private volatile long highWatermark;
+
+    /**
+     * @param log         the partition's log (this partition leads it)
+     * @param leaderEpoch the current leader epoch from the cluster metadata
+     * @param followers   the other in-sync replicas; empty on one node
+     * @param writer      the thread this partition's appends run on
+     * @param waiting     the set woken when this partition moves
+     */
+    public Partition(PartitionLog log, int leaderEpoch, Set<Integer> followers, Executor writer,
+            WaitingOperations<Partition> waiting) {
+        this.log = log;
+        this.leaderEpoch = leaderEpoch;
+        this.writer = writer;
+        this.waiting = waiting;
+        for (int follower : followers) {
+            followerLogEnds.put(follower, log.logStartOffset());
+        }
+        this.highWatermark = followers.isEmpty() ? log.logEndOffset() : log.logStartOffset();
+    }
+
+    public String topic() {
+        return log.topic();
+    }
+
+    public int partition() {
+        return log.partition();
+    }
+
+    public int leaderEpoch() {
+        return leaderEpoch;
+    }
+
+    /** The log, for storage administration (configs, retention, deletion); the data path goes through this class. */
+    public PartitionLog log() {
+        return log;
+    }
+
+    public long logStartOffset() {
+        return log.logStartOffset();
+    }
+
+    public long logEndOffset() {
+        return log.logEndOffset();
+    }
+
+    /** Offsets below this are on every in-sync replica: what consumers may read and acks=all waits for. */
+    public long highWatermark() {
+        return highWatermark;
+    }
+
+    /** Offsets below this belong to no open transaction; the high watermark until transactions exist. */
+    public long lastStableOffset() {
+        return highWatermark;
+    }
+
+    /** Where a reader with this isolation must stop. */
+    public long fetchableEnd(FetchIsolation isolation) {
+        return switch (isolation) {
+            case LOG_END -> log.logEndOffset();
+            case HIGH_WATERMARK -> highWatermark();
+            case TXN_COMMITTED -> lastStableOffset();
+        };
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * Appends a producer's batches on this partition's writer thread, stamping them with the leader epoch.
+     * The future completes once they are in the log (with the log's {@code LogException} on a refusal);
+     * {@code records} must stay valid and untouched until then. Whether acks=all is satisfied is the caller's
+     * check: {@link #highWatermark()} past {@link AppendResult#lastOffset()}, waiting in the set if not yet.
+     *
+     * @param requiredAcks the request's acks (-1, 0 or 1); kept for the min.insync.replicas check replication adds
+     */
+    public CompletableFuture<AppendResult> appendAsLeader(ByteBuffer records, short requiredAcks) {
+        CompletableFuture<AppendResult> result = new CompletableFuture<>();
+        submit(result, records);
+        return result;
+    }
+
+    /**
+     * Appends a coordinator's batch (already built, with its producer id and control flags as the coordinator
+     * wants them) through the same writer, waking the same waiters, and completes once the batch is committed:
+     * the high watermark has passed it. Nothing times out here; the coordinator decides how long to wait.
+     */
+    public CompletableFuture<AppendResult> appendRecordsAsCoordinator(ByteBuffer batch) {
+        CompletableFuture<AppendResult> appended = new CompletableFuture<>();
+        submit(appended, batch);
+        return appended.thenCompose(this::whenCommitted);
+    }
+
+    /** Completes when the high watermark passes {@code appended} (at once if it already has). */
+    public CompletableFuture<AppendResult> whenCommitted(AppendResult appended) {
+        if (highWatermark > appended.lastOffset()) {
+            return CompletableFuture.completedFuture(appended);
+        }
+        CompletableFuture<AppendResult> committed = new CompletableFuture<>();
+        waiting.watch(new DelayedOperation(-1, DelayedOperation.INLINE) {
+            @Override
+            protected boolean canComplete() {
+                return highWatermark > appended.lastOffset();
+            }
+
+            @Override
+            protected void onComplete(Outcome outcome) {
+                if (outcome == Outcome.SATISFIED) {
+                    committed.complete(appended);
+                } else {
+                    committed.completeExceptionally(new IllegalStateException(
+                            "append to " + Partition.this + " ended " + outcome + " before it was committed", failure()));
+                }
+            }
+        }, List.of(this));
+        return committed;
+    }
+
+    private void submit(CompletableFuture<AppendResult> result, ByteBuffer records) {
+        try {
+            writer.execute(() -> {
+                try {
+                    result.complete(appendOnWriter(records));
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(e);
+        }
+    }
+
+    private AppendResult appendOnWriter(ByteBuffer records) {
+        AppendResult appended = log.append(records, leaderEpoch);
+        if (!appended.duplicate()) {
+            maybeAdvanceHighWatermark();
+            // The log end moved (and with one node the high watermark): fetches and produces parked here re-check.
+            waiting.wake(this);
+        }
+        return appended;
+    }
+
+    /**
+     * A follower's fetch reported its log end (the seam replication builds on): the high watermark may move,
+     * completing acks=all produces and coordinator writes parked on this partition.
+     */
+    public void recordFollowerLogEnd(int replicaId, long logEndOffset) {
+        if (followerLogEnds.replace(replicaId, logEndOffset) != null && maybeAdvanceHighWatermark()) {
+            waiting.wake(this);
+        }
+    }
+
+    /** Recomputes the high watermark as the smallest in-sync log end; true if it moved. */
+    private synchronized boolean maybeAdvanceHighWatermark() {
+        long candidate = log.logEndOffset();
+        for (long followerEnd : followerLogEnds.values()) {
+            candidate = Math.min(candidate, followerEnd);
+        }
+        if (candidate > highWatermark) {
+            highWatermark = candidate;
+            return true;
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /**
+     * A slice of the log from the batch holding {@code offset}, bounded by what this reader may see (see
+     * {@link PartitionLog#read(long, int, long)}: the whole first batch, then up to {@code maxBytes}).
+     */
+    public FileSlice read(long offset, int maxBytes, FetchIsolation isolation) {
+        long end = isolation == FetchIsolation.LOG_END ? Long.MAX_VALUE : fetchableEnd(isolation);
+        return log.read(offset, maxBytes, end);
+    }
+
+    public Optional<OffsetAndTimestamp> offsetForTimestamp(long timestamp) {
+        return log.offsetForTimestamp(timestamp);
+    }
+
+    public Optional<OffsetAndTimestamp> maxTimestampOffset() {
+        return log.maxTimestampOffset();
+    }
+
+    public List<LeaderEpochFile.EpochEntry> leaderEpochs() {
+        return log.leaderEpochs();
+    }
+
+    @Override
+    public String toString() {
+        return log.topic() + "-" + log.partition();
+    }
+}

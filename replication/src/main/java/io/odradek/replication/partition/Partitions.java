@@ -1,0 +1,67 @@
+package io.odradek.replication.partition;
+
+import io.odradek.log.PartitionLog;
+import io.odradek.replication.metadata.TopicInfo;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The partitions this broker leads (the part of Kafka's ReplicaManager that finds a Partition), made on
+ * first use over the logs the storage layer holds. A partition whose log went away (topic deleted) is
+ * dropped; one whose log was replaced (topic re-created) gets a fresh Partition, so state never leaks
+ * from one incarnation to the next.
+ */
+public final class Partitions implements AutoCloseable {
+    /** What the registry needs from the owner of logs and metadata. */
+    public interface Source {
+        Optional<PartitionLog> partitionLog(String topic, int partition);
+
+        /** The partition's leader epoch from the cluster metadata; empty for an unknown topic. */
+        OptionalInt leaderEpoch(String topic, int partition);
+    }
+
+    private record Key(String topic, int partition) {
+    }
+
+    private final Source source;
+    private final PartitionWriters writers;
+    private final WaitingOperations<Partition> waiting;
+    private final ConcurrentHashMap<Key, Partition> partitions = new ConcurrentHashMap<>();
+
+    public Partitions(Source source, PartitionWriters writers, WaitingOperations<Partition> waiting) {
+        this.source = source;
+        this.writers = writers;
+        this.waiting = waiting;
+    }
+
+    /** The partition, if its topic and log exist here. */
+    public Optional<Partition> partition(String topic, int partition) {
+        Optional<PartitionLog> log = source.partitionLog(topic, partition);
+        Key key = new Key(topic, partition);
+        if (log.isEmpty()) {
+            partitions.remove(key);
+            return Optional.empty();
+        }
+        PartitionLog current = log.get();
+        Partition known = partitions.get(key);
+        if (known != null && known.log() == current) {
+            return Optional.of(known);
+        }
+        return Optional.of(partitions.compute(key, (k, old) -> old != null && old.log() == current ? old
+                : new Partition(current, source.leaderEpoch(topic, partition).orElse(TopicInfo.INITIAL_LEADER_EPOCH), Set.of(),
+                        writers.writerFor(topic, partition), waiting)));
+    }
+
+    public WaitingOperations<Partition> waiting() {
+        return waiting;
+    }
+
+    /** Lets handed-over appends finish, then stops the writers and cancels whatever is still parked. */
+    @Override
+    public void close() {
+        writers.close();
+        waiting.close();
+    }
+}
