@@ -278,7 +278,8 @@ public final class FetchHandler implements ApiHandler {
                         future.completeExceptionally(e);
                     }
                 }
-                case CANCELLED -> future.cancel(false);
+                // Its connection is gone: no response (null, as for acks=0), so nothing is logged or written.
+                case CANCELLED -> future.complete(null);
                 case FAILED -> future.completeExceptionally(failure());
             }
         }

@@ -26,9 +26,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -50,6 +52,8 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
     private final Path dir;
     private final Map<String, UUID> ids = new HashMap<>();
     private final Map<String, PartitionLog> logs = new HashMap<>();
+    /** Topics whose partitions have an in-sync follower (id 2) that has fetched nothing yet. */
+    private final Set<String> withLaggingFollower = new HashSet<>();
     final DefaultEventLoop loop = new DefaultEventLoop();
     final WaitingOperations<Partition> waiting = new WaitingOperations<>("test-waiting");
     final Partitions partitions = new Partitions(this, new PartitionWriters(2), waiting);
@@ -72,6 +76,17 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
                     PartitionLog.Options.defaults().withTopicId(id)));
         }
         return id;
+    }
+
+    /** A topic whose high watermark stays at 0 until the test moves follower 2 (acks=all waits). */
+    UUID createTopicWithLaggingFollower(String topic, int partitions) {
+        withLaggingFollower.add(topic);
+        return createTopic(topic, partitions);
+    }
+
+    @Override
+    public Set<Integer> inSyncFollowers(String topic, int partition) {
+        return withLaggingFollower.contains(topic) ? Set.of(2) : Set.of();
     }
 
     PartitionLog log(String topic, int partition) {

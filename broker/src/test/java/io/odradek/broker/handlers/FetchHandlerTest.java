@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.FileRegion;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Promise;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.FetchApi;
@@ -254,6 +255,91 @@ class FetchHandlerTest {
         assertThat(fx.call(handler, 12, fetchRequest(30_000, 1, "nope", 0, 0L))).isDone();
         assertThat(fx.call(handler, 12, fetchRequest(30_000, 1, "orders", 0, 99L))).isDone();
         assertThat(fx.waiting.watchedKeys()).isZero();
+    }
+
+    @Test
+    void aFetchParkedOnSeveralPartitionsAnswersOnceOnTheFirstSufficientAppend() {
+        Struct request = fetchRequest(30_000, 1, "orders", 0, 0L);
+        addPartition(request.get(Request.TOPICS).get(0), 1, 0L);
+        CompletableFuture<Struct> parked = fx.call(handler, 12, request);
+        assertThat(fx.waiting.watching(fx.partition("orders", 0))).isEqualTo(1);
+        assertThat(fx.waiting.watching(fx.partition("orders", 1))).isEqualTo(1);
+
+        fx.append("orders", 1, 1L, "first");
+        Struct response = parked.orTimeout(5, TimeUnit.SECONDS).join();
+        fx.append("orders", 0, 1L, "later");
+        waitForLoop();
+
+        assertThat(DataPathFixture.records(records(response, 0, 0))).isEmpty();
+        assertThat(DataPathFixture.records(records(response, 0, 1))).containsExactly("0:k-first=first");
+        assertThat(fx.waiting.watching(fx.partition("orders", 0))).isZero();
+        assertThat(fx.waiting.watching(fx.partition("orders", 1))).isZero();
+    }
+
+    @Test
+    void closingTheConnectionDropsAParkedFetchAndUnwatchesIt() {
+        Promise<Void> connection = fx.loop.newPromise();
+        Struct request = fetchRequest(30_000, 1, "orders", 0, 0L);
+        addPartition(request.get(Request.TOPICS).get(0), 1, 0L);
+        CompletableFuture<Struct> parked = fx.call(handler, 12, request, "test-client", connection);
+        assertThat(fx.waiting.watchedKeys()).isEqualTo(2);
+
+        connection.setSuccess(null);
+        waitForLoop();
+
+        assertThat(parked).isCompletedWithValue(null); // nothing to write to a closed connection
+        assertThat(fx.waiting.watching(fx.partition("orders", 0))).isZero();
+        assertThat(fx.waiting.watching(fx.partition("orders", 1))).isZero();
+        fx.append("orders", 0, 1L, "nobody-waits");
+        assertThat(fx.waiting.watchedKeys()).isZero();
+    }
+
+    @Test
+    void aFetchOfMaxBytesIntegerMaxGetsAtMostFetchMaxBytes() {
+        int batchSize = batch(1L, "0123456789").remaining();
+        for (int i = 0; i < 10; i++) {
+            fx.append("orders", 0, 1L, "0123456789");
+            fx.append("orders", 1, 1L, "0123456789");
+        }
+        int cap = 3 * batchSize + batchSize / 2;
+        FetchHandler capped = new FetchHandler(fx, fx.partitions, cap);
+        Struct request = fetchRequest(0, 1, "orders", 0, 0L).set(Request.MAX_BYTES, Integer.MAX_VALUE);
+        addPartition(request.get(Request.TOPICS).get(0), 1, 0L);
+
+        Struct response = fx.callAndWait(capped, 12, request);
+
+        int total = records(response, 0, 0).sizeInBytes() + records(response, 0, 1).sizeInBytes();
+        assertThat(total).isLessThanOrEqualTo(cap);
+        // Whole batches of partition 0 as far as the cap goes (a cut-off batch is not a record), none of 1.
+        assertThat(DataPathFixture.records(records(response, 0, 0))).hasSize(3);
+        assertThat(records(response, 0, 1).sizeInBytes()).isZero();
+    }
+
+    @Test
+    void theFirstBatchComesWholeEvenWhenLargerThanFetchMaxBytes() {
+        String big = "x".repeat(4000);
+        fx.append("orders", 0, 1L, big);
+        FetchHandler capped = new FetchHandler(fx, fx.partitions, 1024);
+        Struct request = fetchRequest(0, 1, "orders", 0, 0L).set(Request.MAX_BYTES, Integer.MAX_VALUE);
+
+        Struct response = fx.callAndWait(capped, 12, request);
+
+        assertThat(DataPathFixture.records(records(response, 0, 0))).containsExactly("0:k-" + big + "=" + big);
+    }
+
+    @Test
+    void consumersReadOnlyUpToTheHighWatermarkAndReplicasToTheLogEnd() {
+        fx.createTopicWithLaggingFollower("replicated", 1);
+        fx.append("replicated", 0, 1L, "a");
+        fx.append("replicated", 0, 1L, "b");
+        fx.partition("replicated", 0).recordFollowerLogEnd(2, 1L);
+
+        Struct consumer = fx.callAndWait(handler, 12, fetchRequest(0, 1, "replicated", 0, 0L));
+        assertThat(DataPathFixture.records(records(consumer, 0, 0))).containsExactly("0:k-a=a");
+        assertThat(partition(consumer, 0, 0).get(PartitionData.HIGH_WATERMARK)).isEqualTo(1L);
+
+        Struct replica = fx.callAndWait(handler, 12, fetchRequest(0, 1, "replicated", 0, 0L).set(Request.REPLICA_ID, 2));
+        assertThat(DataPathFixture.records(records(replica, 0, 0))).containsExactly("0:k-a=a", "1:k-b=b");
     }
 
     // ------------------------------------------------------------------ helpers

@@ -6,6 +6,9 @@ import static io.odradek.broker.handlers.DataPathFixture.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.util.concurrent.Promise;
 import io.odradek.log.FileSlice;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ProduceApi.Request;
@@ -14,6 +17,7 @@ import io.odradek.wire.api.ProduceApi.Request.TopicProduceData.PartitionProduceD
 import io.odradek.wire.api.ProduceApi.Response;
 import io.odradek.wire.api.ProduceApi.Response.TopicProduceResponse;
 import io.odradek.wire.api.ProduceApi.Response.TopicProduceResponse.PartitionProduceResponse;
+import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import java.nio.ByteBuffer;
@@ -23,6 +27,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.compress.Compression;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -224,6 +230,93 @@ class ProduceHandlerTest {
 
         Struct response = parked.orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).join();
         assertThat(DataPathFixture.records(FetchHandlerTest.records(response, 0, 0))).containsExactly("0:k-wake-up=wake-up");
+    }
+
+    @Test
+    void acksAllAnswersOnceTheHighWatermarkPassesTheAppend() {
+        Struct response = produce(9, (short) -1, null, "orders", 0, wire(batch(1L, "a", "b")));
+        assertThat(error(response)).isEqualTo(ErrorCode.NONE);
+        assertThat(partition(response).get(PartitionProduceResponse.BASE_OFFSET)).isZero();
+        assertThat(fx.partition("orders", 0).highWatermark()).isEqualTo(2L);
+    }
+
+    @Test
+    void acksAllWaitsForTheFollowerAndAnswersWhenItCatchesUp() {
+        fx.createTopicWithLaggingFollower("replicated", 1);
+        CompletableFuture<Struct> pending = fx.call(handler, 9, request((short) -1, null, "replicated", 0,
+                wire(batch(1L, "a", "b"))));
+        await(() -> fx.waiting.watching(fx.partition("replicated", 0)) == 1);
+        assertThat(fx.log("replicated", 0).logEndOffset()).isEqualTo(2L);
+        assertThat(pending).isNotDone();
+
+        fx.partition("replicated", 0).recordFollowerLogEnd(2, 2L);
+
+        Struct response = pending.orTimeout(5, TimeUnit.SECONDS).join();
+        assertThat(error(response)).isEqualTo(ErrorCode.NONE);
+        assertThat(partition(response).get(PartitionProduceResponse.BASE_OFFSET)).isZero();
+        assertThat(fx.waiting.watchedKeys()).isZero();
+    }
+
+    @Test
+    void acksAllTimesOutWithRequestTimedOutWhenTheHighWatermarkStays() {
+        fx.createTopicWithLaggingFollower("replicated", 1);
+        Struct request = request((short) -1, null, "replicated", 0, wire(batch(1L, "a"))).set(Request.TIMEOUT_MS, 100);
+
+        Struct response = fx.callAndWait(handler, 9, request);
+
+        assertThat(error(response)).isEqualTo(ErrorCode.REQUEST_TIMED_OUT);
+        assertThat(partition(response).get(PartitionProduceResponse.BASE_OFFSET)).isZero(); // Kafka keeps it
+        assertThat(fx.log("replicated", 0).logEndOffset()).isEqualTo(1L);
+        assertThat(fx.waiting.watchedKeys()).isZero();
+    }
+
+    @Test
+    void acksAllIsDroppedWhenTheConnectionCloses() {
+        fx.createTopicWithLaggingFollower("replicated", 1);
+        Promise<Void> connection = fx.loop.newPromise();
+        CompletableFuture<Struct> pending = fx.call(handler, 9, request((short) -1, null, "replicated", 0,
+                wire(batch(1L, "a"))), "test-client", connection);
+        await(() -> fx.waiting.watchedKeys() == 1);
+
+        connection.setSuccess(null);
+
+        // No response is written for a connection that is gone: the request ends with none, as acks=0 does.
+        assertThat(pending.orTimeout(5, TimeUnit.SECONDS).join()).isNull();
+        assertThat(fx.waiting.watchedKeys()).isZero();
+    }
+
+    @Test
+    void acksOneAnswersAfterTheLocalAppendWithoutWaitingForFollowers() {
+        fx.createTopicWithLaggingFollower("replicated", 1);
+        Struct response = produce(9, (short) 1, null, "replicated", 0, wire(batch(1L, "a")));
+        assertThat(error(response)).isEqualTo(ErrorCode.NONE);
+        assertThat(fx.partition("replicated", 0).highWatermark()).isZero();
+        assertThat(fx.waiting.watchedKeys()).isZero();
+    }
+
+    @Test
+    void theRecordsBufferIsReleasedOnceAppendedOrRefused() {
+        ByteBuf ok = Unpooled.copiedBuffer(batch(1L, "a"));
+        produce(9, (short) 1, null, "orders", 0, new MemoryRecords(ok));
+        ByteBuffer corrupt = batch(1L, "b");
+        corrupt.put(corrupt.limit() - 1, (byte) 0x7f);
+        ByteBuf bad = Unpooled.copiedBuffer(corrupt);
+        Struct refused = produce(9, (short) 1, null, "orders", 0, new MemoryRecords(bad));
+
+        assertThat(error(refused)).isEqualTo(ErrorCode.CORRUPT_MESSAGE);
+        // Only the request's own reference is left, which the network layer releases with the frame.
+        assertThat(ok.refCnt()).isEqualTo(1);
+        assertThat(bad.refCnt()).isEqualTo(1);
+    }
+
+    private static void await(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 5 s");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     // ------------------------------------------------------------------ helpers

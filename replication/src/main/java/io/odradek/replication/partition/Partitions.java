@@ -20,6 +20,11 @@ public final class Partitions implements AutoCloseable {
 
         /** The partition's leader epoch from the cluster metadata; empty for an unknown topic. */
         OptionalInt leaderEpoch(String topic, int partition);
+
+        /** The other in-sync replicas of a partition this broker leads: none on a single node. */
+        default Set<Integer> inSyncFollowers(String topic, int partition) {
+            return Set.of();
+        }
     }
 
     private record Key(String topic, int partition) {
@@ -50,7 +55,8 @@ public final class Partitions implements AutoCloseable {
             return Optional.of(known);
         }
         return Optional.of(partitions.compute(key, (k, old) -> old != null && old.log() == current ? old
-                : new Partition(current, source.leaderEpoch(topic, partition).orElse(TopicInfo.INITIAL_LEADER_EPOCH), Set.of(),
+                : new Partition(current, source.leaderEpoch(topic, partition).orElse(TopicInfo.INITIAL_LEADER_EPOCH),
+                        source.inSyncFollowers(topic, partition),
                         writers.writerFor(topic, partition), waiting)));
     }
 
