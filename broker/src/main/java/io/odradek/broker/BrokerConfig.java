@@ -6,6 +6,7 @@ import io.odradek.broker.config.ConfigKey;
 import io.odradek.broker.config.ConfigType;
 import io.odradek.broker.config.Listener;
 import io.odradek.log.LogConfig;
+import io.odradek.log.LogManager;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.InetSocketAddress;
@@ -313,6 +314,12 @@ public final class BrokerConfig {
 
     public int numRecoveryThreadsPerDataDir() {
         return intValue("num.recovery.threads.per.data.dir");
+    }
+
+    /** The log manager's pools and producer expiry, from the keys above. */
+    public LogManager.Background logBackground() {
+        return new LogManager.Background(backgroundThreads(), logCleanerThreads(), numRecoveryThreadsPerDataDir(),
+                producerIdExpirationMs(), producerIdExpirationCheckIntervalMs());
     }
 
     // ---- the whole config

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.odradek.broker.config.ConfigException;
 import io.odradek.log.LogConfig;
+import io.odradek.log.LogManager;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +51,22 @@ class BrokerConfigTest {
         assertThat(c.groupMinSessionTimeoutMs()).isEqualTo(6000);
         assertThat(c.groupMaxSessionTimeoutMs()).isEqualTo(1_800_000);
         assertThat(c.isDefault("num.partitions")).isTrue();
+    }
+
+    @Test
+    void partitionLayerKeysHaveKafkasDefaultsAndSizeThePools() {
+        BrokerConfig c = BrokerConfig.defaults();
+        assertThat(c.numIoThreads()).isEqualTo(8);
+        assertThat(c.fetchMaxBytes()).isEqualTo(57_671_680);
+        assertThat(c.logBackground()).isEqualTo(new LogManager.Background(10, 1, 2, 86_400_000L, 600_000L));
+        assertThat(c.logBackground()).isEqualTo(LogManager.Background.DEFAULTS);
+
+        BrokerConfig set = BrokerConfig.of(Map.of("background.threads", "3", "log.cleaner.threads", "2",
+                "num.recovery.threads.per.data.dir", "4", "producer.id.expiration.ms", "1000",
+                "producer.id.expiration.check.interval.ms", "100", "fetch.max.bytes", "1048576", "num.io.threads", "2"));
+        assertThat(set.logBackground()).isEqualTo(new LogManager.Background(3, 2, 4, 1000L, 100L));
+        assertThat(set.fetchMaxBytes()).isEqualTo(1_048_576);
+        assertThat(set.numIoThreads()).isEqualTo(2);
     }
 
     @Test

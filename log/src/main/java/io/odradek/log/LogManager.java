@@ -29,8 +29,9 @@ import java.util.stream.Stream;
 
 /**
  * Every partition log under one or more {@code log.dirs}, like Kafka's LogManager: loads and recovers
- * them at start, places new partitions, runs retention and time-based flushes on one daemon thread, and
- * writes the per-dir checkpoints and the clean-shutdown marker on close.
+ * them at start, places new partitions, runs retention, time-based flushes, checkpoints, producer expiry
+ * and compaction on its own daemon threads (see {@link Background}), and writes the per-dir checkpoints
+ * and the clean-shutdown marker on close.
  */
 public final class LogManager implements AutoCloseable {
     public static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
@@ -41,8 +42,18 @@ public final class LogManager implements AutoCloseable {
     public static final long CLEANER_BACKOFF_MS = 15_000L;
     /** How often flush.ms is checked; Kafka's log.flush.scheduler.interval.ms is unbounded by default. */
     private static final long FLUSH_CHECK_INTERVAL_MS = 1_000L;
-    /** Threads opening the partitions of a log dir at start: one per core, at most 4. */
-    private static final int RECOVERY_THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
+    /**
+     * The background pools and periodic producer expiry, under Kafka's broker keys: {@code background.threads}
+     * (retention, flushes, checkpoints, delayed deletes), {@code log.cleaner.threads} (compaction; 0 = none),
+     * {@code num.recovery.threads.per.data.dir} (loading logs at start), {@code producer.id.expiration.ms} and
+     * {@code producer.id.expiration.check.interval.ms}. None of this work ever runs on a network thread.
+     */
+    public record Background(int threads, int cleanerThreads, int recoveryThreadsPerDataDir,
+                             long producerIdExpirationMs, long producerIdExpirationCheckIntervalMs) {
+        /** Kafka 4's defaults. */
+        public static final Background DEFAULTS = new Background(10, 1, 2, 86_400_000L, 600_000L);
+    }
 
     /** A partition's key: {@code <topic>-<partition>}, also its directory name. */
     private record Key(String topic, int partition) {
@@ -54,16 +65,20 @@ public final class LogManager implements AutoCloseable {
     private final List<Path> dirs;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
+    private final Background background;
+    /** log.cleaner.threads threads, each cleaning its share of the logs; null when compaction is off. */
+    private final ScheduledExecutorService cleaner;
     private final Map<Key, PartitionLog> logs = new ConcurrentHashMap<>();
     private final Map<Key, Path> logDirOf = new ConcurrentHashMap<>();
     private volatile LogConfig defaults;
     private volatile boolean closed;
 
-    private LogManager(List<Path> dirs, LogConfig defaults, Clock clock) {
+    private LogManager(List<Path> dirs, LogConfig defaults, Clock clock, Background background) {
         this.dirs = List.copyOf(dirs);
         this.defaults = defaults;
         this.clock = clock;
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+        this.background = background;
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(background.threads(), r -> {
             Thread t = new Thread(r, "odradek-log-manager");
             t.setDaemon(true);
             return t;
@@ -71,6 +86,12 @@ public final class LogManager implements AutoCloseable {
         // Pending .deleted unlinks are dropped on close: the next start removes those files anyway.
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.scheduler = executor;
+        this.cleaner = background.cleanerThreads() == 0 ? null
+                : Executors.newScheduledThreadPool(background.cleanerThreads(), r -> {
+                    Thread t = new Thread(r, "odradek-log-cleaner");
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
     /** Opens with the default retention check interval and the system clock. */
@@ -86,21 +107,37 @@ public final class LogManager implements AutoCloseable {
     public static LogManager open(List<Path> dirs, LogConfig defaults,
                                   Function<String, Map<String, String>> topicOverrides,
                                   long retentionCheckIntervalMs, Clock clock) {
-        LogManager manager = new LogManager(dirs, defaults, clock);
+        return open(dirs, defaults, topicOverrides, retentionCheckIntervalMs, clock, Background.DEFAULTS);
+    }
+
+    /** As above, with the background pools sized and producer expiry timed by {@code background}. */
+    public static LogManager open(List<Path> dirs, LogConfig defaults,
+                                  Function<String, Map<String, String>> topicOverrides,
+                                  long retentionCheckIntervalMs, Clock clock, Background background) {
+        LogManager manager = new LogManager(dirs, defaults, clock, background);
         try {
             for (Path dir : dirs) {
                 manager.loadDir(dir, topicOverrides);
             }
         } catch (IOException e) {
             manager.scheduler.shutdownNow();
+            if (manager.cleaner != null) {
+                manager.cleaner.shutdownNow();
+            }
             throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot load log dirs " + dirs + ": " + e.getMessage(), e);
         }
         manager.scheduler.scheduleWithFixedDelay(manager::runRetentionQuietly, retentionCheckIntervalMs,
                 retentionCheckIntervalMs, TimeUnit.MILLISECONDS);
         manager.scheduler.scheduleWithFixedDelay(manager::flushByTimeQuietly, FLUSH_CHECK_INTERVAL_MS,
                 FLUSH_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
-        manager.scheduler.scheduleWithFixedDelay(manager::runCleanerQuietly, CLEANER_BACKOFF_MS,
-                CLEANER_BACKOFF_MS, TimeUnit.MILLISECONDS);
+        for (int i = 0; manager.cleaner != null && i < background.cleanerThreads(); i++) {
+            int share = i;
+            manager.cleaner.scheduleWithFixedDelay(() -> manager.runCleaner(share, background.cleanerThreads()),
+                    CLEANER_BACKOFF_MS, CLEANER_BACKOFF_MS, TimeUnit.MILLISECONDS);
+        }
+        manager.scheduler.scheduleWithFixedDelay(manager::removeExpiredProducersQuietly,
+                background.producerIdExpirationCheckIntervalMs(), background.producerIdExpirationCheckIntervalMs(),
+                TimeUnit.MILLISECONDS);
         manager.scheduler.scheduleWithFixedDelay(manager::checkpointQuietly, CHECKPOINT_INTERVAL_MS,
                 CHECKPOINT_INTERVAL_MS, TimeUnit.MILLISECONDS);
         return manager;
@@ -146,7 +183,7 @@ public final class LogManager implements AutoCloseable {
      * not by one disk queue. The first failure fails the whole load, as it would sequentially.
      */
     private void loadAll(Path dir, Map<Key, Callable<PartitionLog>> toLoad) throws IOException {
-        int threads = Math.min(toLoad.size(), RECOVERY_THREADS);
+        int threads = Math.min(toLoad.size(), background.recoveryThreadsPerDataDir());
         if (threads <= 1) {
             for (Map.Entry<Key, Callable<PartitionLog>> e : toLoad.entrySet()) {
                 put(e.getKey(), dir, callUnchecked(e.getValue()));
@@ -297,12 +334,21 @@ public final class LogManager implements AutoCloseable {
     }
 
     /**
-     * One cleaner pass: each compacted log in turn (one partition at a time, on the background thread)
+     * One cleaner pass: each compacted log in turn (one partition at a time, on the calling thread)
      * is cleaned if its dirty ratio or an expired tombstone warrants it. Returns the bytes reclaimed.
      */
     public long runCleaner() {
+        return runCleaner(0, 1);
+    }
+
+    /** A cleaner thread's pass over its share of the logs: those whose key hashes to {@code share} of {@code shares}. */
+    private long runCleaner(int share, int shares) {
         long reclaimed = 0;
-        for (PartitionLog log : logs.values()) {
+        for (Map.Entry<Key, PartitionLog> entry : logs.entrySet()) {
+            if (Math.floorMod(entry.getKey().hashCode(), shares) != share) {
+                continue;
+            }
+            PartitionLog log = entry.getValue();
             try {
                 reclaimed += log.maybeClean(clock.millis());
             } catch (RuntimeException e) {
@@ -312,8 +358,25 @@ public final class LogManager implements AutoCloseable {
         return reclaimed;
     }
 
-    private void runCleanerQuietly() {
-        runCleaner();
+    /**
+     * Kafka's periodic producer expiration check: producers whose last batch is older than
+     * producer.id.expiration.ms leave the in-memory state of every log (and so its next snapshot).
+     */
+    public int removeExpiredProducers() {
+        long now = clock.millis();
+        int removed = 0;
+        for (PartitionLog log : logs.values()) {
+            removed += log.removeExpiredProducers(now, background.producerIdExpirationMs());
+        }
+        return removed;
+    }
+
+    private void removeExpiredProducersQuietly() {
+        try {
+            removeExpiredProducers();
+        } catch (RuntimeException e) {
+            // a closed or failing log; the next check retries
+        }
     }
 
     private void flushByTimeQuietly() {
@@ -362,6 +425,14 @@ public final class LogManager implements AutoCloseable {
             return;
         }
         closed = true;
+        if (cleaner != null) {
+            cleaner.shutdown();
+            try {
+                cleaner.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         scheduler.shutdown();
         try {
             scheduler.awaitTermination(10, TimeUnit.SECONDS);

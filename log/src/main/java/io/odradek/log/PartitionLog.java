@@ -818,6 +818,16 @@ public final class PartitionLog implements AutoCloseable {
         return epochs.entries();
     }
 
+    /**
+     * Kafka's removeExpiredProducers: forgets producers whose last batch is {@code expirationMs} or more
+     * older than {@code nowMs}. Returns how many went; the next producer snapshot no longer carries them.
+     */
+    public int removeExpiredProducers(long nowMs, long expirationMs) {
+        synchronized (lock) {
+            return producers.removeExpiredProducers(nowMs, expirationMs);
+        }
+    }
+
     /** The idempotent-producer state (read it only from tests/tools; the log mutates it under its lock). */
     public ProducerStateManager producerState() {
         return producers;

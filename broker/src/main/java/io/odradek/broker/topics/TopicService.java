@@ -71,14 +71,19 @@ public final class TopicService implements AutoCloseable {
 
     /** Opens (or creates) the metadata and the logs in the broker's log dirs. */
     public static TopicService open(BrokerConfig config) {
-        return open(Settings.from(config));
+        return open(Settings.from(config), config.logBackground());
     }
 
     public static TopicService open(Settings settings) {
+        return open(settings, LogManager.Background.DEFAULTS);
+    }
+
+    /** As {@link #open(Settings)}, with the log manager's background pools and producer expiry as given. */
+    public static TopicService open(Settings settings, LogManager.Background background) {
         ClusterMetadata metadata = ClusterMetadata.open(settings.logDirs(), settings.nodeId());
         LogManager logs = LogManager.open(settings.logDirs(), settings.logDefaults(),
                 topic -> metadata.topic(topic).map(TopicInfo::configs).orElse(Map.of()),
-                settings.retentionCheckIntervalMs(), Clock.systemUTC());
+                settings.retentionCheckIntervalMs(), Clock.systemUTC(), background);
         try {
             reconcile(metadata, logs);
         } catch (RuntimeException e) {

@@ -10,6 +10,8 @@ public final class ProducerEntry {
     private final long producerId;
     private short epoch;
     private final ArrayDeque<BatchMetadata> batches = new ArrayDeque<>(BATCHES_TO_RETAIN);
+    /** Max timestamp of the producer's last batch (Kafka's lastTimestamp): what expiry measures from. */
+    private long lastTimestamp = -1L;
 
     public ProducerEntry(long producerId, short epoch) {
         this.producerId = producerId;
@@ -32,6 +34,15 @@ public final class ProducerEntry {
     public int lastSeq() {
         BatchMetadata last = batches.peekLast();
         return last == null ? -1 : last.lastSeq();
+    }
+
+    public long lastTimestamp() {
+        return lastTimestamp;
+    }
+
+    /** A batch of this producer was appended (or replayed) with this max timestamp. */
+    void touch(long timestamp) {
+        lastTimestamp = timestamp;
     }
 
     public BatchMetadata lastBatch() {
@@ -61,11 +72,13 @@ public final class ProducerEntry {
             batches.removeFirst();
         }
         batches.addLast(batch);
+        lastTimestamp = batch.timestamp();
     }
 
     ProducerEntry copy() {
         ProducerEntry c = new ProducerEntry(producerId, epoch);
         c.batches.addAll(batches);
+        c.lastTimestamp = lastTimestamp;
         return c;
     }
 }

@@ -46,10 +46,10 @@ public final class ProducerSnapshotFile {
             BatchMetadata last = e.lastBatch();
             buf.putLong(e.producerId()).putShort(e.epoch());
             if (last == null) {
-                buf.putInt(-1).putLong(-1L).putInt(0).putLong(-1L);
+                buf.putInt(-1).putLong(-1L).putInt(0).putLong(e.lastTimestamp());
             } else {
                 buf.putInt(last.lastSeq()).putLong(last.lastOffset()).putInt((int) (last.lastOffset() - last.firstOffset()))
-                        .putLong(last.timestamp());
+                        .putLong(e.lastTimestamp());
             }
             buf.putInt(-1).putLong(-1L);
         }
@@ -112,6 +112,7 @@ public final class ProducerSnapshotFile {
                 }
                 e.addBatch(new BatchMetadata(firstSeq, lastSeq, lastOffset - delta, lastOffset, timestamp));
             }
+            e.touch(timestamp);
             state.put(e);
         }
         return true;

@@ -32,6 +32,17 @@ public final class ProducerStateManager {
         producers.put(entry.producerId(), entry);
     }
 
+    /**
+     * Removes the producers whose last batch timestamp is {@code expirationMs} or more before {@code nowMs}
+     * (Kafka's ProducerStateManager.removeExpiredProducers; no transactions yet, so none is kept for an open
+     * one). A producer coming back afterwards is accepted at any sequence, as a new one. Returns how many went.
+     */
+    public int removeExpiredProducers(long nowMs, long expirationMs) {
+        int before = producers.size();
+        producers.values().removeIf(e -> nowMs - e.lastTimestamp() >= expirationMs);
+        return before - producers.size();
+    }
+
     public void clear() {
         producers.clear();
     }
@@ -46,6 +57,7 @@ public final class ProducerStateManager {
         if (h.producerEpoch() != e.epoch()) {
             e.bumpEpoch(h.producerEpoch());
         }
+        e.touch(h.maxTimestamp());
         if (h.baseSequence() != RecordBatchHeader.NO_SEQUENCE && !h.isControlBatch()) {
             e.addBatch(new BatchMetadata(h.baseSequence(), h.lastSequence(), h.baseOffset(), h.lastOffset(),
                     h.maxTimestamp()));
@@ -95,6 +107,7 @@ public final class ProducerStateManager {
                 if (epoch > e.epoch()) {
                     e.bumpEpoch(epoch);
                 }
+                e.touch(h.maxTimestamp());
                 return null;
             }
             if (epoch > e.epoch()) {

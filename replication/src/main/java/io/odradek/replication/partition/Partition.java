@@ -81,7 +81,9 @@ public final class Partition {
 
     /** Offsets below this are on every in-sync replica: what consumers may read and acks=all waits for. */
     public long highWatermark() {
-        return highWatermark;
+        // Alone in the ISR, the log end is the high watermark: this also covers appends made straight to the
+        // log (the group coordinator's, until it appends through appendRecordsAsCoordinator).
+        return followerLogEnds.isEmpty() ? log.logEndOffset() : highWatermark;
     }
 
     /** Offsets below this belong to no open transaction; the high watermark until transactions exist. */
