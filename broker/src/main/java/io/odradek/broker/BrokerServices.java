@@ -46,6 +46,7 @@ final class BrokerServices implements AutoCloseable {
             GroupCoordinator groups = startGroupCoordinator(config, topics);
             Partitions partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(config.numIoThreads()),
                     new WaitingOperations<Partition>("waiting-operations"));
+            topics.onTopicDeleted(partitions::removeTopic);
             return new BrokerServices(topics, producerIds, groups, partitions);
         } catch (RuntimeException e) {
             if (producerIds != null) {

@@ -197,11 +197,11 @@ public final class FetchHandler implements ApiHandler {
                     }
                     int limit = Math.max(0, Math.min(p.maxBytes, remaining));
                     try {
-                        // Offsets first: a read bounded by a newer high watermark than the one we report is harmless.
+                        FileSlice slice = p.partition.read(p.fetchOffset, limit, isolation);
+                        // Offsets after the read: they only grow, so a consumer never gets records past the reported ones.
                         p.highWatermark = p.partition.highWatermark();
                         p.lastStableOffset = p.partition.lastStableOffset();
                         p.logStartOffset = p.partition.logStartOffset();
-                        FileSlice slice = p.partition.read(p.fetchOffset, limit, isolation);
                         p.error = ErrorCode.NONE;
                         if (slice.size() > limit && !firstBatchWhole) {
                             continue; // over this partition's share; a later fetch gets it

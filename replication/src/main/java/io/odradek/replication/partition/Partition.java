@@ -206,8 +206,19 @@ public final class Partition {
      * {@link PartitionLog#read(long, int, long)}: the whole first batch, then up to {@code maxBytes}).
      */
     public FileSlice read(long offset, int maxBytes, FetchIsolation isolation) {
-        long end = isolation == FetchIsolation.LOG_END ? Long.MAX_VALUE : fetchableEnd(isolation);
-        return log.read(offset, maxBytes, end);
+        return log.read(offset, maxBytes, readBound(isolation));
+    }
+
+    /**
+     * The offset a read must stop at, or Long.MAX_VALUE to read to the log end from the log's own snapshot.
+     * Alone in the ISR and without transactions every bound is the log end; passing it as a number would
+     * make a read racing an append look up where that older end lay.
+     */
+    private long readBound(FetchIsolation isolation) {
+        if (isolation == FetchIsolation.LOG_END || followerLogEnds.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        return fetchableEnd(isolation);
     }
 
     public Optional<OffsetAndTimestamp> offsetForTimestamp(long timestamp) {

@@ -60,6 +60,11 @@ public final class Partitions implements AutoCloseable {
                         writers.writerFor(topic, partition), waiting)));
     }
 
+    /** Forgets a deleted topic's partitions (operations parked on them run out their timeouts). */
+    public void removeTopic(String topic) {
+        partitions.keySet().removeIf(key -> key.topic().equals(topic));
+    }
+
     public WaitingOperations<Partition> waiting() {
         return waiting;
     }
