@@ -197,7 +197,9 @@ public final class ProduceHandler implements ApiHandler {
                         .set(PartitionProduceResponse.BASE_OFFSET, result.baseOffset())
                         .set(PartitionProduceResponse.LOG_APPEND_TIME_MS, result.logAppendTime())
                         .set(PartitionProduceResponse.LOG_START_OFFSET, result.logStartOffset());
-                appended.add(new Appended(partition, result.lastOffset(), out));
+                if (acks == ACKS_ALL) {
+                    appended.add(new Appended(partition, result.lastOffset(), out));
+                }
             }
             return null;
         });
