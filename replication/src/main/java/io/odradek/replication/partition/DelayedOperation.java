@@ -64,7 +64,10 @@ public abstract class DelayedOperation {
         return finish(Outcome.CANCELLED, false);
     }
 
-    /** Runs {@code action} once the operation has ended, however it ended (e.g. to drop a close listener). */
+    /**
+     * Runs {@code action} once the operation has ended, however it ended (e.g. to drop a close listener);
+     * at once if it has ended already. One action per operation: a second call replaces the first.
+     */
     public final void whenDone(Runnable action) {
         this.onDone = action;
         if (done.get()) {

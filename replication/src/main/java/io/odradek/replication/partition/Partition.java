@@ -157,8 +157,12 @@ public final class Partition {
             writer.execute(() -> {
                 try {
                     result.complete(appendOnWriter(records));
-                } catch (RuntimeException e) {
+                } catch (Throwable e) {
+                    // Whatever happens, the caller hears of it (and releases the records it retained).
                     result.completeExceptionally(e);
+                    if (e instanceof Error error) {
+                        throw error;
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
