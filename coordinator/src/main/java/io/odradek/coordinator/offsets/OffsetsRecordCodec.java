@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.odradek.coordinator.runtime.RecordSerde;
 import io.odradek.wire.schema.Field;
 import io.odradek.wire.schema.Schema;
 import io.odradek.wire.schema.Struct;
@@ -30,6 +31,24 @@ public final class OffsetsRecordCodec {
     private static final short FLEXIBLE_FROM = 4;
 
     private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
+
+    /** The codec as the coordinator runtime stores and loads records. */
+    public static final RecordSerde<OffsetsRecord> SERDE = new RecordSerde<>() {
+        @Override
+        public byte[] key(OffsetsRecord record) {
+            return OffsetsRecordCodec.key(record);
+        }
+
+        @Override
+        public byte[] value(OffsetsRecord record) {
+            return OffsetsRecordCodec.value(record);
+        }
+
+        @Override
+        public OffsetsRecord decode(byte[] key, byte[] value) {
+            return OffsetsRecordCodec.decode(key, value);
+        }
+    };
 
     private OffsetsRecordCodec() {
     }

@@ -2,6 +2,9 @@ package io.odradek.coordinator.group;
 
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.runtime.ManualScheduler;
+import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
 import io.odradek.wire.ErrorCode;
@@ -46,8 +49,13 @@ final class CoordinatorFixture implements AutoCloseable {
         for (int p = 0; p < config.offsetsTopicPartitions(); p++) {
             logs.add(PartitionLog.open(dir, OffsetsTopic.NAME, p, LogConfig.defaults()));
         }
-        coordinator = GroupCoordinator.create(config, logs::get, p -> clock, topics);
+        coordinator = GroupCoordinator.create(config, this::coordinatorLog, p -> clock, topics);
         coordinator.startup();
+    }
+
+    /** Partition {@code p} of the offsets topic as the coordinator runtime writes it. */
+    CoordinatorLog coordinatorLog(int p) {
+        return new PartitionLogCoordinatorLog(logs.get(p));
     }
 
     /** Stops the coordinator and closes its logs, then opens both again: what a broker restart does. */

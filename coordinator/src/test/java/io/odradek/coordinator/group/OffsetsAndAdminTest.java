@@ -236,7 +236,7 @@ class OffsetsAndAdminTest {
     @Test
     void requestsWaitForNothingButAreToldToRetryWhileThePartitionsLoad() {
         fixture(CoordinatorFixture.config(0));
-        GroupCoordinator notStarted = GroupCoordinator.create(f.config, f.logs::get, p -> f.clock);
+        GroupCoordinator notStarted = GroupCoordinator.create(f.config, f::coordinatorLog, p -> f.clock);
         assertThat(notStarted.joinGroup(f.joinRequest("g", "", null, "c", ORDERS)).join().error())
                 .isEqualTo(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
         assertThat(notStarted.fetchOffsets("g", null).join().error()).isEqualTo(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
@@ -248,7 +248,7 @@ class OffsetsAndAdminTest {
         fixture(CoordinatorFixture.config(0));
         AtomicInteger creations = new AtomicInteger();
         AtomicReference<CompletableFuture<Integer>> creation = new AtomicReference<>();
-        GroupCoordinator onDemand = GroupCoordinator.createOnDemand(f.config, f.logs::get, p -> f.clock, () -> {
+        GroupCoordinator onDemand = GroupCoordinator.createOnDemand(f.config, f::coordinatorLog, p -> f.clock, () -> {
             creations.incrementAndGet();
             creation.set(new CompletableFuture<>());
             return creation.get();
