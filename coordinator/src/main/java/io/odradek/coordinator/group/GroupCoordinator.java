@@ -170,6 +170,23 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * This broker became the leader of {@code __consumer_offsets} partition {@code partition}: load its
+     * groups from the log (requests for them answer COORDINATOR_LOAD_IN_PROGRESS meanwhile). Nothing calls
+     * this on one node, which leads every partition from startup; replication will.
+     */
+    public CompletableFuture<Void> onElection(int partition) {
+        return runtime.load(partition, logs.apply(partition));
+    }
+
+    /**
+     * This broker no longer leads the partition: its groups answer NOT_COORDINATOR (clients look the
+     * coordinator up again), parked requests and writes not yet committed included; timers stop.
+     */
+    public CompletableFuture<Void> onResignation(int partition) {
+        return runtime.unload(partition);
+    }
+
     public GroupCoordinatorConfig config() {
         return config;
     }

@@ -273,4 +273,23 @@ class OffsetsAndAdminTest {
             onDemand.close();
         }
     }
+
+    @Test
+    void aPartitionThatMovesAwayAnswersNotCoordinatorAndComesBackWithItsOffsets() {
+        fixture(CoordinatorFixture.config(0));
+        f.commit("g", -1, "", "orders", 0, 7L);
+        CompletableFuture<JoinGroupResult> parked = f.joinNew("g", "c", ORDERS); // waits for the initial delay
+        int partition = f.coordinator.partitionFor("g");
+
+        f.coordinator.onResignation(partition).join();
+
+        assertThat(parked.join().error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+        assertThat(f.coordinator.fetchOffsets("g", null).join().error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+        assertThat(f.commit("g", -1, "", "orders", 0, 8L)).containsExactly(Map.entry(ORDERS_0, ErrorCode.NOT_COORDINATOR));
+        assertThat(f.coordinator.isLoaded()).isFalse();
+
+        f.coordinator.onElection(partition).join();
+        assertThat(f.coordinator.isLoaded()).isTrue();
+        assertThat(f.coordinator.fetchOffsets("g", null).join().offsets().get(ORDERS_0).offset()).isEqualTo(7L);
+    }
 }
