@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The runtime calls {@link #append} from the partition's coordinator thread and never waits on the
  * future: an implementation may write on another thread and complete the future later, from any thread.
- * It keeps at most one append per partition in flight, so appends arrive in order.
+ * The runtime keeps at most one append per partition in flight, so appends arrive in order.
  */
 public interface CoordinatorLog {
     /**

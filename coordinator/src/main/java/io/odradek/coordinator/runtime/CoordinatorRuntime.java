@@ -31,11 +31,12 @@ import java.util.function.Supplier;
  * it goes on running read operations, which see the committed state, and timers; but the next write
  * operation waits in an ordered queue until the write in flight is committed and applied. So every write
  * is computed from the state that all earlier writes left, records are applied in log order, and a failed
- * append has changed nothing: no uncommitted state to roll back. (Kafka instead applies records at once to
- * snapshotted structures and reverts them on failure, which lets it batch many writes per append; one
- * append per write is plenty for a group coordinator, and the queue can later drain several operations into
- * one batch without changing this contract.) An append that completes at once, as the local log's does,
- * costs nothing: the queue moves on in the same task.
+ * append has changed nothing: no uncommitted state to roll back. (A result with {@code replayRecords} false
+ * is the exception: its operation changed memory itself, and its callback completes or undoes that.) Kafka
+ * instead applies records at once to snapshotted structures and reverts them on failure, which lets many
+ * writes share one append; one append per write is plenty for a group coordinator, and batching would need
+ * that uncommitted state. An append that completes at once, as the local log's does, costs one task hop
+ * on the partition's thread before the next write runs.
  *
  * <p><b>Loading.</b> {@link #load} replays the partition's log from its start to its committed end into a
  * fresh shard on the shard's thread; meanwhile its operations fail with COORDINATOR_LOAD_IN_PROGRESS, and
