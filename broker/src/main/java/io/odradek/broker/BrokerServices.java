@@ -7,7 +7,8 @@ import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
-import io.odradek.log.PartitionLog;
+import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionWriters;
@@ -64,7 +65,8 @@ final class BrokerServices implements AutoCloseable {
      */
     private static GroupCoordinator startGroupCoordinator(BrokerConfig config, TopicService topics) {
         GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.from(config.effectiveConfigs());
-        IntFunction<PartitionLog> logs = p -> topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow();
+        // The runtime's append interface, over the local log for now (the replicated Partition next).
+        IntFunction<CoordinatorLog> logs = p -> new PartitionLogCoordinatorLog(topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow());
         TopicServiceCatalog catalog = new TopicServiceCatalog(topics);
         Optional<TopicInfo> existing = topics.topic(OffsetsTopic.NAME);
         GroupCoordinator groups;

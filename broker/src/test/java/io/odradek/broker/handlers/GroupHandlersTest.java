@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
+import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.DeleteGroupsApi;
 import io.odradek.wire.api.DescribeGroupsApi;
@@ -55,7 +56,7 @@ class GroupHandlersTest {
         GroupCoordinatorConfig config = GroupCoordinatorConfig.from(f.config.effectiveConfigs());
         f.topics.createTopic(OffsetsTopic.NAME, config.offsetsTopicPartitions(), config.offsetsTopicConfigs(), false);
         ordersId = f.topics.createTopic("orders", 2, Map.of(), false).id();
-        groups = GroupCoordinator.create(config, p -> f.topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow());
+        groups = GroupCoordinator.create(config, p -> new PartitionLogCoordinatorLog(f.topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow()));
         groups.startup();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!groups.isLoaded() && System.nanoTime() < deadline) {

@@ -3,6 +3,7 @@ package io.odradek.coordinator.group;
 import io.odradek.coordinator.offsets.OffsetAndMetadata;
 import io.odradek.coordinator.offsets.StoredGroup;
 import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.coordinator.runtime.Scheduler;
 import io.odradek.wire.ErrorCode;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;

@@ -1,7 +1,8 @@
 package io.odradek.coordinator.group;
 
 import io.odradek.coordinator.offsets.OffsetsRecord;
-import io.odradek.log.LogException;
+import io.odradek.coordinator.runtime.CoordinatorResult;
+import io.odradek.coordinator.runtime.Scheduler;
 import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,16 +15,18 @@ import java.util.concurrent.CompletableFuture;
  * Kafka's classic group protocol for the classic groups of one {@code __consumer_offsets} partition:
  * JoinGroup, SyncGroup, Heartbeat and LeaveGroup, with their delays and timeouts as timers on the
  * partition's thread. Parked JoinGroup and SyncGroup requests are futures completed later from here.
- * A leader's assignment, an emptied group and a replaced static member are written before they take
- * effect (through {@link GroupShard}, which also owns the groups' offsets).
+ * A leader's assignment and a replaced static member take effect, and their requests are answered, once
+ * their record is committed (the callback given to the {@link Appender}); an emptied group is written
+ * after the fact (through {@link GroupShard}, which also owns the groups' offsets). As in Kafka, the
+ * records describe the group's state in memory: they are not replayed after a write, only at load.
  */
 final class ClassicGroupProtocol {
     private static final System.Logger LOG = System.getLogger(ClassicGroupProtocol.class.getName());
 
-    /** Appends records to the partition. */
+    /** Appends records to the partition, with the operation running now. */
     interface Appender {
-        /** @throws LogException when the write failed */
-        void append(List<? extends OffsetsRecord> records);
+        /** {@code after} hears, on this thread, NONE once the records are committed, or the client's error. */
+        void append(List<? extends OffsetsRecord> records, CoordinatorResult.AfterAppend after);
     }
 
     private final GroupCoordinatorConfig config;
@@ -203,32 +206,31 @@ final class ClassicGroupProtocol {
                     maybePrepareRebalanceOrCompleteJoin(group, "static member " + member + " changes the group's protocol");
                     return;
                 }
-                try {
-                    append(List.of(new OffsetsRecord.GroupMetadata(group.groupId,
-                            group.toStored(group.currentAssignments()))));
-                } catch (LogException e) {
-                    // Undo: the old member id stays the group's view of this instance.
-                    group.updateMember(member, oldProtocols, oldRebalanceTimeout, oldSessionTimeout, null);
-                    GroupMember old = group.replaceStaticMember(req.groupInstanceId(), newMemberId, oldMemberId);
-                    rescheduleHeartbeat(group, old, old.sessionTimeoutMs);
-                    future.complete(new JoinGroupResult(GroupShard.appendError(e), group.generationId, group.protocolType,
-                            group.protocolName, currentLeader, false, "", List.of()));
-                    return;
-                }
-                boolean leader = group.isLeader(newMemberId);
-                JoinGroupResult result;
-                if (req.apiVersion() >= 9) {
-                    // KIP-814: the leader learns the members (it may need their subscriptions) but must not
-                    // reassign: a Stable group would not pass a new assignment on.
-                    result = new JoinGroupResult(ErrorCode.NONE, group.generationId, group.protocolType,
-                            group.protocolName, group.leaderId, leader, newMemberId,
-                            leader ? group.currentMembers() : List.of());
-                } else {
-                    // Older clients: name the old leader id so that no one believes it must assign.
-                    result = new JoinGroupResult(ErrorCode.NONE, group.generationId, group.protocolType,
-                            group.protocolName, currentLeader, false, newMemberId, List.of());
-                }
-                group.completeJoin(member, result);
+                append(List.of(new OffsetsRecord.GroupMetadata(group.groupId, group.toStored(group.currentAssignments()))), error -> {
+                    if (error != ErrorCode.NONE) {
+                        // Undo: the old member id stays the group's view of this instance.
+                        group.updateMember(member, oldProtocols, oldRebalanceTimeout, oldSessionTimeout, null);
+                        GroupMember old = group.replaceStaticMember(req.groupInstanceId(), newMemberId, oldMemberId);
+                        rescheduleHeartbeat(group, old, old.sessionTimeoutMs);
+                        future.complete(new JoinGroupResult(error, group.generationId, group.protocolType,
+                                group.protocolName, currentLeader, false, "", List.of()));
+                        return;
+                    }
+                    boolean leader = group.isLeader(newMemberId);
+                    JoinGroupResult result;
+                    if (req.apiVersion() >= 9) {
+                        // KIP-814: the leader learns the members (it may need their subscriptions) but must not
+                        // reassign: a Stable group would not pass a new assignment on.
+                        result = new JoinGroupResult(ErrorCode.NONE, group.generationId, group.protocolType,
+                                group.protocolName, group.leaderId, leader, newMemberId,
+                                leader ? group.currentMembers() : List.of());
+                    } else {
+                        // Older clients: name the old leader id so that no one believes it must assign.
+                        result = new JoinGroupResult(ErrorCode.NONE, group.generationId, group.protocolType,
+                                group.protocolName, currentLeader, false, newMemberId, List.of());
+                    }
+                    group.completeJoin(member, result);
+                });
             }
             // The old member id may already be in the leader's assignment: rebalance so the new id gets one.
             case COMPLETING_REBALANCE -> prepareRebalance(group, "static member " + member + " rejoins during CompletingRebalance");
@@ -339,12 +341,12 @@ final class ClassicGroupProtocol {
         if (group.is(GroupState.EMPTY)) {
             group.rebalanceStartMs = -1;
             LOG.log(System.Logger.Level.INFO, "group " + group.groupId + " with generation " + group.generationId + " is now empty");
-            try {
-                append(List.of(new OffsetsRecord.GroupMetadata(group.groupId, group.toStored(Map.of()))));
-            } catch (LogException e) {
-                // No member depends on it; the previous generation in the log would only time out after a restart.
-                LOG.log(System.Logger.Level.WARNING, "failed to store empty group " + group.groupId + ": " + e.getMessage());
-            }
+            append(List.of(new OffsetsRecord.GroupMetadata(group.groupId, group.toStored(Map.of()))), error -> {
+                if (error != ErrorCode.NONE) {
+                    // No member depends on it; the previous generation in the log would only time out after a restart.
+                    LOG.log(System.Logger.Level.WARNING, "failed to store empty group " + group.groupId + ": " + error);
+                }
+            });
             return;
         }
         LOG.log(System.Logger.Level.INFO, "group " + group.groupId + " joined generation " + group.generationId
@@ -431,15 +433,22 @@ final class ClassicGroupProtocol {
             byte[] a = fromLeader.get(m.memberId);
             assignment.put(m.memberId, a != null ? a : GroupMember.EMPTY_ASSIGNMENT);
         }
-        try {
-            append(List.of(new OffsetsRecord.GroupMetadata(group.groupId, group.toStored(assignment))));
-        } catch (LogException e) {
-            ErrorCode error = GroupShard.appendError(e);
-            LOG.log(System.Logger.Level.WARNING, "failed to store the assignment of group " + group.groupId + ": " + e.getMessage());
-            resetAndPropagateAssignmentWithError(group, error);
-            maybePrepareRebalanceOrCompleteJoin(group, "storing the assignment failed with " + error);
-            return;
-        }
+        int generation = group.generationId;
+        append(List.of(new OffsetsRecord.GroupMetadata(group.groupId, group.toStored(assignment))), error -> {
+            if (groups.get(group.groupId) != group || group.generationId != generation || !group.is(GroupState.COMPLETING_REBALANCE)) {
+                return; // no write runs while this one is in flight, but the partition may have been unloaded
+            }
+            if (error != ErrorCode.NONE) {
+                LOG.log(System.Logger.Level.WARNING, "failed to store the assignment of group " + group.groupId + ": " + error);
+                resetAndPropagateAssignmentWithError(group, error);
+                maybePrepareRebalanceOrCompleteJoin(group, "storing the assignment failed with " + error);
+                return;
+            }
+            setAndPropagateAssignment(group, assignment);
+        });
+    }
+
+    private void setAndPropagateAssignment(ClassicGroup group, Map<String, byte[]> assignment) {
         for (GroupMember m : group.members.values()) {
             m.assignment = assignment.get(m.memberId);
         }
@@ -621,8 +630,8 @@ final class ClassicGroupProtocol {
         return scheduler.nowMs();
     }
 
-    private void append(List<? extends OffsetsRecord> records) {
-        log.append(records);
+    private void append(List<? extends OffsetsRecord> records, CoordinatorResult.AfterAppend after) {
+        log.append(records, after);
     }
 
     private void scheduleJoin(ClassicGroup group, long delayMs, Runnable action) {

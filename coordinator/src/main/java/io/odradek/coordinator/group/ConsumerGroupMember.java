@@ -2,6 +2,7 @@ package io.odradek.coordinator.group;
 
 import io.odradek.coordinator.offsets.ConsumerMemberAssignment;
 import io.odradek.coordinator.offsets.ConsumerMemberSubscription;
+import io.odradek.coordinator.runtime.Scheduler;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;

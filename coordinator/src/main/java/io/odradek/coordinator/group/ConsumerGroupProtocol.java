@@ -10,7 +10,8 @@ import io.odradek.coordinator.offsets.ConsumerMemberSubscription;
 import io.odradek.coordinator.offsets.OffsetsRecord;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
-import io.odradek.log.LogException;
+import io.odradek.coordinator.runtime.CoordinatorResult;
+import io.odradek.coordinator.runtime.Scheduler;
 import io.odradek.wire.ErrorCode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,8 @@ import java.util.regex.PatternSyntaxException;
  * is past the target assignment's, the server-side assignor computes a new target for every member;
  * (3) the member's current assignment moves towards its target ({@link AssignmentReconciler}: revoke
  * first, then assign what is free). Each step yields records; they are written, then applied by replaying
- * them ({@link #replay}), exactly as on load: what is in memory is what the log says.
+ * them ({@link #replay}) once committed, exactly as on load: what is in memory is what the log says.
+ * What follows a write (timers of the member) runs in its callback, after the replay.
  *
  * <p>Simplifications, against Kafka 4.4: a classic group with members is not converted (its id answers
  * GROUP_ID_NOT_FOUND, "not a consumer group"), only an empty one is; classic members cannot join a
@@ -53,10 +55,13 @@ import java.util.regex.PatternSyntaxException;
 final class ConsumerGroupProtocol {
     private static final System.Logger LOG = System.getLogger(ConsumerGroupProtocol.class.getName());
 
-    /** Writes records to the partition and applies them to memory through the shard's replay. */
+    /** Writes records with the operation running now; once committed they are applied through the shard's replay. */
     interface RecordWriter {
-        /** @throws LogException when the write failed: nothing was applied */
-        void write(List<OffsetsRecord> records);
+        /**
+         * {@code after} hears, on this thread, NONE once the records are committed and applied, or the
+         * client's error (nothing applied; the operation's response becomes that error).
+         */
+        void write(List<OffsetsRecord> records, CoordinatorResult.AfterAppend after);
     }
 
     private final int partition;
@@ -106,8 +111,6 @@ final class ConsumerGroupProtocol {
             return joinOrHeartbeat(req);
         } catch (GroupException e) {
             return ConsumerGroupHeartbeatResult.error(e.error, e.getMessage());
-        } catch (LogException e) {
-            return ConsumerGroupHeartbeatResult.error(GroupShard.appendError(e), e.getMessage());
         }
     }
 
@@ -282,16 +285,18 @@ final class ConsumerGroupProtocol {
             records.add(new OffsetsRecord.ConsumerCurrentAssignment(groupId, memberId, next));
         }
 
-        if (!records.isEmpty()) {
-            writer.write(records);
-        }
-        ConsumerGroupMember stored = groups.get(groupId).member(memberId);
-        scheduleSessionTimeout(groupId, stored);
-        if (next.state() != MemberState.UNREVOKED_PARTITIONS.value) {
-            stored.cancelRebalanceTimer();
-        } else if (!next.equals(current) || stored.rebalanceTimer == null) {
-            scheduleRebalanceTimeout(groupId, stored);
-        }
+        writer.write(records, error -> {
+            if (error != ErrorCode.NONE) {
+                return;
+            }
+            ConsumerGroupMember stored = groups.get(groupId).member(memberId);
+            scheduleSessionTimeout(groupId, stored);
+            if (next.state() != MemberState.UNREVOKED_PARTITIONS.value) {
+                stored.cancelRebalanceTimer();
+            } else if (!next.equals(current) || stored.rebalanceTimer == null) {
+                scheduleRebalanceTimeout(groupId, stored);
+            }
+        });
 
         Map<UUID, Set<Integer>> assigned = ConsumerGroupMember.partitionsOf(next.assignedPartitions());
         boolean fullRequest = joining || (req.rebalanceTimeoutMs() != -1
@@ -529,7 +534,7 @@ final class ConsumerGroupProtocol {
             if (member == null) {
                 throw new GroupException(ErrorCode.UNKNOWN_MEMBER_ID, "Member " + memberId + " is not a member of group " + groupId + ".");
             }
-            fence(group, member, "it left the group");
+            fence(group, member, "it left the group", null);
         } else {
             ConsumerGroupMember member = group.staticMember(req.instanceId());
             if (member == null) {
@@ -544,26 +549,40 @@ final class ConsumerGroupProtocol {
                 ConsumerMemberAssignment a = member.assignment;
                 writer.write(List.of(new OffsetsRecord.ConsumerCurrentAssignment(groupId, memberId, new ConsumerMemberAssignment(
                         ConsumerGroupHeartbeatRequest.LEAVE_GROUP_STATIC_MEMBER_EPOCH, a.previousMemberEpoch(), a.state(),
-                        a.assignedPartitions(), Map.of()))));
-                member.cancelRebalanceTimer();
-                LOG.log(System.Logger.Level.INFO, "static member " + member + " of consumer group " + groupId + " left for now");
+                        a.assignedPartitions(), Map.of()))), error -> {
+                            if (error == ErrorCode.NONE) {
+                                member.cancelRebalanceTimer();
+                                LOG.log(System.Logger.Level.INFO, "static member " + member + " of consumer group " + groupId + " left for now");
+                            }
+                        });
             } else {
-                fence(group, member, "it left the group");
+                fence(group, member, "it left the group", null);
             }
         }
         return new ConsumerGroupHeartbeatResult(ErrorCode.NONE, null, memberId, req.memberEpoch(), 0, null);
     }
 
-    /** Removes the member and bumps the group epoch, so the others are reassigned its partitions. */
-    private void fence(ConsumerGroup group, ConsumerGroupMember member, String reason) {
+    /**
+     * Removes the member and bumps the group epoch, so the others are reassigned its partitions.
+     *
+     * @param onFailure what to do when the write fails (null: the request's answer is the error)
+     */
+    private void fence(ConsumerGroup group, ConsumerGroupMember member, String reason, Runnable onFailure) {
         String groupId = group.groupId;
         List<OffsetsRecord> records = new ArrayList<>(removalRecords(groupId, member.memberId));
         Map<String, ConsumerMemberSubscription> rest = subscriptionsOf(group, member.memberId);
-        records.add(new OffsetsRecord.ConsumerGroupMetadata(groupId,
-                new ConsumerGroupEpoch(group.groupEpoch + 1, hash(subscribedTopics(rest.values())))));
-        writer.write(records);
-        LOG.log(System.Logger.Level.INFO, "member " + member + " removed from consumer group " + groupId + " because "
-                + reason + "; group epoch is now " + group.groupEpoch);
+        int epoch = group.groupEpoch + 1;
+        records.add(new OffsetsRecord.ConsumerGroupMetadata(groupId, new ConsumerGroupEpoch(epoch, hash(subscribedTopics(rest.values())))));
+        writer.write(records, error -> {
+            if (error == ErrorCode.NONE) {
+                LOG.log(System.Logger.Level.INFO, "member " + member + " removed from consumer group " + groupId + " because "
+                        + reason + "; group epoch is now " + epoch);
+            } else if (onFailure != null) {
+                LOG.log(System.Logger.Level.WARNING, "failed to fence member " + member.memberId + " of consumer group "
+                        + groupId + " (" + reason + "): " + error);
+                onFailure.run();
+            }
+        });
     }
 
     /** The tombstones that remove a member, in Kafka's order. */
@@ -585,13 +604,8 @@ final class ConsumerGroupProtocol {
                 return;
             }
             m.sessionTimer = null;
-            try {
-                fence(group, m, "its session timed out");
-            } catch (LogException e) {
-                LOG.log(System.Logger.Level.WARNING, "failed to fence member " + memberId + " of consumer group "
-                        + groupId + ": " + e.getMessage() + "; retrying after another session timeout");
-                scheduleSessionTimeout(groupId, m);
-            }
+            // Retried after another session timeout if the write fails.
+            fence(group, m, "its session timed out", () -> scheduleSessionTimeout(groupId, m));
         });
     }
 
@@ -609,12 +623,7 @@ final class ConsumerGroupProtocol {
                 return;
             }
             m.rebalanceTimer = null;
-            try {
-                fence(group, m, "it did not revoke its partitions within " + timeoutMs + " ms");
-            } catch (LogException e) {
-                LOG.log(System.Logger.Level.WARNING, "failed to fence member " + memberId + " of consumer group "
-                        + groupId + ": " + e.getMessage());
-            }
+            fence(group, m, "it did not revoke its partitions within " + timeoutMs + " ms", () -> { });
         });
     }
 

@@ -1,13 +1,15 @@
 package io.odradek.coordinator.group;
 
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.EventExecutorGroup;
-import io.odradek.coordinator.offsets.OffsetsLog;
+import io.odradek.coordinator.offsets.OffsetsRecord;
+import io.odradek.coordinator.offsets.OffsetsRecordCodec;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
-import io.odradek.log.PartitionLog;
+import io.odradek.coordinator.runtime.CoordinatorErrors;
+import io.odradek.coordinator.runtime.CoordinatorException;
+import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.runtime.CoordinatorRuntime;
+import io.odradek.coordinator.runtime.CoordinatorThreads;
+import io.odradek.coordinator.runtime.Scheduler;
 import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,7 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -30,49 +32,50 @@ import java.util.function.Supplier;
  * of {@code __consumer_offsets} on this broker.
  *
  * <p>A group lives on partition {@link OffsetsTopic#partitionFor}; each partition is a {@link GroupShard}
- * confined to one thread of a small executor group, which serialises its groups' state changes and runs
- * their timers. Methods here may be called from any thread (the network event loops): they hand the work
- * to the right partition and return a future completed from there, possibly much later (a parked
- * JoinGroup). Until a partition has been read back from the log its groups answer
- * COORDINATOR_LOAD_IN_PROGRESS; before {@code __consumer_offsets} exists they answer NOT_COORDINATOR
- * (see {@link #createOnDemand}).
+ * run by the {@link CoordinatorRuntime} on one of a few coordinator threads, which serialises its groups'
+ * state changes, runs their timers and writes their records. Methods here may be called from any thread
+ * (the network event loops): they hand the work to the right partition and return a future completed from
+ * there once what the request changed is committed, possibly much later (a parked JoinGroup). Until a
+ * partition has been read back from the log its groups answer COORDINATOR_LOAD_IN_PROGRESS; before
+ * {@code __consumer_offsets} exists they answer NOT_COORDINATOR (see {@link #createOnDemand}).
  */
 public final class GroupCoordinator implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(GroupCoordinator.class.getName());
 
     private final GroupCoordinatorConfig config;
-    private final IntFunction<PartitionLog> logs;
-    private final IntFunction<Scheduler> schedulers;
-    private final EventExecutorGroup executors;
-    private final TopicCatalog topics;
-    /** Null until {@code __consumer_offsets} exists (see {@link #createOnDemand}); then fixed. */
-    private volatile GroupShard[] shards;
+    private final IntFunction<CoordinatorLog> logs;
+    /** Null when the caller supplies the schedulers (tests). */
+    private final CoordinatorThreads threads;
+    private final CoordinatorRuntime<GroupShard, OffsetsRecord> runtime;
+    /** 0 until {@code __consumer_offsets} exists (see {@link #createOnDemand}); then fixed. */
+    private volatile int partitions;
+    /** Requests answer COORDINATOR_LOAD_IN_PROGRESS until {@link #startup()}. */
+    private volatile boolean started;
     /** Creates {@code __consumer_offsets} on first need; null when it existed at startup. */
     private final Supplier<CompletableFuture<Integer>> offsetsTopicCreator;
     private final AtomicBoolean creating = new AtomicBoolean();
     private boolean closed;
 
-    GroupCoordinator(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers,
-            EventExecutorGroup executors, TopicCatalog topics) {
-        this(config, logs, schedulers, executors, topics, null);
-        this.shards = newShards(config.offsetsTopicPartitions());
-    }
-
-    private GroupCoordinator(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers,
-            EventExecutorGroup executors, TopicCatalog topics, Supplier<CompletableFuture<Integer>> offsetsTopicCreator) {
+    private GroupCoordinator(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, IntFunction<Scheduler> schedulers,
+            CoordinatorThreads threads, TopicCatalog topics, Supplier<CompletableFuture<Integer>> offsetsTopicCreator) {
         this.config = config;
         this.logs = logs;
-        this.schedulers = schedulers;
-        this.executors = executors;
-        this.topics = topics;
+        this.threads = threads;
         this.offsetsTopicCreator = offsetsTopicCreator;
+        this.runtime = new CoordinatorRuntime<>(OffsetsTopic.NAME, OffsetsRecordCodec.SERDE, schedulers,
+                context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics));
+        if (offsetsTopicCreator == null) {
+            this.partitions = config.offsetsTopicPartitions();
+        } else {
+            this.started = true; // nothing to load until the topic exists
+        }
     }
 
     /**
      * A coordinator over the given {@code __consumer_offsets} partition logs, on its own threads
      * (at most 4, one per core). Call {@link #startup()} to load the partitions and serve them.
      */
-    public static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs) {
+    public static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs) {
         return create(config, logs, TopicCatalog.EMPTY);
     }
 
@@ -80,9 +83,9 @@ public final class GroupCoordinator implements AutoCloseable {
      * A coordinator whose consumer-protocol groups are assigned partitions of the catalog's topics (the
      * classic protocol leaves that to a member). Call {@link #startup()} to load the partitions and serve them.
      */
-    public static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, TopicCatalog topics) {
-        EventExecutorGroup executors = newExecutors();
-        return new GroupCoordinator(config, logs, schedulersOn(executors), executors, topics);
+    public static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, TopicCatalog topics) {
+        CoordinatorThreads threads = CoordinatorThreads.perCore("group-coordinator");
+        return new GroupCoordinator(config, logs, threads::scheduler, threads, topics, null);
     }
 
     /**
@@ -93,47 +96,34 @@ public final class GroupCoordinator implements AutoCloseable {
      * NOT_COORDINATOR (clients look the coordinator up again) and ListGroups an empty list, as a Kafka
      * broker hosting no offsets partition does. No {@link #startup()} needed.
      */
-    public static GroupCoordinator createOnDemand(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs,
+    public static GroupCoordinator createOnDemand(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
             TopicCatalog topics, Supplier<CompletableFuture<Integer>> create) {
-        EventExecutorGroup executors = newExecutors();
-        return new GroupCoordinator(config, logs, schedulersOn(executors), executors, topics, create);
+        CoordinatorThreads threads = CoordinatorThreads.perCore("group-coordinator");
+        return new GroupCoordinator(config, logs, threads::scheduler, threads, topics, create);
     }
 
     /** For tests: {@link #createOnDemand} with partitions on the given schedulers. */
-    static GroupCoordinator createOnDemand(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs,
+    static GroupCoordinator createOnDemand(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
             IntFunction<Scheduler> schedulers, Supplier<CompletableFuture<Integer>> create) {
         return new GroupCoordinator(config, logs, schedulers, null, TopicCatalog.EMPTY, create);
     }
 
-    /** Threads of their own, at most 4 (one per core); started lazily by Netty, on first task. */
-    private static EventExecutorGroup newExecutors() {
-        int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-        return new DefaultEventExecutorGroup(threads, new DefaultThreadFactory("group-coordinator", true));
-    }
-
-    private static IntFunction<Scheduler> schedulersOn(EventExecutorGroup executors) {
-        List<EventExecutor> loops = new ArrayList<>();
-        executors.iterator().forEachRemaining(loops::add);
-        return p -> new ExecutorScheduler(loops.get(p % loops.size()));
-    }
-
     /** For tests: partitions run on the given schedulers (e.g. a manual clock). */
-    static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers) {
-        return new GroupCoordinator(config, logs, schedulers, null, TopicCatalog.EMPTY);
+    static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, IntFunction<Scheduler> schedulers) {
+        return new GroupCoordinator(config, logs, schedulers, null, TopicCatalog.EMPTY, null);
     }
 
     /** For tests: partitions run on the given schedulers, consumer groups assigned from the catalog. */
-    static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<PartitionLog> logs, IntFunction<Scheduler> schedulers,
+    static GroupCoordinator create(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, IntFunction<Scheduler> schedulers,
             TopicCatalog topics) {
-        return new GroupCoordinator(config, logs, schedulers, null, topics);
+        return new GroupCoordinator(config, logs, schedulers, null, topics, null);
     }
 
     /** Starts reading every partition back from its log; each serves requests as soon as it is loaded. */
     public void startup() {
-        GroupShard[] current = shards;
-        if (current != null) {
-            load(current);
-        }
+        int current = partitions;
+        started = true;
+        load(current);
     }
 
     /**
@@ -141,7 +131,7 @@ public final class GroupCoordinator implements AutoCloseable {
      * creating it (once; again after a failure). FindCoordinator answers COORDINATOR_NOT_AVAILABLE while false.
      */
     public boolean ensureOffsetsTopic() {
-        if (shards != null) {
+        if (partitions > 0) {
             return true;
         }
         if (offsetsTopicCreator != null && creating.compareAndSet(false, true)) {
@@ -158,38 +148,43 @@ public final class GroupCoordinator implements AutoCloseable {
                 }
             });
         }
-        return shards != null;
+        return partitions > 0;
     }
 
-    /** Creates the partitions' shards and starts loading each from its log; from then on requests reach them. */
-    private synchronized void activate(int partitions) {
-        if (closed || shards != null) {
+    /** Fixes the partition count and starts loading each partition; from then on requests reach them. */
+    private synchronized void activate(int count) {
+        if (closed || partitions > 0) {
             return;
         }
-        GroupShard[] created = newShards(partitions);
-        load(created);
-        shards = created;
+        partitions = count;
+        load(count);
     }
 
-    private GroupShard[] newShards(int partitions) {
-        GroupCoordinatorConfig shardConfig = config.withOffsetsTopicPartitions(partitions);
-        GroupShard[] created = new GroupShard[partitions];
-        for (int p = 0; p < partitions; p++) {
-            created[p] = new GroupShard(p, shardConfig, schedulers.apply(p), new OffsetsLog(logs.apply(p)), topics);
+    /**
+     * Loads the partitions (on one node this broker leads them all). The runtime can also load and unload
+     * a single partition when leadership moves; nothing calls for that yet.
+     */
+    private void load(int count) {
+        for (int p = 0; p < count; p++) {
+            runtime.load(p, logs.apply(p));
         }
-        return created;
     }
 
-    private static void load(GroupShard[] shards) {
-        for (GroupShard shard : shards) {
-            shard.scheduler().execute(() -> {
-                try {
-                    shard.load();
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.ERROR, "failed to load " + OffsetsTopic.NAME + "-" + shard.partition, e);
-                }
-            });
-        }
+    /**
+     * This broker became the leader of {@code __consumer_offsets} partition {@code partition}: load its
+     * groups from the log (requests for them answer COORDINATOR_LOAD_IN_PROGRESS meanwhile). Nothing calls
+     * this on one node, which leads every partition from startup; replication will.
+     */
+    public CompletableFuture<Void> onElection(int partition) {
+        return runtime.load(partition, logs.apply(partition));
+    }
+
+    /**
+     * This broker no longer leads the partition: its groups answer NOT_COORDINATOR (clients look the
+     * coordinator up again), parked requests and writes not yet committed included; timers stop.
+     */
+    public CompletableFuture<Void> onResignation(int partition) {
+        return runtime.unload(partition);
     }
 
     public GroupCoordinatorConfig config() {
@@ -198,18 +193,18 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** The {@code __consumer_offsets} partition that holds this group. */
     public int partitionFor(String groupId) {
-        GroupShard[] current = shards;
-        return OffsetsTopic.partitionFor(groupId, current != null ? current.length : config.offsetsTopicPartitions());
+        int current = partitions;
+        return OffsetsTopic.partitionFor(groupId, current > 0 ? current : config.offsetsTopicPartitions());
     }
 
     /** Whether every partition has been loaded. */
     public boolean isLoaded() {
-        GroupShard[] current = shards;
-        if (current == null) {
+        int current = partitions;
+        if (current == 0 || !started) {
             return false;
         }
-        for (GroupShard s : current) {
-            if (!s.isLoaded()) {
+        for (int p = 0; p < current; p++) {
+            if (!runtime.isActive(p)) {
                 return false;
             }
         }
@@ -225,28 +220,32 @@ public final class GroupCoordinator implements AutoCloseable {
         if (req.sessionTimeoutMs() < config.minSessionTimeoutMs() || req.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
             return CompletableFuture.completedFuture(JoinGroupResult.error(req.memberId(), ErrorCode.INVALID_SESSION_TIMEOUT));
         }
-        return onShard(req.groupId(), e -> JoinGroupResult.error(req.memberId(), e), (shard, f) -> shard.joinGroup(req, f));
+        Function<ErrorCode, JoinGroupResult> onError = e -> JoinGroupResult.error(req.memberId(), e);
+        // Two operations: an empty consumer group of that id is converted first (its records committed).
+        return write(req.groupId(), "prepare-join-group", e -> e, shard -> shard.prepareClassicJoin(req.groupId()))
+                .thenCompose(error -> error != ErrorCode.NONE ? CompletableFuture.completedFuture(onError.apply(error))
+                        : parked(req.groupId(), "join-group", onError, (shard, f) -> shard.joinGroup(req, f)));
     }
 
     public CompletableFuture<SyncGroupResult> syncGroup(SyncGroupRequest req) {
         if (req.groupId() == null || req.groupId().isEmpty()) {
             return CompletableFuture.completedFuture(SyncGroupResult.error(ErrorCode.INVALID_GROUP_ID));
         }
-        return onShard(req.groupId(), SyncGroupResult::error, (shard, f) -> shard.syncGroup(req, f));
+        return parked(req.groupId(), "sync-group", SyncGroupResult::error, (shard, f) -> shard.syncGroup(req, f));
     }
 
     public CompletableFuture<ErrorCode> heartbeat(String groupId, String memberId, String groupInstanceId, int generationId) {
         if (groupId == null || groupId.isEmpty()) {
             return CompletableFuture.completedFuture(ErrorCode.INVALID_GROUP_ID);
         }
-        return onShard(groupId, e -> e, (shard, f) -> f.complete(shard.heartbeat(groupId, memberId, groupInstanceId, generationId)));
+        return write(groupId, "heartbeat", e -> e, shard -> shard.heartbeat(groupId, memberId, groupInstanceId, generationId));
     }
 
     public CompletableFuture<LeaveGroupResult> leaveGroup(String groupId, List<LeaveGroupResult.Member> members) {
         if (groupId == null || groupId.isEmpty()) {
             return CompletableFuture.completedFuture(LeaveGroupResult.error(ErrorCode.INVALID_GROUP_ID));
         }
-        return onShard(groupId, LeaveGroupResult::error, (shard, f) -> f.complete(shard.leaveGroup(groupId, members)));
+        return write(groupId, "leave-group", LeaveGroupResult::error, shard -> shard.leaveGroup(groupId, members));
     }
 
     // ------------------------------------------------------------------ consumer groups (KIP-848)
@@ -257,21 +256,21 @@ public final class GroupCoordinator implements AutoCloseable {
             return CompletableFuture.completedFuture(
                     ConsumerGroupHeartbeatResult.error(ErrorCode.INVALID_REQUEST, "GroupId can't be empty."));
         }
-        return onShard(req.groupId(), e -> ConsumerGroupHeartbeatResult.error(e, null),
-                (shard, f) -> f.complete(shard.consumerGroupHeartbeat(req)));
+        return write(req.groupId(), "consumer-group-heartbeat", e -> ConsumerGroupHeartbeatResult.error(e, null),
+                shard -> shard.consumerGroupHeartbeat(req));
     }
 
     public CompletableFuture<ConsumerGroupDescription> describeConsumerGroup(String groupId) {
         if (groupId == null || groupId.isEmpty()) {
             return CompletableFuture.completedFuture(ConsumerGroupDescription.error(groupId, ErrorCode.INVALID_GROUP_ID, null));
         }
-        return onShard(groupId, e -> ConsumerGroupDescription.error(groupId, e, null),
-                (shard, f) -> f.complete(shard.describeConsumerGroup(groupId)));
+        return read(groupId, "describe-consumer-group", e -> ConsumerGroupDescription.error(groupId, e, null),
+                shard -> shard.describeConsumerGroup(groupId));
     }
 
     /** For tests: a consumer group's state, or null when there is no consumer group of that id. */
     CompletableFuture<ConsumerGroupState> consumerStateOf(String groupId) {
-        return onShard(groupId, e -> null, (shard, f) -> f.complete(shard.consumerStateOf(groupId)));
+        return read(groupId, "consumer-state", e -> null, shard -> shard.consumerStateOf(groupId));
     }
 
     // ------------------------------------------------------------------ offsets
@@ -286,7 +285,7 @@ public final class GroupCoordinator implements AutoCloseable {
         if (req.groupId() == null || req.groupId().isEmpty()) {
             return CompletableFuture.completedFuture(all.apply(ErrorCode.INVALID_GROUP_ID));
         }
-        return onShard(req.groupId(), all, (shard, f) -> f.complete(shard.commitOffsets(req)));
+        return write(req.groupId(), "commit-offsets", all, shard -> shard.commitOffsets(req));
     }
 
     /** @param partitions the partitions asked for, or null for every committed one */
@@ -302,15 +301,15 @@ public final class GroupCoordinator implements AutoCloseable {
      */
     public CompletableFuture<OffsetFetchResult> fetchOffsets(String groupId, String memberId, int memberEpoch,
             List<TopicPartition> partitions) {
-        return onShard(groupId == null ? "" : groupId, OffsetFetchResult::error,
-                (shard, f) -> f.complete(shard.fetchOffsets(groupId, memberId, memberEpoch, partitions)));
+        return read(groupId == null ? "" : groupId, "fetch-offsets", OffsetFetchResult::error,
+                shard -> shard.fetchOffsets(groupId, memberId, memberEpoch, partitions));
     }
 
     public CompletableFuture<OffsetDeleteResult> deleteOffsets(String groupId, List<TopicPartition> partitions) {
         if (groupId == null || groupId.isEmpty()) {
             return CompletableFuture.completedFuture(OffsetDeleteResult.error(ErrorCode.INVALID_GROUP_ID));
         }
-        return onShard(groupId, OffsetDeleteResult::error, (shard, f) -> f.complete(shard.deleteOffsets(groupId, partitions)));
+        return write(groupId, "delete-offsets", OffsetDeleteResult::error, shard -> shard.deleteOffsets(groupId, partitions));
     }
 
     // ------------------------------------------------------------------ group administration
@@ -322,18 +321,18 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<ListGroupsResult> listGroups(Collection<String> statesFilter, Collection<String> typesFilter) {
         Set<String> states = lowerCase(statesFilter);
         Set<String> types = lowerCase(typesFilter);
-        GroupShard[] current = shards;
-        if (current == null) {
+        int current = partitions;
+        if (current == 0) {
             return CompletableFuture.completedFuture(new ListGroupsResult(ErrorCode.NONE, List.of()));
         }
-        List<CompletableFuture<List<GroupOverview>>> parts = new ArrayList<>(current.length);
-        for (GroupShard shard : current) {
-            if (!shard.isLoaded()) {
+        List<CompletableFuture<List<GroupOverview>>> parts = new ArrayList<>(current);
+        for (int p = 0; p < current; p++) {
+            if (!started || runtime.isLoading(p)) {
                 return CompletableFuture.completedFuture(new ListGroupsResult(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, List.of()));
             }
-            CompletableFuture<List<GroupOverview>> f = new CompletableFuture<>();
-            run(shard, f, () -> f.complete(shard.listGroups(states, types)));
-            parts.add(f);
+            // A partition not served here (it failed to load) has no groups to list.
+            parts.add(runtime.scheduleRead(p, "list-groups", shard -> shard.listGroups(states, types))
+                    .exceptionally(e -> orFallback(e, List.of())));
         }
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
             List<GroupOverview> all = new ArrayList<>();
@@ -347,20 +346,20 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     public CompletableFuture<GroupDescription> describeGroup(String groupId) {
-        return onShard(groupId == null ? "" : groupId, e -> GroupDescription.error(groupId, e, ""),
-                (shard, f) -> f.complete(shard.describeGroup(groupId)));
+        return read(groupId == null ? "" : groupId, "describe-group", e -> GroupDescription.error(groupId, e, ""),
+                shard -> shard.describeGroup(groupId));
     }
 
     public CompletableFuture<ErrorCode> deleteGroup(String groupId) {
         if (groupId == null || groupId.isEmpty()) {
             return CompletableFuture.completedFuture(ErrorCode.INVALID_GROUP_ID);
         }
-        return onShard(groupId, e -> e, (shard, f) -> f.complete(shard.deleteGroup(groupId)));
+        return write(groupId, "delete-group", e -> e, shard -> shard.deleteGroup(groupId));
     }
 
     /** For tests: a group's state, or null when the group is unknown. */
     CompletableFuture<GroupState> stateOf(String groupId) {
-        return onShard(groupId, e -> null, (shard, f) -> f.complete(shard.stateOf(groupId)));
+        return read(groupId, "group-state", e -> null, shard -> shard.stateOf(groupId));
     }
 
     /**
@@ -371,10 +370,9 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<Integer> onTopicsDeleted(Collection<String> topics) {
         Set<String> deleted = Set.copyOf(topics);
         List<CompletableFuture<Integer>> parts = new ArrayList<>();
-        for (GroupShard shard : shardsOrNone()) {
-            CompletableFuture<Integer> f = new CompletableFuture<>();
-            run(shard, f, () -> f.complete(shard.isLoaded() ? shard.deleteOffsetsOfTopics(deleted) : 0));
-            parts.add(f);
+        for (int p : servedPartitions()) {
+            parts.add(runtime.scheduleWrite(p, "delete-offsets-of-topics", shard -> shard.operation(() -> shard.deleteOffsetsOfTopics(deleted)))
+                    .exceptionally(e -> orFallback(e, 0)));
         }
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
                 .thenApply(v -> parts.stream().mapToInt(CompletableFuture::join).sum());
@@ -383,15 +381,11 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Runs offset expiration on every partition now, instead of at the next check interval. */
     public CompletableFuture<Void> expireOffsetsNow() {
         List<CompletableFuture<Void>> parts = new ArrayList<>();
-        for (GroupShard shard : shardsOrNone()) {
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            run(shard, f, () -> {
-                if (shard.isLoaded()) {
-                    shard.expireOffsets();
-                }
-                f.complete(null);
-            });
-            parts.add(f);
+        for (int p : servedPartitions()) {
+            parts.add(runtime.scheduleWrite(p, "expire-offsets", shard -> shard.operation(() -> {
+                shard.expireOffsets();
+                return (Void) null;
+            })).exceptionally(e -> orFallback(e, null)));
         }
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
     }
@@ -402,46 +396,87 @@ public final class GroupCoordinator implements AutoCloseable {
         void run(GroupShard shard, CompletableFuture<T> future);
     }
 
-    private GroupShard[] shardsOrNone() {
-        GroupShard[] current = shards;
-        return current != null ? current : new GroupShard[0];
-    }
-
-    private <T> CompletableFuture<T> onShard(String groupId, Function<ErrorCode, T> onError, ShardTask<T> task) {
-        GroupShard[] current = shards;
-        if (current == null && !ensureOffsetsTopic()) {
-            return CompletableFuture.completedFuture(onError.apply(ErrorCode.NOT_COORDINATOR));
-        }
-        current = shards;
-        GroupShard shard = current[OffsetsTopic.partitionFor(groupId, current.length)];
-        if (!shard.isLoaded()) {
-            return CompletableFuture.completedFuture(onError.apply(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS));
-        }
-        CompletableFuture<T> future = new CompletableFuture<>();
-        run(shard, future, () -> {
-            if (!shard.isLoaded()) {
-                future.complete(onError.apply(ErrorCode.NOT_COORDINATOR));
-                return;
+    /** The partitions loaded here now. */
+    private List<Integer> servedPartitions() {
+        List<Integer> out = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            if (runtime.isActive(p)) {
+                out.add(p);
             }
-            task.run(shard, future);
-        });
-        return future;
+        }
+        return out;
     }
 
-    /** Runs on the shard's thread; a bug fails the future (the connection closes) instead of leaving it pending. */
-    private static <T> void run(GroupShard shard, CompletableFuture<T> future, Runnable task) {
-        try {
-            shard.scheduler().execute(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException | Error e) {
-                    LOG.log(System.Logger.Level.ERROR, "group coordinator failure in " + OffsetsTopic.NAME + "-" + shard.partition, e);
-                    future.completeExceptionally(e);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            future.completeExceptionally(e); // shutting down
+    /**
+     * A write operation on the group's partition: its answer once its records are committed, or
+     * {@code onError} of the coordinator error (not loaded, not the coordinator, the write failed).
+     */
+    private <T> CompletableFuture<T> write(String groupId, String name, Function<ErrorCode, T> onError, Function<GroupShard, T> body) {
+        return answer(submitWrite(groupId, name, body), onError);
+    }
+
+    private <T> CompletableFuture<T> submitWrite(String groupId, String name, Function<GroupShard, T> body) {
+        ErrorCode refused = refusal();
+        if (refused != null) {
+            return CompletableFuture.failedFuture(new CoordinatorException(refused, name + " refused"));
         }
+        return runtime.scheduleWrite(partitionFor(groupId), name, shard -> shard.operation(() -> body.apply(shard)));
+    }
+
+    /** A read-only operation on the group's partition (committed state). */
+    private <T> CompletableFuture<T> read(String groupId, String name, Function<ErrorCode, T> onError, Function<GroupShard, T> body) {
+        ErrorCode refused = refusal();
+        if (refused != null) {
+            return CompletableFuture.completedFuture(onError.apply(refused));
+        }
+        return answer(runtime.scheduleRead(partitionFor(groupId), name, body), onError);
+    }
+
+    /**
+     * A write operation whose answer the shard completes itself, maybe much later (a parked JoinGroup or
+     * SyncGroup); if the operation fails before the shard answered, the answer is {@code onError}'s.
+     */
+    private <T> CompletableFuture<T> parked(String groupId, String name, Function<ErrorCode, T> onError, ShardTask<T> task) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        submitWrite(groupId, name, shard -> {
+            task.run(shard, answer);
+            return null;
+        }).whenComplete((v, e) -> {
+            if (e != null && !answer.isDone()) {
+                ErrorCode error = CoordinatorErrors.of(e);
+                if (error != null) {
+                    answer.complete(onError.apply(error));
+                } else {
+                    answer.completeExceptionally(e); // a bug: the connection closes rather than wait forever
+                }
+            }
+        });
+        return answer;
+    }
+
+    /** Null when requests may go to the partitions, else the error they get. */
+    private ErrorCode refusal() {
+        if (partitions == 0 && !ensureOffsetsTopic()) {
+            return ErrorCode.NOT_COORDINATOR;
+        }
+        return started ? null : ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
+    }
+
+    /** Coordinator errors become the API's error answer; anything else (a bug) fails the request. */
+    private static <T> CompletableFuture<T> answer(CompletableFuture<T> f, Function<ErrorCode, T> onError) {
+        return f.exceptionally(e -> orRethrow(e, onError));
+    }
+
+    private static <T> T orFallback(Throwable e, T fallback) {
+        return orRethrow(e, error -> fallback);
+    }
+
+    private static <T> T orRethrow(Throwable e, Function<ErrorCode, T> onError) {
+        ErrorCode error = CoordinatorErrors.of(e);
+        if (error == null) {
+            throw e instanceof CompletionException c ? c : new CompletionException(e);
+        }
+        return onError.apply(error);
     }
 
     private static Set<String> lowerCase(Collection<String> values) {
@@ -458,22 +493,9 @@ public final class GroupCoordinator implements AutoCloseable {
         synchronized (this) {
             closed = true; // a creation still under way no longer activates
         }
-        List<CompletableFuture<Void>> closing = new ArrayList<>();
-        for (GroupShard shard : shardsOrNone()) {
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            run(shard, f, () -> {
-                shard.close();
-                f.complete(null);
-            });
-            closing.add(f);
-        }
-        try {
-            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            LOG.log(System.Logger.Level.WARNING, "group coordinator did not close cleanly: " + e);
-        }
-        if (executors != null) {
-            executors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        runtime.close();
+        if (threads != null) {
+            threads.close();
         }
     }
 }

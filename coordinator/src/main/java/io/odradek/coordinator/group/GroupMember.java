@@ -1,5 +1,6 @@
 package io.odradek.coordinator.group;
 
+import io.odradek.coordinator.runtime.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

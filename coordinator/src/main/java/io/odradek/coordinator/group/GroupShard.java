@@ -1,11 +1,13 @@
 package io.odradek.coordinator.group;
 
 import io.odradek.coordinator.offsets.OffsetAndMetadata;
-import io.odradek.coordinator.offsets.OffsetsLog;
 import io.odradek.coordinator.offsets.OffsetsRecord;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
-import io.odradek.log.LogException;
+import io.odradek.coordinator.runtime.CoordinatorContext;
+import io.odradek.coordinator.runtime.CoordinatorResult;
+import io.odradek.coordinator.runtime.CoordinatorShard;
+import io.odradek.coordinator.runtime.Scheduler;
 import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,6 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The groups of one {@code __consumer_offsets} partition: loading them from the log, their committed
@@ -27,52 +30,138 @@ import java.util.function.Predicate;
  * or a consumer group; an empty one of either kind turns into the other when a member of the other
  * protocol joins, offsets included.
  *
- * <p>Every method runs on the partition's {@link Scheduler} thread, so state changes are serialised
- * without locks, and every delay is a timer on that same thread. State is changed only after the records
- * describing it are in the log; appends are synchronous on this thread, so a request that follows sees
- * the outcome.
+ * <p>A {@link CoordinatorShard} of the coordinator runtime: every method runs on the partition's thread,
+ * so state changes are serialised without locks, and every delay is a timer on that same thread. A write
+ * operation ({@link #operation}) collects the records its code writes ({@link #write}) into one
+ * {@link CoordinatorResult}; the runtime appends them and, once they are committed, applies them through
+ * {@link #replay} (offsets, group deletions, consumer groups: event-sourced) or runs the callback the code
+ * gave (a classic group's state, changed in memory first as in Kafka, is only described by its records).
+ * The next write operation runs after that, so it sees the outcome.
  */
-final class GroupShard {
+final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private static final System.Logger LOG = System.getLogger(GroupShard.class.getName());
 
     final int partition;
     private final GroupCoordinatorConfig config;
+    private final CoordinatorContext<OffsetsRecord> context;
     private final Scheduler scheduler;
-    private final OffsetsLog log;
     private final Map<String, ClassicGroup> groups = new HashMap<>();
     private final ClassicGroupProtocol classic;
     private final ConsumerGroupProtocol consumer;
-    private volatile boolean loaded;
-    private volatile boolean closed;
+    private boolean closed;
     private Scheduler.Timer expirationTimer;
+    /** The write the running operation is collecting; null between operations. */
+    private PendingWrite pending;
 
-    GroupShard(int partition, GroupCoordinatorConfig config, Scheduler scheduler, OffsetsLog log, TopicCatalog topics) {
-        this.partition = partition;
+    GroupShard(CoordinatorContext<OffsetsRecord> context, GroupCoordinatorConfig config, TopicCatalog topics) {
+        this.partition = context.partition();
         this.config = config;
-        this.scheduler = scheduler;
-        this.log = log;
-        this.classic = new ClassicGroupProtocol(config, scheduler, groups, this::append);
-        this.consumer = new ConsumerGroupProtocol(partition, config.consumer(), scheduler, topics, groups, this::writeAndApply);
-    }
-
-    Scheduler scheduler() {
-        return scheduler;
-    }
-
-    boolean isLoaded() {
-        return loaded;
+        this.context = context;
+        this.scheduler = new OperationScheduler();
+        this.classic = new ClassicGroupProtocol(config, scheduler, groups, (records, after) -> write(records, false, after));
+        this.consumer = new ConsumerGroupProtocol(partition, config.consumer(), scheduler, topics, groups,
+                (records, after) -> write(records, true, after));
     }
 
     private long now() {
-        return scheduler.nowMs();
+        return context.nowMs();
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /**
+     * Runs {@code body} as one write operation: the records it writes become the result's, and its
+     * return value the response, completed once they are committed.
+     */
+    <T> CoordinatorResult<T, OffsetsRecord> operation(Supplier<T> body) {
+        PendingWrite outer = pending;
+        PendingWrite write = new PendingWrite();
+        pending = write;
+        try {
+            T response = body.get();
+            return write.result(response);
+        } finally {
+            pending = outer;
+        }
+    }
+
+    /**
+     * Adds records to the running operation's write; {@code after} hears the outcome on this thread
+     * (NONE once committed, after replay when {@code replay}). Outside an operation (in an append
+     * callback) the records go out as an operation of their own, after the writes already waiting.
+     *
+     * @param replay whether the committed records are applied through {@link #replay}; false when the
+     *               caller already changed memory (classic groups)
+     */
+    private void write(List<? extends OffsetsRecord> records, boolean replay, CoordinatorResult.AfterAppend after) {
+        if (pending == null) {
+            context.scheduleWrite("deferred write", () -> operation(() -> {
+                write(records, replay, after);
+                return null;
+            }));
+            return;
+        }
+        pending.add(records, replay, after);
+    }
+
+    /** The records and callbacks of one operation; all its records are replayed, or none. */
+    private static final class PendingWrite {
+        final List<OffsetsRecord> records = new ArrayList<>();
+        final List<CoordinatorResult.AfterAppend> callbacks = new ArrayList<>();
+        Boolean replay;
+
+        void add(List<? extends OffsetsRecord> more, boolean replayMore, CoordinatorResult.AfterAppend after) {
+            if (!more.isEmpty()) {
+                if (replay != null && replay != replayMore) {
+                    throw new IllegalStateException("one operation mixes replayed records and records describing memory");
+                }
+                replay = replayMore;
+                records.addAll(more);
+            }
+            if (after != null) {
+                callbacks.add(after);
+            }
+        }
+
+        <T> CoordinatorResult<T, OffsetsRecord> result(T response) {
+            List<CoordinatorResult.AfterAppend> all = List.copyOf(callbacks);
+            return new CoordinatorResult<>(records, response, replay == null || replay,
+                    all.isEmpty() ? null : error -> all.forEach(c -> c.done(error)));
+        }
+    }
+
+    /**
+     * The protocols' scheduler: their timers and tasks run as write operations of this shard, in order
+     * with requests, and what they write goes through the runtime like any operation's records.
+     */
+    private final class OperationScheduler implements Scheduler {
+        @Override
+        public long nowMs() {
+            return context.nowMs();
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            context.scheduleWrite("task", () -> operation(() -> {
+                task.run();
+                return null;
+            }));
+        }
+
+        @Override
+        public Timer schedule(long delayMs, Runnable task) {
+            return context.schedule(delayMs, "timer", () -> operation(() -> {
+                task.run();
+                return null;
+            }));
+        }
     }
 
     // ------------------------------------------------------------------ loading
 
-    /** Rebuilds every group and offset from the partition, then starts serving it. */
-    void load() {
-        long start = System.nanoTime();
-        long records = log.replay(this::replay);
+    /** Every group and offset has been replayed from the partition: start the timers. */
+    @Override
+    public void onLoaded() {
         for (ClassicGroup group : groups.values()) {
             // Members restored from the log get a fresh session: they keep their place if they heartbeat.
             for (GroupMember m : group.members.values()) {
@@ -81,14 +170,15 @@ final class GroupShard {
         }
         consumer.onLoaded();
         scheduleExpiration();
-        loaded = true;
-        // An empty partition (every one, on a first start) is not worth a line each.
-        LOG.log(records == 0 ? System.Logger.Level.DEBUG : System.Logger.Level.INFO, "loaded " + OffsetsTopic.NAME
-                + "-" + partition + ": " + groups.size() + " classic and " + consumer.groups().size()
-                + " consumer groups from " + records + " records in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        if (!groups.isEmpty() || !consumer.groups().isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "loaded " + OffsetsTopic.NAME + "-" + partition + ": " + groups.size()
+                    + " classic and " + consumer.groups().size() + " consumer groups");
+        }
     }
 
-    private void replay(OffsetsRecord record) {
+    /** Applies one record: on load, and after every committed write that asks for it. */
+    @Override
+    public void replay(OffsetsRecord record) {
         String id = record.groupId();
         ConsumerGroup consumerGroup = consumer.group(id);
         if (record instanceof OffsetsRecord.OffsetCommit c && consumerGroup != null) {
@@ -110,6 +200,9 @@ final class GroupShard {
             }
         } else if (record instanceof OffsetsRecord.GroupMetadata gm) {
             ClassicGroup previous = groups.remove(id);
+            if (previous != null && gm.value() == null) {
+                retire(previous); // deleted or expired while loaded: its timers and pending members go too
+            }
             if (gm.value() != null) {
                 ClassicGroup group = ClassicGroup.fromStored(id, gm.value(), now());
                 if (previous != null) {
@@ -127,16 +220,10 @@ final class GroupShard {
         }
     }
 
-    /** Writes the records, then applies them as a load would (how consumer groups change state). */
-    private void writeAndApply(List<OffsetsRecord> records) {
-        append(records);
-        records.forEach(this::replay);
-    }
-
     /** Stops timers; parked requests are answered so no connection waits on a closed coordinator. */
-    void close() {
+    @Override
+    public void onUnloaded() {
         closed = true;
-        loaded = false;
         cancel(expirationTimer);
         consumer.close();
         for (ClassicGroup group : groups.values()) {
@@ -154,20 +241,27 @@ final class GroupShard {
 
     // ------------------------------------------------------------------ classic protocol (see ClassicGroupProtocol)
 
+    /**
+     * Before a JoinGroup: classic members cannot join a consumer group here; an empty one turns back into a
+     * classic group (written, then the join runs as the next operation). NONE when the join may go on.
+     */
+    ErrorCode prepareClassicJoin(String groupId) {
+        ConsumerGroup consumerGroup = consumer.group(groupId);
+        if (consumerGroup == null) {
+            return ErrorCode.NONE;
+        }
+        if (!consumerGroup.isEmpty()) {
+            return ErrorCode.INCONSISTENT_GROUP_PROTOCOL;
+        }
+        write(consumer.conversionToClassicRecords(consumerGroup), true, null);
+        return ErrorCode.NONE;
+    }
+
     void joinGroup(JoinGroupRequest req, CompletableFuture<JoinGroupResult> future) {
-        ConsumerGroup consumerGroup = consumer.group(req.groupId());
-        if (consumerGroup != null) {
-            // Classic members cannot join a consumer group here; an empty one turns back into a classic group.
-            if (!consumerGroup.isEmpty()) {
-                future.complete(JoinGroupResult.error(req.memberId(), ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
-                return;
-            }
-            try {
-                writeAndApply(consumer.conversionToClassicRecords(consumerGroup));
-            } catch (LogException e) {
-                future.complete(JoinGroupResult.error(req.memberId(), appendError(e)));
-                return;
-            }
+        if (consumer.group(req.groupId()) != null) {
+            // A consumer group came back between the conversion and this join.
+            future.complete(JoinGroupResult.error(req.memberId(), ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+            return;
         }
         classic.joinGroup(req, future);
     }
@@ -205,17 +299,15 @@ final class GroupShard {
             } catch (GroupException e) {
                 return allPartitions(req, e.error);
             }
-            return storeOffsets(req, consumerGroup.offsets, check, null);
+            return storeOffsets(req, check);
         }
         ClassicGroup group = groups.get(req.groupId());
-        boolean created = false;
         if (group == null) {
             if (req.generationId() >= 0) {
                 // v9+ says so plainly; older clients expect ILLEGAL_GENERATION and rejoin.
                 return allPartitions(req, req.apiVersion() >= 9 ? ErrorCode.GROUP_ID_NOT_FOUND : ErrorCode.ILLEGAL_GENERATION);
             }
-            group = new ClassicGroup(req.groupId(), now()); // a "simple" group: offsets only
-            created = true;
+            group = new ClassicGroup(req.groupId(), now()); // a "simple" group (offsets only), made real by replay
         }
         ErrorCode invalid = group.validateOffsetCommit(req.memberId(), req.groupInstanceId(), req.generationId());
         if (invalid != ErrorCode.NONE) {
@@ -225,16 +317,15 @@ final class GroupShard {
         if (member != null && (group.is(GroupState.STABLE) || group.is(GroupState.PREPARING_REBALANCE))) {
             classic.rescheduleHeartbeat(group, member, member.sessionTimeoutMs); // a commit keeps the session alive
         }
-        ClassicGroup target = group;
-        return storeOffsets(req, group.offsets, tp -> ErrorCode.NONE, created ? () -> groups.put(target.groupId, target) : null);
+        return storeOffsets(req, tp -> ErrorCode.NONE);
     }
 
     /**
-     * Writes the offsets that pass {@code check} (and whose metadata is small enough) as one batch, then
-     * puts them into {@code offsets}; {@code onStored} runs first when given (a new simple group).
+     * Writes the offsets that pass {@code check} (and whose metadata is small enough) as one batch; replay
+     * puts them into the group's offsets once committed (creating a simple group when there is none).
+     * If the write fails the whole commit fails, every partition with the error (as in Kafka).
      */
-    private Map<TopicPartition, ErrorCode> storeOffsets(OffsetCommitRequest req, Map<TopicPartition, OffsetAndMetadata> offsets,
-            Function<TopicPartition, ErrorCode> check, Runnable onStored) {
+    private Map<TopicPartition, ErrorCode> storeOffsets(OffsetCommitRequest req, Function<TopicPartition, ErrorCode> check) {
         long now = now();
         long expireTimestamp = req.retentionTimeMs() >= 0 ? now + req.retentionTimeMs() : OffsetAndMetadata.NO_EXPIRE_TIMESTAMP;
         Map<TopicPartition, ErrorCode> results = new LinkedHashMap<>();
@@ -254,19 +345,7 @@ final class GroupShard {
             records.add(new OffsetsRecord.OffsetCommit(req.groupId(), p.partition(),
                     new OffsetAndMetadata(p.offset(), p.leaderEpoch(), metadata, now, expireTimestamp)));
         }
-        try {
-            append(records);
-        } catch (LogException e) {
-            ErrorCode error = appendError(e);
-            records.forEach(r -> results.put(r.partition(), error));
-            return results;
-        }
-        if (onStored != null) {
-            onStored.run();
-        }
-        for (OffsetsRecord.OffsetCommit r : records) {
-            offsets.put(r.partition(), r.value());
-        }
+        write(records, true, null);
         return results;
     }
 
@@ -335,12 +414,7 @@ final class GroupShard {
                 }
             }
         }
-        try {
-            append(tombstones);
-        } catch (LogException e) {
-            return OffsetDeleteResult.error(appendError(e));
-        }
-        tombstones.forEach(t -> offsets.remove(((OffsetsRecord.OffsetCommit) t).partition()));
+        write(tombstones, true, null);
         return new OffsetDeleteResult(ErrorCode.NONE, results);
     }
 
@@ -363,14 +437,12 @@ final class GroupShard {
                 }
             }
         });
-        try {
-            append(tombstones);
-        } catch (LogException e) {
-            LOG.log(System.Logger.Level.WARNING, "failed to delete the offsets of deleted topics " + deletedTopics
-                    + " in " + OffsetsTopic.NAME + "-" + partition + ": " + e.getMessage());
-            return 0;
-        }
-        tombstones.forEach(t -> all.get(t.groupId()).remove(t.partition()));
+        write(tombstones, true, error -> {
+            if (error != ErrorCode.NONE) {
+                LOG.log(System.Logger.Level.WARNING, "failed to delete the offsets of deleted topics " + deletedTopics
+                        + " in " + OffsetsTopic.NAME + "-" + partition + ": " + error);
+            }
+        });
         return tombstones.size();
     }
 
@@ -414,12 +486,11 @@ final class GroupShard {
             }
             List<OffsetsRecord> records = offsetTombstones(groupId, consumerGroup.offsets);
             records.addAll(ConsumerGroupProtocol.deletionRecords(consumerGroup));
-            try {
-                writeAndApply(records);
-            } catch (LogException e) {
-                return appendError(e);
-            }
-            LOG.log(System.Logger.Level.INFO, "deleted consumer group " + groupId);
+            write(records, true, error -> {
+                if (error == ErrorCode.NONE) {
+                    LOG.log(System.Logger.Level.INFO, "deleted consumer group " + groupId);
+                }
+            });
             return ErrorCode.NONE;
         }
         ClassicGroup group = groups.get(groupId);
@@ -431,13 +502,11 @@ final class GroupShard {
         }
         List<OffsetsRecord> tombstones = offsetTombstones(groupId, group.offsets);
         tombstones.add(new OffsetsRecord.GroupMetadata(groupId, null));
-        try {
-            append(tombstones);
-        } catch (LogException e) {
-            return appendError(e);
-        }
-        removeGroup(group);
-        LOG.log(System.Logger.Level.INFO, "deleted group " + groupId + " and its " + (tombstones.size() - 1) + " offsets");
+        write(tombstones, true, error -> { // replay removes the group
+            if (error == ErrorCode.NONE) {
+                LOG.log(System.Logger.Level.INFO, "deleted group " + groupId + " and its " + (tombstones.size() - 1) + " offsets");
+            }
+        });
         return ErrorCode.NONE;
     }
 
@@ -449,14 +518,16 @@ final class GroupShard {
         return tombstones;
     }
 
-    private void removeGroup(ClassicGroup group) {
-        group.transitionTo(GroupState.DEAD, now());
+    /** A group removed from the map (its tombstone replayed) is Dead: its timers and pending members go. */
+    private void retire(ClassicGroup group) {
+        if (!group.is(GroupState.DEAD)) {
+            group.transitionTo(GroupState.DEAD, now());
+        }
         cancel(group.joinTimer);
         cancel(group.syncTimer);
-        for (String pending : new ArrayList<>(group.pendingJoinMembers.keySet())) {
-            group.remove(pending);
+        for (String pendingMember : new ArrayList<>(group.pendingJoinMembers.keySet())) {
+            group.remove(pendingMember);
         }
-        groups.remove(group.groupId);
     }
 
     // ------------------------------------------------------------------ offset expiration
@@ -480,13 +551,14 @@ final class GroupShard {
         long now = now();
         List<OffsetsRecord> records = new ArrayList<>();
         List<ClassicGroup> deleted = new ArrayList<>();
+        int[] expired = new int[1];
         for (ClassicGroup g : groups.values()) {
             Boolean fromStateChange = expiryBase(g);
             if (fromStateChange == null) {
                 continue;
             }
             boolean allExpired = expire(g.groupId, g.offsets, g::isSubscribedToTopic,
-                    o -> fromStateChange ? g.currentStateTimestamp : o.commitTimestampMs(), now, records);
+                    o -> fromStateChange ? g.currentStateTimestamp : o.commitTimestampMs(), now, records, expired);
             if (allExpired && g.is(GroupState.EMPTY) && g.pendingJoinMembers.isEmpty()) {
                 records.add(new OffsetsRecord.GroupMetadata(g.groupId, null));
                 deleted.add(g);
@@ -495,7 +567,7 @@ final class GroupShard {
         List<OffsetsRecord> consumerDeletions = new ArrayList<>();
         for (ConsumerGroup g : consumer.groups()) {
             boolean allExpired = expire(g.groupId, g.offsets, topic -> consumer.isSubscribedToTopic(g, topic),
-                    OffsetAndMetadata::commitTimestampMs, now, records);
+                    OffsetAndMetadata::commitTimestampMs, now, records, expired);
             if (allExpired && g.isEmpty()) {
                 consumerDeletions.addAll(ConsumerGroupProtocol.deletionRecords(g));
             }
@@ -503,32 +575,17 @@ final class GroupShard {
         if (records.isEmpty() && consumerDeletions.isEmpty()) {
             return;
         }
-        Map<String, Map<TopicPartition, OffsetAndMetadata>> all = allOffsets();
-        try {
-            append(records);
-        } catch (LogException e) {
-            LOG.log(System.Logger.Level.WARNING, "failed to expire offsets in " + OffsetsTopic.NAME + "-" + partition + ": " + e.getMessage());
-            return;
-        }
-        int expired = 0;
-        for (OffsetsRecord r : records) {
-            if (r instanceof OffsetsRecord.OffsetCommit c) {
-                Map<TopicPartition, OffsetAndMetadata> offsets = all.get(c.groupId());
-                if (offsets != null && offsets.remove(c.partition()) != null) {
-                    expired++;
-                }
+        // Replay removes the offsets, then the emptied groups (their tombstones come after their offsets').
+        records.addAll(consumerDeletions);
+        long removedGroups = deleted.size() + consumerDeletions.stream().filter(r -> r instanceof OffsetsRecord.ConsumerGroupMetadata).count();
+        write(records, true, error -> {
+            if (error != ErrorCode.NONE) {
+                LOG.log(System.Logger.Level.WARNING, "failed to expire offsets in " + OffsetsTopic.NAME + "-" + partition + ": " + error);
+            } else {
+                LOG.log(System.Logger.Level.INFO, "expired " + expired[0] + " offsets and removed " + removedGroups
+                        + " empty groups in " + OffsetsTopic.NAME + "-" + partition);
             }
-        }
-        deleted.forEach(this::removeGroup);
-        try {
-            writeAndApply(consumerDeletions);
-        } catch (LogException e) {
-            LOG.log(System.Logger.Level.WARNING, "failed to delete empty consumer groups in " + OffsetsTopic.NAME + "-"
-                    + partition + ": " + e.getMessage());
-        }
-        LOG.log(System.Logger.Level.INFO, "expired " + expired + " offsets and removed "
-                + (deleted.size() + consumerDeletions.stream().filter(r -> r instanceof OffsetsRecord.ConsumerGroupMetadata).count())
-                + " empty groups in " + OffsetsTopic.NAME + "-" + partition);
+        });
     }
 
     /**
@@ -537,7 +594,7 @@ final class GroupShard {
      * @param base when an offset without an explicit expiry started to age
      */
     private boolean expire(String groupId, Map<TopicPartition, OffsetAndMetadata> offsets, Predicate<String> subscribed,
-            Function<OffsetAndMetadata, Long> base, long now, List<OffsetsRecord> records) {
+            Function<OffsetAndMetadata, Long> base, long now, List<OffsetsRecord> records, int[] expiredCount) {
         boolean allExpired = true;
         for (Map.Entry<TopicPartition, OffsetAndMetadata> e : new TreeMap<>(offsets).entrySet()) {
             OffsetAndMetadata o = e.getValue();
@@ -551,6 +608,7 @@ final class GroupShard {
             }
             if (expired) {
                 records.add(new OffsetsRecord.OffsetCommit(groupId, e.getKey(), null));
+                expiredCount[0]++;
             } else {
                 allExpired = false;
             }
@@ -591,24 +649,6 @@ final class GroupShard {
 
     Collection<String> groupIds() {
         return List.copyOf(groups.keySet());
-    }
-
-    private void append(List<? extends OffsetsRecord> records) {
-        if (closed) {
-            throw new LogException(ErrorCode.NOT_COORDINATOR, "the coordinator is shutting down");
-        }
-        log.append(records, now());
-    }
-
-    /** The error a client gets when a coordinator write fails, as Kafka maps them. */
-    static ErrorCode appendError(LogException e) {
-        return switch (e.errorCode()) {
-            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT ->
-                    ErrorCode.COORDINATOR_NOT_AVAILABLE;
-            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR, NOT_COORDINATOR -> ErrorCode.NOT_COORDINATOR;
-            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> ErrorCode.UNKNOWN_SERVER_ERROR;
-            default -> ErrorCode.UNKNOWN_SERVER_ERROR;
-        };
     }
 
     private static void cancel(Scheduler.Timer timer) {

@@ -1,9 +1,8 @@
 package io.odradek.coordinator.offsets;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.odradek.wire.schema.Field;
 import io.odradek.wire.schema.Schema;
+import io.odradek.wire.schema.SchemaBytes;
 import io.odradek.wire.schema.Struct;
 import io.odradek.wire.schema.Types;
 import java.util.ArrayList;
@@ -137,9 +136,9 @@ final class ConsumerGroupRecordCodec {
     }
 
     /** Decodes a record of one of the {@link #handles handled} types; the key buffer is past its type. */
-    static OffsetsRecord decode(short type, ByteBuf key, byte[] value) {
+    static OffsetsRecord decode(short type, byte[] key, byte[] value) {
         if (type == GROUP_METADATA || type == TARGET_ASSIGNMENT_METADATA) {
-            String groupId = GroupKey.SCHEMA.read(key, (short) 0, false).get(GroupKey.GROUP_ID);
+            String groupId = SchemaBytes.read(GroupKey.SCHEMA, key, (short) 0, false).get(GroupKey.GROUP_ID);
             if (type == GROUP_METADATA) {
                 Struct v = value == null ? null : readValue(GroupValue.SCHEMA, value);
                 return new OffsetsRecord.ConsumerGroupMetadata(groupId, v == null ? null
@@ -149,7 +148,7 @@ final class ConsumerGroupRecordCodec {
             return new OffsetsRecord.ConsumerTargetAssignmentMetadata(groupId,
                     v == null ? null : v.get(TargetMetadataValue.ASSIGNMENT_EPOCH));
         }
-        Struct k = MemberKey.SCHEMA.read(key, (short) 0, false);
+        Struct k = SchemaBytes.read(MemberKey.SCHEMA, key, (short) 0, false);
         String groupId = k.get(MemberKey.GROUP_ID);
         String memberId = k.get(MemberKey.MEMBER_ID);
         return switch (type) {
@@ -256,8 +255,6 @@ final class ConsumerGroupRecordCodec {
     }
 
     private static Struct readValue(Schema schema, byte[] value) {
-        ByteBuf in = Unpooled.wrappedBuffer(value);
-        short version = in.readShort();
-        return schema.read(in, version, true);
+        return SchemaBytes.read(schema, value, SchemaBytes.prefix(value), true);
     }
 }

@@ -1,13 +1,10 @@
 package io.odradek.coordinator.offsets;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledByteBufAllocator;
+import io.odradek.coordinator.runtime.RecordSerde;
 import io.odradek.wire.schema.Field;
 import io.odradek.wire.schema.Schema;
+import io.odradek.wire.schema.SchemaBytes;
 import io.odradek.wire.schema.Struct;
-import io.odradek.wire.schema.WireWriter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +26,23 @@ public final class OffsetsRecordCodec {
     static final short GROUP_VALUE_VERSION = 3;
     private static final short FLEXIBLE_FROM = 4;
 
-    private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
+    /** The codec as the coordinator runtime stores and loads records. */
+    public static final RecordSerde<OffsetsRecord> SERDE = new RecordSerde<>() {
+        @Override
+        public byte[] key(OffsetsRecord record) {
+            return OffsetsRecordCodec.key(record);
+        }
+
+        @Override
+        public byte[] value(OffsetsRecord record) {
+            return OffsetsRecordCodec.value(record);
+        }
+
+        @Override
+        public OffsetsRecord decode(byte[] key, byte[] value) {
+            return OffsetsRecordCodec.decode(key, value);
+        }
+    };
 
     private OffsetsRecordCodec() {
     }
@@ -148,19 +161,18 @@ public final class OffsetsRecordCodec {
             throw new IllegalArgumentException("record without a key type");
         }
         try {
-            ByteBuf k = Unpooled.wrappedBuffer(key);
-            short type = k.readShort();
+            short type = SchemaBytes.prefix(key);
             if (type == OFFSET_COMMIT_KEY || type == LEGACY_OFFSET_COMMIT_KEY) {
-                Struct ks = OffsetKey.SCHEMA.read(k, (short) 0, false);
+                Struct ks = SchemaBytes.read(OffsetKey.SCHEMA, key, (short) 0, false);
                 TopicPartition tp = new TopicPartition(ks.get(OffsetKey.TOPIC), ks.get(OffsetKey.PARTITION));
                 return new OffsetsRecord.OffsetCommit(ks.get(OffsetKey.GROUP), tp, value == null ? null : offsetValue(value));
             }
             if (type == GROUP_METADATA_KEY) {
-                Struct ks = GroupKey.SCHEMA.read(k, (short) 0, false);
+                Struct ks = SchemaBytes.read(GroupKey.SCHEMA, key, (short) 0, false);
                 return new OffsetsRecord.GroupMetadata(ks.get(GroupKey.GROUP), value == null ? null : groupValue(value));
             }
             if (ConsumerGroupRecordCodec.handles(type)) {
-                return ConsumerGroupRecordCodec.decode(type, k, value);
+                return ConsumerGroupRecordCodec.decode(type, key, value);
             }
             return null;
         } catch (IndexOutOfBoundsException | io.odradek.wire.schema.MalformedMessageException e) {
@@ -169,17 +181,15 @@ public final class OffsetsRecordCodec {
     }
 
     private static OffsetAndMetadata offsetValue(byte[] value) {
-        ByteBuf in = Unpooled.wrappedBuffer(value);
-        short version = in.readShort();
-        Struct s = OffsetValue.SCHEMA.read(in, version, version >= FLEXIBLE_FROM);
+        short version = SchemaBytes.prefix(value);
+        Struct s = SchemaBytes.read(OffsetValue.SCHEMA, value, version, version >= FLEXIBLE_FROM);
         return new OffsetAndMetadata(s.get(OffsetValue.OFFSET), s.get(OffsetValue.LEADER_EPOCH),
                 s.get(OffsetValue.METADATA), s.get(OffsetValue.COMMIT_TIMESTAMP), s.get(OffsetValue.EXPIRE_TIMESTAMP));
     }
 
     private static StoredGroup groupValue(byte[] value) {
-        ByteBuf in = Unpooled.wrappedBuffer(value);
-        short version = in.readShort();
-        Struct s = GroupValue.SCHEMA.read(in, version, version >= FLEXIBLE_FROM);
+        short version = SchemaBytes.prefix(value);
+        Struct s = SchemaBytes.read(GroupValue.SCHEMA, value, version, version >= FLEXIBLE_FROM);
         List<StoredGroup.StoredMember> members = new ArrayList<>();
         for (Struct m : s.get(GroupValue.MEMBERS)) {
             members.add(new StoredGroup.StoredMember(m.get(GroupValue.Member.MEMBER_ID),
@@ -197,14 +207,6 @@ public final class OffsetsRecordCodec {
     }
 
     static byte[] encode(short version, Schema schema, Struct struct, boolean flexible) {
-        WireWriter out = new WireWriter(HEAP);
-        out.buf().writeShort(version);
-        schema.write(out, struct, version, flexible);
-        ByteBuf buf = (ByteBuf) out.finish().get(0);
-        try {
-            return ByteBufUtil.getBytes(buf);
-        } finally {
-            buf.release();
-        }
+        return SchemaBytes.write(version, schema, struct, version, flexible);
     }
 }

@@ -2,17 +2,23 @@ package io.odradek.coordinator.group;
 
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.runtime.ManualScheduler;
+import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.log.LogConfig;
+import io.odradek.log.LogException;
 import io.odradek.log.PartitionLog;
 import io.odradek.wire.ErrorCode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * A coordinator over real {@code __consumer_offsets} partition logs in a temp dir, on a manual clock,
@@ -46,8 +52,79 @@ final class CoordinatorFixture implements AutoCloseable {
         for (int p = 0; p < config.offsetsTopicPartitions(); p++) {
             logs.add(PartitionLog.open(dir, OffsetsTopic.NAME, p, LogConfig.defaults()));
         }
-        coordinator = GroupCoordinator.create(config, logs::get, p -> clock, topics);
+        coordinator = GroupCoordinator.create(config, this::coordinatorLog, p -> clock, topics);
         coordinator.startup();
+    }
+
+    /**
+     * Partition {@code p} of the offsets topic as the coordinator runtime writes it; while appends are
+     * {@link #holdAppends held} they wait, as on a replicated partition, until {@link #commitAppends}.
+     */
+    CoordinatorLog coordinatorLog(int p) {
+        CoordinatorLog local = new PartitionLogCoordinatorLog(logs.get(p));
+        return new CoordinatorLog() {
+            @Override
+            public CompletableFuture<Long> append(ByteBuffer batch) {
+                if (held == null) {
+                    return local.append(batch);
+                }
+                CompletableFuture<Long> appended = new CompletableFuture<>();
+                held.add(error -> {
+                    if (error == null) {
+                        local.append(batch).whenComplete((end, e) -> {
+                            if (e != null) {
+                                appended.completeExceptionally(e);
+                            } else {
+                                appended.complete(end);
+                            }
+                        });
+                    } else {
+                        appended.completeExceptionally(new LogException(error, "the test fails this append"));
+                    }
+                });
+                return appended;
+            }
+
+            @Override
+            public long startOffset() {
+                return local.startOffset();
+            }
+
+            @Override
+            public long committedEndOffset() {
+                return local.committedEndOffset();
+            }
+
+            @Override
+            public ByteBuffer read(long offset, int maxBytes) {
+                return local.read(offset, maxBytes);
+            }
+        };
+    }
+
+    /** Appends waiting for the test (null: appends complete at once). */
+    private ArrayDeque<Consumer<ErrorCode>> held;
+
+    /** From now on appends wait until {@link #commitAppends} or {@link #failAppends}. */
+    void holdAppends() {
+        held = new ArrayDeque<>();
+    }
+
+    /** How many appends wait. */
+    int heldAppends() {
+        return held.size();
+    }
+
+    /** Writes and commits the waiting appends in order, and those they lead to; appends wait again after. */
+    void commitAppends() {
+        while (!held.isEmpty()) {
+            held.poll().accept(null);
+        }
+    }
+
+    /** Fails the oldest waiting append with the log's {@code error}. */
+    void failNextAppend(ErrorCode error) {
+        held.poll().accept(error);
     }
 
     /** Stops the coordinator and closes its logs, then opens both again: what a broker restart does. */

@@ -236,7 +236,7 @@ class OffsetsAndAdminTest {
     @Test
     void requestsWaitForNothingButAreToldToRetryWhileThePartitionsLoad() {
         fixture(CoordinatorFixture.config(0));
-        GroupCoordinator notStarted = GroupCoordinator.create(f.config, f.logs::get, p -> f.clock);
+        GroupCoordinator notStarted = GroupCoordinator.create(f.config, f::coordinatorLog, p -> f.clock);
         assertThat(notStarted.joinGroup(f.joinRequest("g", "", null, "c", ORDERS)).join().error())
                 .isEqualTo(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
         assertThat(notStarted.fetchOffsets("g", null).join().error()).isEqualTo(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
@@ -248,7 +248,7 @@ class OffsetsAndAdminTest {
         fixture(CoordinatorFixture.config(0));
         AtomicInteger creations = new AtomicInteger();
         AtomicReference<CompletableFuture<Integer>> creation = new AtomicReference<>();
-        GroupCoordinator onDemand = GroupCoordinator.createOnDemand(f.config, f.logs::get, p -> f.clock, () -> {
+        GroupCoordinator onDemand = GroupCoordinator.createOnDemand(f.config, f::coordinatorLog, p -> f.clock, () -> {
             creations.incrementAndGet();
             creation.set(new CompletableFuture<>());
             return creation.get();
@@ -272,5 +272,24 @@ class OffsetsAndAdminTest {
         } finally {
             onDemand.close();
         }
+    }
+
+    @Test
+    void aPartitionThatMovesAwayAnswersNotCoordinatorAndComesBackWithItsOffsets() {
+        fixture(CoordinatorFixture.config(0));
+        f.commit("g", -1, "", "orders", 0, 7L);
+        CompletableFuture<JoinGroupResult> parked = f.joinNew("g", "c", ORDERS); // waits for the initial delay
+        int partition = f.coordinator.partitionFor("g");
+
+        f.coordinator.onResignation(partition).join();
+
+        assertThat(parked.join().error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+        assertThat(f.coordinator.fetchOffsets("g", null).join().error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+        assertThat(f.commit("g", -1, "", "orders", 0, 8L)).containsExactly(Map.entry(ORDERS_0, ErrorCode.NOT_COORDINATOR));
+        assertThat(f.coordinator.isLoaded()).isFalse();
+
+        f.coordinator.onElection(partition).join();
+        assertThat(f.coordinator.isLoaded()).isTrue();
+        assertThat(f.coordinator.fetchOffsets("g", null).join().offsets().get(ORDERS_0).offset()).isEqualTo(7L);
     }
 }

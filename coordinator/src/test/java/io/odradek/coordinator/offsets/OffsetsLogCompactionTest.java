@@ -2,6 +2,9 @@ package io.odradek.coordinator.offsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.odradek.coordinator.runtime.CoordinatorLoader;
+import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
 import java.nio.file.Path;
@@ -23,9 +26,9 @@ class OffsetsLogCompactionTest {
     }
 
     /** group/topic-partition -> committed offset, as the coordinator's replay leaves it. */
-    private static Map<String, Long> committed(OffsetsLog log) {
+    private static Map<String, Long> committed(CoordinatorLog log) {
         Map<String, Long> state = new HashMap<>();
-        log.replay(r -> {
+        CoordinatorLoader.replay(log, OffsetsRecordCodec.SERDE, r -> {
             if (r instanceof OffsetsRecord.OffsetCommit c) {
                 String key = c.groupId() + "/" + c.partition().topic() + "-" + c.partition().partition();
                 if (c.value() == null) {
@@ -34,15 +37,20 @@ class OffsetsLogCompactionTest {
                     state.put(key, c.value().offset());
                 }
             }
-        });
+        }, OffsetsTopic.NAME + "-0");
         return state;
+    }
+
+    /** One batch, as the coordinator runtime writes a write operation's records. */
+    private static void append(CoordinatorLog log, List<? extends OffsetsRecord> records, long nowMs) {
+        log.append(CoordinatorLoader.batch(OffsetsRecordCodec.SERDE, List.copyOf(records), nowMs)).join();
     }
 
     @Test
     void replayAfterCompactionYieldsTheSameCommittedOffsets() {
         Map<String, Long> before;
         try (PartitionLog partition = open()) {
-            OffsetsLog log = new OffsetsLog(partition);
+            CoordinatorLog log = new PartitionLogCoordinatorLog(partition);
             for (int round = 0; round < 60; round++) {
                 List<OffsetsRecord> commits = new ArrayList<>();
                 for (int g = 0; g < 5; g++) {
@@ -51,12 +59,12 @@ class OffsetsLogCompactionTest {
                                 new OffsetAndMetadata(round * 100L + p, -1, "", 1_000L + round, -1L)));
                     }
                 }
-                log.append(commits, 1_000L + round);
+                append(log, commits, 1_000L + round);
             }
             // group-4 deletes its offsets of partition 0 (a tombstone)
-            log.append(List.of(new OffsetsRecord.OffsetCommit("group-4", new TopicPartition("orders", 0), null)), 2_000L);
+            append(log, List.of(new OffsetsRecord.OffsetCommit("group-4", new TopicPartition("orders", 0), null)), 2_000L);
             for (int round = 0; round < 20; round++) { // more commits of group-0, so the tombstone leaves the active segment
-                log.append(List.of(new OffsetsRecord.OffsetCommit("group-0", new TopicPartition("orders", 1),
+                append(log, List.of(new OffsetsRecord.OffsetCommit("group-0", new TopicPartition("orders", 1),
                         new OffsetAndMetadata(10_000L + round, -1, "", 3_000L, -1L))), 3_000L);
             }
             before = committed(log);
@@ -72,7 +80,7 @@ class OffsetsLogCompactionTest {
             assertThat(committed(log)).isEqualTo(before);
         }
         try (PartitionLog reopened = open()) {
-            assertThat(committed(new OffsetsLog(reopened))).isEqualTo(before);
+            assertThat(committed(new PartitionLogCoordinatorLog(reopened))).isEqualTo(before);
         }
     }
 }

@@ -2,6 +2,9 @@ package io.odradek.coordinator.offsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.odradek.coordinator.runtime.CoordinatorLoader;
+import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
 import java.nio.ByteBuffer;
@@ -78,15 +81,15 @@ class OffsetsRecordCodecTest {
     @Test
     void theLogReplaysEveryAppendedRecordInOrder() {
         try (PartitionLog partition = PartitionLog.open(dir, OffsetsTopic.NAME, 0, LogConfig.defaults())) {
-            OffsetsLog log = new OffsetsLog(partition);
+            CoordinatorLog log = new PartitionLogCoordinatorLog(partition);
             TopicPartition tp = new TopicPartition("t", 0);
             for (int i = 0; i < 500; i++) {
-                log.append(List.of(new OffsetsRecord.OffsetCommit("g" + (i % 7), tp,
+                append(log, List.of(new OffsetsRecord.OffsetCommit("g" + (i % 7), tp,
                         new OffsetAndMetadata(i, -1, "x".repeat(2000), i, -1))), i);
             }
-            log.append(List.of(new OffsetsRecord.OffsetCommit("g0", tp, null), new OffsetsRecord.GroupMetadata("g0", null)), 600);
+            append(log, List.of(new OffsetsRecord.OffsetCommit("g0", tp, null), new OffsetsRecord.GroupMetadata("g0", null)), 600);
             List<OffsetsRecord> replayed = new ArrayList<>();
-            assertThat(log.replay(replayed::add)).isEqualTo(502);
+            assertThat(CoordinatorLoader.replay(log, OffsetsRecordCodec.SERDE, replayed::add, "t-0")).isEqualTo(502);
             assertThat(((OffsetsRecord.OffsetCommit) replayed.get(499)).value().offset()).isEqualTo(499L);
             assertThat(replayed.get(501)).isEqualTo(new OffsetsRecord.GroupMetadata("g0", null));
         }
@@ -98,6 +101,10 @@ class OffsetsRecordCodecTest {
         // "polygenelubricants".hashCode() is Integer.MIN_VALUE: Kafka's Utils.abs maps it to 0.
         assertThat("polygenelubricants".hashCode()).isEqualTo(Integer.MIN_VALUE);
         assertThat(OffsetsTopic.partitionFor("polygenelubricants", 50)).isZero();
+    }
+
+    private static void append(CoordinatorLog log, List<OffsetsRecord> records, long nowMs) {
+        log.append(CoordinatorLoader.batch(OffsetsRecordCodec.SERDE, records, nowMs)).join();
     }
 
     private static byte[] bytes(String s) {

@@ -1,9 +1,9 @@
-package io.odradek.coordinator.group;
+package io.odradek.coordinator.runtime;
 
 /**
  * Where one coordinator partition's work runs: a single thread, so everything a task touches is
  * confined to it, plus timers on that same thread. Delayed operations (a join waiting for members, a
- * session timeout) are timers, never a sleeping or polling thread.
+ * session timeout) are timers, never a sleeping or polling thread. Tests use a manual one.
  */
 public interface Scheduler {
     /** Wall-clock time in ms, as stamped into commits and group state. */

@@ -1,15 +1,18 @@
-package io.odradek.coordinator.group;
+package io.odradek.coordinator.runtime;
 
+import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 
 /**
  * A {@link Scheduler} on the test's own thread with a clock that moves only when told: tasks run at
- * once, timers when {@link #advance} passes their deadline. Makes every timeout test exact and instant.
+ * once (or, while {@link #hold held}, when {@link #release released}), timers when {@link #advance} passes
+ * their deadline. Makes every timeout test exact and instant.
  */
-final class ManualScheduler implements Scheduler {
+public final class ManualScheduler implements Scheduler {
     private final PriorityQueue<Task> timers = new PriorityQueue<>();
     private long now = 1_700_000_000_000L;
     private long seq;
+    private ArrayDeque<Runnable> held;
 
     private final class Task implements Comparable<Task>, Timer {
         final long due;
@@ -41,7 +44,25 @@ final class ManualScheduler implements Scheduler {
 
     @Override
     public void execute(Runnable task) {
-        task.run();
+        if (held != null) {
+            held.add(task);
+        } else {
+            task.run();
+        }
+    }
+
+    /** From now on tasks wait (as on a busy thread) until {@link #release}. */
+    public void hold() {
+        held = new ArrayDeque<>();
+    }
+
+    /** Runs the tasks that waited, in order, and runs tasks at once again. */
+    public void release() {
+        ArrayDeque<Runnable> tasks = held;
+        held = null;
+        while (tasks != null && !tasks.isEmpty()) {
+            tasks.poll().run();
+        }
     }
 
     @Override
@@ -52,7 +73,7 @@ final class ManualScheduler implements Scheduler {
     }
 
     /** Moves the clock forward, running every timer that falls due on the way, in order. */
-    void advance(long ms) {
+    public void advance(long ms) {
         long target = now + ms;
         while (!timers.isEmpty() && timers.peek().due <= target) {
             Task t = timers.poll();

@@ -1,0 +1,38 @@
+package io.odradek.coordinator.runtime;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One partition of a coordinator's internal topic ({@code __consumer_offsets}, later
+ * {@code __transaction_state}) as the coordinator runtime writes and loads it. Implemented outside
+ * {@code coordinator/} by whoever owns the partition (today an adapter over the local log; next the
+ * replicated Partition).
+ *
+ * <p>The runtime calls {@link #append} from the partition's coordinator thread and never waits on the
+ * future: an implementation may write on another thread and complete the future later, from any thread.
+ * The runtime keeps at most one append per partition in flight, so appends arrive in order.
+ */
+public interface CoordinatorLog {
+    /**
+     * Appends one v2 record batch (uncompressed, base offset 0: the log assigns the offsets, and stamps
+     * its leader epoch). Completes with the offset after the batch's last record once the batch is
+     * committed (the high watermark has passed it); fails, with a {@link io.odradek.log.LogException}
+     * naming the error where one applies, when it was not written or cannot be committed. The runtime
+     * then maps that error for the client (see {@link CoordinatorErrors#ofAppendFailure}).
+     */
+    CompletableFuture<Long> append(ByteBuffer batch);
+
+    /** The first offset still in the log (load starts here). */
+    long startOffset();
+
+    /** The committed end: load reads every record below it. */
+    long committedEndOffset();
+
+    /**
+     * Whole batches from the one holding {@code offset}, about {@code maxBytes} of them but always the
+     * first whole (a batch larger than {@code maxBytes} comes whole); empty at the end. The buffer is the
+     * caller's to keep.
+     */
+    ByteBuffer read(long offset, int maxBytes);
+}
