@@ -8,9 +8,9 @@ import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
-import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.PartitionCoordinatorLog;
 import io.odradek.replication.partition.PartitionWriters;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.replication.partition.WaitingOperations;
@@ -19,9 +19,10 @@ import java.util.Optional;
 import java.util.function.IntFunction;
 
 /**
- * The broker's stateful services, opened in dependency order (topics and their logs, producer ids, groups
- * over {@code __consumer_offsets}, the partitions of the data path) and closed in reverse, so the group coordinator's last writes reach logs
- * that are still open. A failure while opening closes whatever was already open.
+ * The broker's stateful services, opened in dependency order (topics and their logs, producer ids, the
+ * partitions, groups over {@code __consumer_offsets}'s partitions) and closed in reverse, so the group
+ * coordinator's last writes reach partitions and logs that are still open. A failure while opening closes
+ * whatever was already open.
  */
 final class BrokerServices implements AutoCloseable {
     final TopicService topics;
@@ -41,15 +42,19 @@ final class BrokerServices implements AutoCloseable {
     static BrokerServices open(BrokerConfig config) {
         TopicService topics = TopicService.open(config);
         ProducerIdManager producerIds = null;
+        Partitions partitions = null;
         try {
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
-            GroupCoordinator groups = startGroupCoordinator(config, topics);
-            Partitions partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(config.numIoThreads()),
+            partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(config.numIoThreads()),
                     new WaitingOperations<Partition>("waiting-operations"));
             topics.onTopicDeleted(partitions::removeTopic);
+            GroupCoordinator groups = startGroupCoordinator(config, topics, partitions);
             return new BrokerServices(topics, producerIds, groups, partitions);
         } catch (RuntimeException e) {
+            if (partitions != null) {
+                partitions.close();
+            }
             if (producerIds != null) {
                 producerIds.close();
             }
@@ -63,10 +68,10 @@ final class BrokerServices implements AutoCloseable {
      * is created on first need (a FindCoordinator or group request), as Kafka does, on the metadata
      * thread; its partition count is fixed from then on. Deleted topics drop their committed offsets.
      */
-    private static GroupCoordinator startGroupCoordinator(BrokerConfig config, TopicService topics) {
+    private static GroupCoordinator startGroupCoordinator(BrokerConfig config, TopicService topics, Partitions partitions) {
         GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.from(config.effectiveConfigs());
-        // The runtime's append interface, over the local log for now (the replicated Partition next).
-        IntFunction<CoordinatorLog> logs = p -> new PartitionLogCoordinatorLog(topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow());
+        // The runtime writes through each offsets partition's Partition, like any producer.
+        IntFunction<CoordinatorLog> logs = p -> new PartitionCoordinatorLog(partitions.partition(OffsetsTopic.NAME, p).orElseThrow());
         TopicServiceCatalog catalog = new TopicServiceCatalog(topics);
         Optional<TopicInfo> existing = topics.topic(OffsetsTopic.NAME);
         GroupCoordinator groups;

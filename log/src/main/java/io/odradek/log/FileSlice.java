@@ -1,6 +1,8 @@
 package io.odradek.log;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 
@@ -30,5 +32,26 @@ public record FileSlice(FileChannel channel, long position, int size, long first
             done += n;
         }
         return done;
+    }
+
+    /**
+     * The slice's bytes in a new heap buffer, for the few readers that must parse records (a coordinator
+     * loading its state); the fetch path never calls this. Shorter if the file ends first.
+     */
+    public ByteBuffer readIntoHeap() {
+        ByteBuffer buf = ByteBuffer.allocate(size);
+        try {
+            long at = position;
+            while (buf.hasRemaining()) {
+                int n = channel.read(buf, at);
+                if (n < 0) {
+                    break;
+                }
+                at += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + size + " bytes at " + position, e);
+        }
+        return buf.flip();
     }
 }

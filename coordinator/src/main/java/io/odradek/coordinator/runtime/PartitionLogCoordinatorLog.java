@@ -1,15 +1,12 @@
 package io.odradek.coordinator.runtime;
 
-import io.odradek.log.FileSlice;
 import io.odradek.log.PartitionLog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A {@link CoordinatorLog} straight over a local {@link PartitionLog}, for a single node without the
- * replicated Partition: the append runs on the caller's thread (the shard's) and its future is complete
+ * A {@link CoordinatorLog} straight over a local {@link PartitionLog} (the coordinator's own tests; the
+ * broker goes through its replicated Partition instead): the append runs on the caller's thread (the shard's) and its future is complete
  * when this returns; on one node an appended record is committed. Leader epoch 0, as before leader epochs
  * come from metadata.
  */
@@ -41,20 +38,6 @@ public final class PartitionLogCoordinatorLog implements CoordinatorLog {
 
     @Override
     public ByteBuffer read(long offset, int maxBytes) {
-        FileSlice slice = log.read(offset, maxBytes);
-        ByteBuffer buf = ByteBuffer.allocate(slice.size());
-        try {
-            long position = slice.position();
-            while (buf.hasRemaining()) {
-                int n = slice.channel().read(buf, position);
-                if (n < 0) {
-                    break;
-                }
-                position += n;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + log.topic() + "-" + log.partition(), e);
-        }
-        return buf.flip();
+        return log.read(offset, maxBytes).readIntoHeap();
     }
 }
