@@ -16,14 +16,15 @@ import java.net.InetSocketAddress;
 @ChannelHandler.Sharable
 final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(ConnectionAcceptor.class.getName());
-    private static final RateLimitedLog REJECTED = new RateLimitedLog(LOG, 1000);
 
     private final ConnectionQuotas quotas;
     private final NetworkSettings settings;
+    private final RateLimitedLog rejections;
 
-    ConnectionAcceptor(ConnectionQuotas quotas, NetworkSettings settings) {
+    ConnectionAcceptor(ConnectionQuotas quotas, NetworkSettings settings, RateLimitedLog rejections) {
         this.quotas = quotas;
         this.settings = settings;
+        this.rejections = rejections;
     }
 
     @Override
@@ -32,14 +33,14 @@ final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
         InetAddress address = ((InetSocketAddress) child.remoteAddress()).getAddress();
         switch (quotas.tryOpen(address)) {
             case OVER_IP_CAP -> {
-                REJECTED.info("per-ip-cap", "rejected connection from " + address.getHostAddress()
+                rejections.info("per-ip-cap", "rejected connection from " + address.getHostAddress()
                         + ": it already has the configured maximum of " + settings.maxConnectionsFor(address)
                         + " connections (max.connections.per.ip)");
                 child.unsafe().closeForcibly();
                 return;
             }
             case OVER_BROKER_CAP -> {
-                REJECTED.info("broker-cap", "rejected connection from " + address.getHostAddress() + ": "
+                rejections.info("broker-cap", "rejected connection from " + address.getHostAddress() + ": "
                         + settings.maxConnections() + " connections are open (max.connections)");
                 child.unsafe().closeForcibly();
                 return;

@@ -17,6 +17,7 @@ import io.odradek.broker.api.ApiRegistry;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The client listener: a Netty server whose connections serve the APIs of an {@link ApiRegistry}. */
 public final class KafkaServer implements AutoCloseable {
@@ -26,9 +27,11 @@ public final class KafkaServer implements AutoCloseable {
     private final boolean epoll;
     private final RequestMemoryPool pool;
     private final ConnectionQuotas quotas;
+    private final AtomicInteger muted;
 
     private KafkaServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, boolean epoll,
-            RequestMemoryPool pool, ConnectionQuotas quotas) {
+            RequestMemoryPool pool, ConnectionQuotas quotas, AtomicInteger muted) {
+        this.muted = muted;
         this.boss = boss;
         this.workers = workers;
         this.channel = channel;
@@ -45,6 +48,9 @@ public final class KafkaServer implements AutoCloseable {
             throws InterruptedException {
         RequestMemoryPool pool = new RequestMemoryPool(settings.queuedMaxRequestBytes(), settings.queuedMaxRequests());
         ConnectionQuotas quotas = new ConnectionQuotas(settings);
+        AtomicInteger muted = new AtomicInteger();
+        // One line per kind of rejection per second for this listener; the lines name the client, escaped.
+        RateLimitedLog rejections = new RateLimitedLog(System.getLogger(KafkaServer.class.getName()), 1000);
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -55,15 +61,15 @@ public final class KafkaServer implements AutoCloseable {
                     .group(boss, workers)
                     .channel(channelType)
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .handler(new ConnectionAcceptor(quotas, settings))
+                    .handler(new ConnectionAcceptor(quotas, settings, rejections))
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     // Past the high mark the client is not reading its responses: its connection is muted.
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
-                    .childHandler(new KafkaChannelInitializer(registry, settings, pool))
+                    .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, rejections))
                     .bind(address)
                     .sync()
                     .channel();
-            return new KafkaServer(boss, workers, channel, epoll, pool, quotas);
+            return new KafkaServer(boss, workers, channel, epoll, pool, quotas, muted);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully();
             workers.shutdownGracefully();
@@ -83,6 +89,11 @@ public final class KafkaServer implements AutoCloseable {
     /** Open connections, broker-wide and per address. */
     public ConnectionQuotas connections() {
         return quotas;
+    }
+
+    /** Connections not being read right now (too many requests in flight, not reading responses, no memory). */
+    public int mutedConnections() {
+        return muted.get();
     }
 
     public String transport() {

@@ -1,6 +1,7 @@
 package io.odradek.broker.network;
 
 import io.netty.channel.Channel;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Whether one connection is read, as Kafka mutes a channel: reading stops (Netty's autoRead off, so the
@@ -20,12 +21,25 @@ final class ReadGate {
 
     private final Channel channel;
     private final Runnable onOpen;
+    private final AtomicInteger mutedConnections;
     private int reasons;
 
-    /** {@code onOpen} runs each time the last reason clears (the decoder hands on the frames it holds). */
-    ReadGate(Channel channel, Runnable onOpen) {
+    /**
+     * {@code onOpen} runs each time the last reason clears (the decoder hands on the frames it holds);
+     * {@code mutedConnections} counts the listener's connections muted now.
+     */
+    ReadGate(Channel channel, Runnable onOpen, AtomicInteger mutedConnections) {
         this.channel = channel;
         this.onOpen = onOpen;
+        this.mutedConnections = mutedConnections;
+    }
+
+    /** The connection closed: it no longer counts as muted, and nothing reopens it. */
+    void closed() {
+        if (reasons != 0) {
+            reasons = 0;
+            mutedConnections.decrementAndGet();
+        }
     }
 
     boolean isOpen() {
@@ -41,8 +55,10 @@ final class ReadGate {
         int bit = 1 << reason.ordinal();
         reasons = holds ? reasons | bit : reasons & ~bit;
         if (before == 0 && reasons != 0) {
+            mutedConnections.incrementAndGet();
             channel.config().setAutoRead(false);
         } else if (before != 0 && reasons == 0) {
+            mutedConnections.decrementAndGet();
             channel.config().setAutoRead(true);
             onOpen.run();
         }

@@ -37,9 +37,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(RequestChannelHandler.class.getName());
-    private static final RateLimitedLog REJECTED = new RateLimitedLog(LOG, 1000);
 
     private final ApiRegistry registry;
+    private final RateLimitedLog rejections;
     private final RequestMemoryPool pool;
     private final ReadGate gate;
     private final int maxInFlight;
@@ -51,8 +51,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private boolean closed;
 
     RequestChannelHandler(ApiRegistry registry, RequestMemoryPool pool, ReadGate gate, int maxInFlight,
-            long connectionsMaxIdleMs) {
+            long connectionsMaxIdleMs, RateLimitedLog rejections) {
         this.registry = registry;
+        this.rejections = rejections;
         this.pool = pool;
         this.gate = gate;
         this.maxInFlight = maxInFlight;
@@ -179,7 +180,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
 
     private void failed(ChannelHandlerContext ctx, Request request, Throwable cause) {
         if (cause instanceof CloseConnectionException) {
-            REJECTED.warn("handler-closed", "closing connection from " + describeClient(ctx) + " after "
+            rejections.warn("handler-closed", "closing connection from " + describeClient(ctx) + " after "
                     + describe(request) + ": " + LogSafe.escape(cause.getMessage()));
         } else {
             LOG.log(System.Logger.Level.ERROR, "failed " + describe(request) + " from " + describeClient(ctx)
@@ -213,7 +214,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void reject(ChannelHandlerContext ctx, String kind, String why) {
-        REJECTED.warn(kind, "closing connection from " + describeClient(ctx) + ": " + LogSafe.escape(why));
+        rejections.warn(kind, "closing connection from " + describeClient(ctx) + ": " + LogSafe.escape(why));
         close(ctx);
     }
 

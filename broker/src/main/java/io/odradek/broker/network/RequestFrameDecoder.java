@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Splits a connection's bytes into length-prefixed request frames, as Kafka's receive does. A length prefix
@@ -21,6 +22,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private final int maxRequestBytes;
     private final RequestMemoryPool pool;
     private final Runnable wakeOnMemory = this::memoryAvailable;
+    private final AtomicInteger mutedConnections;
     private ChannelHandlerContext ctx;
     private ReadGate gate;
     private ByteBuf buffered;
@@ -29,9 +31,10 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private boolean draining;
     private boolean closed;
 
-    RequestFrameDecoder(int maxRequestBytes, RequestMemoryPool pool) {
+    RequestFrameDecoder(int maxRequestBytes, RequestMemoryPool pool, AtomicInteger mutedConnections) {
         this.maxRequestBytes = maxRequestBytes;
         this.pool = pool;
+        this.mutedConnections = mutedConnections;
     }
 
     ReadGate gate() {
@@ -41,7 +44,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        this.gate = new ReadGate(ctx.channel(), this::drain);
+        this.gate = new ReadGate(ctx.channel(), this::drain, mutedConnections);
     }
 
     @Override
@@ -136,6 +139,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
 
     private void releaseAll() {
         closed = true;
+        gate.closed();
         pool.stopWaiting(wakeOnMemory);
         if (frameSize >= 0) {
             pool.cancel(frameSize);
