@@ -33,15 +33,31 @@ final class RateLimitedLog {
         log(System.Logger.Level.INFO, kind, message);
     }
 
+    /** A broker fault: logged with its stack trace, but still at most one per interval. */
+    void error(String kind, String message, Throwable cause) {
+        String suffix = admit(kind);
+        if (suffix != null) {
+            log.log(System.Logger.Level.ERROR, message + suffix, cause);
+        }
+    }
+
     private void log(System.Logger.Level level, String kind, String message) {
+        String suffix = admit(kind);
+        if (suffix != null) {
+            log.log(level, message + suffix);
+        }
+    }
+
+    /** Null if this kind's line is suppressed; else what to append (the count of lines suppressed since the last). */
+    private String admit(String kind) {
         Window window = windows.computeIfAbsent(kind, k -> new Window());
         long now = System.nanoTime();
         long last = window.lastLogged.get();
         if (now - last >= intervalNanos && window.lastLogged.compareAndSet(last, now)) {
             long dropped = window.suppressed.getAndSet(0);
-            log.log(level, dropped == 0 ? message : message + " (" + dropped + " similar lines suppressed)");
-        } else {
-            window.suppressed.incrementAndGet();
+            return dropped == 0 ? "" : " (" + dropped + " similar lines suppressed)";
         }
+        window.suppressed.incrementAndGet();
+        return null;
     }
 }

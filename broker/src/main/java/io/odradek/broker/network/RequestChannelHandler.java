@@ -183,7 +183,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             rejections.warn("handler-closed", "closing connection from " + describeClient(ctx) + " after "
                     + describe(request) + ": " + LogSafe.escape(cause.getMessage()));
         } else {
-            LOG.log(System.Logger.Level.ERROR, "failed " + describe(request) + " from " + describeClient(ctx)
+            rejections.error("handler-failed", "failed " + describe(request) + " from " + describeClient(ctx)
                     + "; closing the connection", cause);
         }
         ctx.flush(); // the responses before it were written: let them go before the close
@@ -230,7 +230,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         } else if (cause instanceof java.io.IOException) {
             close(ctx); // the peer went away
         } else {
-            LOG.log(System.Logger.Level.ERROR, "unexpected error on connection from " + describeClient(ctx), cause);
+            rejections.error("connection-failed", "unexpected error on connection from " + describeClient(ctx), cause);
             close(ctx);
         }
     }
