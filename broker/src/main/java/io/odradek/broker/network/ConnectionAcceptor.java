@@ -30,7 +30,11 @@ final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Channel child = (Channel) msg;
-        InetAddress address = ((InetSocketAddress) child.remoteAddress()).getAddress();
+        if (!(child.remoteAddress() instanceof InetSocketAddress remote)) {
+            child.unsafe().closeForcibly(); // reset before we saw it
+            return;
+        }
+        InetAddress address = remote.getAddress();
         switch (quotas.tryOpen(address)) {
             case OVER_IP_CAP -> {
                 rejections.info("per-ip-cap", "rejected connection from " + address.getHostAddress()

@@ -49,8 +49,9 @@ public final class KafkaServer implements AutoCloseable {
         RequestMemoryPool pool = new RequestMemoryPool(settings.queuedMaxRequestBytes(), settings.queuedMaxRequests());
         ConnectionQuotas quotas = new ConnectionQuotas(settings);
         AtomicInteger muted = new AtomicInteger();
-        // One line per kind of rejection per second for this listener; the lines name the client, escaped.
-        RateLimitedLog rejections = new RateLimitedLog(System.getLogger(KafkaServer.class.getName()), 1000);
+        // One line per kind of rejection per second for this listener, under the class that rejects.
+        RateLimitedLog connectionLog = new RateLimitedLog(System.getLogger(ConnectionAcceptor.class.getName()), 1000);
+        RateLimitedLog requestLog = new RateLimitedLog(System.getLogger(RequestChannelHandler.class.getName()), 1000);
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -61,11 +62,11 @@ public final class KafkaServer implements AutoCloseable {
                     .group(boss, workers)
                     .channel(channelType)
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .handler(new ConnectionAcceptor(quotas, settings, rejections))
+                    .handler(new ConnectionAcceptor(quotas, settings, connectionLog))
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     // Past the high mark the client is not reading its responses: its connection is muted.
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
-                    .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, rejections))
+                    .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, requestLog))
                     .bind(address)
                     .sync()
                     .channel();
