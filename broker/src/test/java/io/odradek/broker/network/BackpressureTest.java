@@ -14,6 +14,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.requests.FetchRequest;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -121,6 +128,33 @@ class BackpressureTest {
             assertThat(correlationIds.get(i)).as("response " + i).isEqualTo(i + 1);
         }
         awaitTrue(() -> broker.network().mutedConnections() == 0, "unmuted once everything is answered");
+    }
+
+    @Test
+    void connectionIsNotReadPastItsInFlightLimitWhileRequestsAreParked() throws Exception {
+        start(Map.of("odradek.connection.max.in.flight.requests", "3"));
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + broker.port()))) {
+            admin.createTopics(List.of(new NewTopic("quiet", 1, (short) 1))).all().get();
+        }
+        ByteArrayOutputStream fetches = new ByteArrayOutputStream();
+        for (int i = 1; i <= 5; i++) { // long polls on an empty partition: each parks for max_wait_ms
+            fetches.writeBytes(RawClient.frame(FetchRequest.Builder.forConsumer((short) 12, 2_000, 1,
+                    Map.of(new TopicPartition("quiet", 0), new FetchRequest.PartitionData(Uuid.ZERO_UUID, 0, 0,
+                            1024, Optional.empty()))).build((short) 12), "consumer", i));
+        }
+        RawClient consumer = connect(0);
+        consumer.send(fetches.toByteArray());
+        awaitTrue(() -> broker.network().mutedConnections() == 1, "muted with three fetches parked");
+        assertThat(broker.network().requestMemory().queuedRequests()).as("parked requests are not queued").isZero();
+
+        List<Integer> answered = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            answered.add(consumer.readFrame().getInt());
+        }
+        assertThat(answered).as("every fetch answered in order once the parked ones completed")
+                .containsExactly(1, 2, 3, 4, 5);
+        awaitTrue(() -> broker.network().mutedConnections() == 0, "read again");
+        assertThat(broker.network().requestMemory().usedBytes()).isZero();
     }
 
     @Test
