@@ -15,8 +15,6 @@ import java.net.InetSocketAddress;
  */
 @ChannelHandler.Sharable
 final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
-    private static final System.Logger LOG = System.getLogger(ConnectionAcceptor.class.getName());
-
     private final ConnectionQuotas quotas;
     private final NetworkSettings settings;
     private final RateLimitedLog rejections;
@@ -58,7 +56,7 @@ final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
             server.eventLoop().execute(() -> resumeAccepting(server));
         });
         if (quotas.atBrokerCap() && server.config().isAutoRead()) {
-            LOG.log(System.Logger.Level.INFO, "not accepting connections while " + settings.maxConnections()
+            rejections.info("broker-cap-reached", "not accepting connections while " + settings.maxConnections()
                     + " are open (max.connections)");
             server.config().setAutoRead(false);
         }

@@ -42,7 +42,8 @@ public final class KafkaServer implements AutoCloseable {
 
     /**
      * Binds the listener. Netty's native epoll transport, where available, sends file regions with
-     * sendfile(2); NIO falls back to {@code FileChannel.transferTo}.
+     * sendfile(2); NIO falls back to {@code FileChannel.transferTo}. {@code settings} are the backpressure and
+     * connection limits (one request memory pool and one set of connection counts for this listener).
      */
     public static KafkaServer bind(SocketAddress address, ApiRegistry registry, NetworkSettings settings)
             throws InterruptedException {
