@@ -31,7 +31,7 @@ public final class Broker implements AutoCloseable {
                     () -> config.advertisedPort() != 0 ? config.advertisedPort() : boundPort.get(),
                     config.get("broker.rack"));
             ApiRegistry registry = Handlers.registry(config, services, node);
-            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.socketRequestMaxBytes());
+            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings());
             boundPort.set(server.address().getPort());
             LOG.log(System.Logger.Level.INFO, "listening on " + server.address() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
@@ -48,6 +48,11 @@ public final class Broker implements AutoCloseable {
 
     public int port() {
         return address().getPort();
+    }
+
+    /** The client listener (its request memory pool and connection counts). */
+    public KafkaServer network() {
+        return server;
     }
 
     public BrokerConfig config() {

@@ -5,11 +5,14 @@ import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.ConfigKey;
 import io.odradek.broker.config.ConfigType;
 import io.odradek.broker.config.Listener;
+import io.odradek.broker.network.NetworkSettings;
 import io.odradek.log.LogConfig;
 import io.odradek.log.LogManager;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -211,6 +214,44 @@ public final class BrokerConfig {
 
     public int socketRequestMaxBytes() {
         return intValue("socket.request.max.bytes");
+    }
+
+    /**
+     * The listener's backpressure and connection limits; {@code max.connections.per.ip.overrides} host names
+     * are resolved here, so an unknown host fails at startup.
+     */
+    public NetworkSettings networkSettings() {
+        long queuedBytes = longValue("queued.max.request.bytes");
+        return new NetworkSettings(socketRequestMaxBytes(), intValue("odradek.connection.max.in.flight.requests"),
+                intValue("queued.max.requests"),
+                queuedBytes < 0 ? NetworkSettings.defaultQueuedMaxRequestBytes() : Math.max(1, queuedBytes),
+                longValue("connections.max.idle.ms"), intValue("max.connections"), intValue("max.connections.per.ip"),
+                perIpOverrides(get("max.connections.per.ip.overrides")));
+    }
+
+    private static Map<InetAddress, Integer> perIpOverrides(String setting) {
+        Map<InetAddress, Integer> overrides = new HashMap<>();
+        if (setting == null || setting.isBlank()) {
+            return overrides;
+        }
+        for (String entry : setting.split(",")) {
+            String trimmed = entry.trim();
+            int colon = trimmed.lastIndexOf(':');
+            try {
+                if (colon <= 0) {
+                    throw new NumberFormatException("no host:count");
+                }
+                int count = Integer.parseInt(trimmed.substring(colon + 1).trim());
+                if (count < 0) {
+                    throw new NumberFormatException("negative count");
+                }
+                overrides.put(InetAddress.getByName(trimmed.substring(0, colon).trim()), count);
+            } catch (NumberFormatException | UnknownHostException e) {
+                throw new ConfigException("Invalid value " + setting + " for configuration max.connections.per.ip.overrides: "
+                        + "entry '" + trimmed + "' is not host:count (" + e.getMessage() + ")");
+            }
+        }
+        return overrides;
     }
 
     public int messageMaxBytes() {

@@ -82,6 +82,25 @@ public final class BrokerConfigDef {
         define("num.network.threads", INT, "3", atLeast(1), "Accepted for compatibility; Netty sizes its event loops.");
         define("num.io.threads", INT, "8", atLeast(1), "Writer threads: each partition's appends run on one of them.");
 
+        // Network: backpressure and connection limits (issue 6)
+        define("queued.max.requests", INT, "500", atLeast(1),
+                "Requests read but not yet taken by their handlers, broker-wide; beyond it connections are muted.");
+        define("queued.max.request.bytes", LONG, "-1", ANY,
+                "Bytes of requests being read or handled, broker-wide; beyond it connections are muted. -1 (Kafka:"
+                        + " unbounded) = half the JVM's direct memory limit, so clients cannot exhaust direct memory.");
+        define("connections.max.idle.ms", LONG, "600000", ANY,
+                "Close a connection with no request for this long (a half-sent one too); negative = never.");
+        define("max.connections", INT, Integer.toString(Integer.MAX_VALUE), atLeast(0),
+                "Open client connections at which the listener stops accepting until one closes.");
+        define("max.connections.per.ip", INT, Integer.toString(Integer.MAX_VALUE), atLeast(0),
+                "Connections one address may hold; more are closed on arrival.");
+        define("max.connections.per.ip.overrides", STRING, "", ANY,
+                "Per-address caps, host:count,host2:count (names resolved at startup).");
+        define("odradek.connection.max.in.flight.requests", INT, "8", atLeast(1),
+                "Odradek: unanswered requests a connection may have before it is no longer read (Kafka reads one"
+                        + " at a time); pipelining clients keep this many in flight, a client that never reads cannot"
+                        + " pile up responses.");
+
         // Group coordinator and offsets
         define("offsets.topic.num.partitions", INT, "50", atLeast(1), "Partitions of __consumer_offsets.");
         define("offsets.topic.replication.factor", SHORT, "1", atLeast(1),

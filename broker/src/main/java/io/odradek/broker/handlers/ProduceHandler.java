@@ -364,11 +364,11 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /** Completes an acks=0 produce that failed: the connection is closed, the client's only signal. */
-    static final class ProduceWithoutAcksFailed extends RuntimeException {
+    static final class ProduceWithoutAcksFailed extends io.odradek.broker.api.CloseConnectionException {
         private static final long serialVersionUID = 1L;
 
         ProduceWithoutAcksFailed(String message) {
-            super(message, null, false, false);
+            super(message);
         }
     }
 }

@@ -2,27 +2,34 @@ package io.odradek.broker.network;
 
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.odradek.broker.api.ApiRegistry;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A connection's pipeline: length-prefixed frames (refused before buffering when the prefix exceeds
- * {@code socket.request.max.bytes}), then request handling.
+ * {@code socket.request.max.bytes}, drawn from the broker-wide request memory pool), then request handling.
  */
 final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ApiRegistry registry;
-    private final int maxRequestBytes;
+    private final NetworkSettings settings;
+    private final RequestMemoryPool pool;
+    private final AtomicInteger mutedConnections;
+    private final RateLimitedLog rejections;
 
-    KafkaChannelInitializer(ApiRegistry registry, int maxRequestBytes) {
+    KafkaChannelInitializer(ApiRegistry registry, NetworkSettings settings, RequestMemoryPool pool,
+            AtomicInteger mutedConnections, RateLimitedLog rejections) {
         this.registry = registry;
-        this.maxRequestBytes = maxRequestBytes;
+        this.settings = settings;
+        this.pool = pool;
+        this.mutedConnections = mutedConnections;
+        this.rejections = rejections;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
-        ch.pipeline()
-                // failFast: the frame is refused as soon as its length prefix is read, nothing buffered.
-                .addLast("frames", new LengthFieldBasedFrameDecoder(maxRequestBytes + 4, 0, 4, 0, 4, true))
-                .addLast("requests", new RequestChannelHandler(registry));
+        RequestFrameDecoder frames = new RequestFrameDecoder(settings.maxRequestBytes(), pool, mutedConnections);
+        ch.pipeline().addLast("frames", frames);
+        ch.pipeline().addLast("requests", new RequestChannelHandler(registry, pool, frames.gate(),
+                settings.maxInFlightPerConnection(), settings.connectionsMaxIdleMs(), rejections));
     }
 }

@@ -1,14 +1,14 @@
 package io.odradek.broker.network;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.TooLongFrameException;
-import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.handlers.ApiVersionsHandler;
+import io.odradek.broker.logging.LogSafe;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.codec.Request;
 import io.odradek.wire.codec.RequestDecoder;
@@ -19,81 +19,175 @@ import io.odradek.wire.schema.Struct;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One connection's requests: decode each frame, hand it to its API's handler, and write the responses
  * in request order (clients pipeline requests and match responses by order as well as correlation id).
  * A request that cannot be decoded, or names an API or version we do not handle, closes this connection
  * only, as Kafka does.
+ *
+ * <p>Backpressure: the connection is muted (see {@link ReadGate}) while it has
+ * {@code maxInFlightPerConnection} requests whose responses are not yet written, and while its outbound
+ * buffer is over the high water mark (the client is not reading). A connection with no request for
+ * {@code connections.max.idle.ms} is closed, even if it is half-way through sending one; a parked request
+ * (a long-poll fetch) keeps it open.
  */
 public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(RequestChannelHandler.class.getName());
-    private static final RateLimitedLog REJECTED = new RateLimitedLog(LOG, 1000);
 
     private final ApiRegistry registry;
+    private final RateLimitedLog rejections;
+    private final RequestMemoryPool pool;
+    private final ReadGate gate;
+    private final int maxInFlight;
+    private final long idleNanos;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private long lastActivity = System.nanoTime();
+    private ScheduledFuture<?> idleCheck;
+    private String clientId;
+    private boolean closed;
 
-    public RequestChannelHandler(ApiRegistry registry) {
+    RequestChannelHandler(ApiRegistry registry, RequestMemoryPool pool, ReadGate gate, int maxInFlight,
+            long connectionsMaxIdleMs, RateLimitedLog rejections) {
         this.registry = registry;
+        this.rejections = rejections;
+        this.pool = pool;
+        this.gate = gate;
+        this.maxInFlight = maxInFlight;
+        this.idleNanos = connectionsMaxIdleMs < 0 ? -1 : TimeUnit.MILLISECONDS.toNanos(connectionsMaxIdleMs);
     }
 
-    /** A request waiting for its response, in arrival order. */
-    private record Pending(Request request, CompletableFuture<Struct> response) {
+    /** A request waiting for its response, in arrival order; its pool bytes go back once, when it is done. */
+    private final class Pending {
+        final Request request;
+        final CompletableFuture<Struct> response;
+        private final int reservedBytes;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        Pending(Request request, CompletableFuture<Struct> response, int reservedBytes) {
+            this.request = request;
+            this.response = response;
+            this.reservedBytes = reservedBytes;
+        }
+
+        void releaseBytes() {
+            if (released.compareAndSet(false, true)) {
+                pool.releaseBytes(reservedBytes);
+            }
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        lastActivity = System.nanoTime();
+        scheduleIdleCheck(ctx, idleNanos);
+        ctx.fireChannelActive();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
+        RequestFrame frame = (RequestFrame) msg;
+        if (closed) { // frames the decoder had already read when we closed
+            frame.payload().release();
+            pool.requestTaken();
+            pool.releaseBytes(frame.reservedBytes());
+            return;
+        }
+        lastActivity = System.nanoTime();
+        Request request;
+        CompletableFuture<Struct> response;
         try {
-            Request request = RequestDecoder.decode(frame);
-            CompletableFuture<Struct> response;
-            if (request.body() == null) {
-                response = CompletableFuture.completedFuture(ApiVersionsHandler.unsupportedVersionResponse(registry));
-            } else {
-                ApiHandler handler = registry.handler(request.api().key());
-                if (handler == null) {
-                    throw new UnsupportedRequestException("API " + request.api().name() + " is not handled");
-                }
-                RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(),
-                        ctx.alloc(), ctx.executor(), ctx.channel().closeFuture());
-                response = handler.handle(context, request.body());
-            }
-            pending.add(new Pending(request, response));
-            if (response.isDone()) {
-                writeReady(ctx);
-            } else {
-                response.whenComplete((r, e) -> ctx.executor().execute(() -> writeReady(ctx)));
-            }
+            request = RequestDecoder.decode(frame.payload());
+            clientId = request.header().clientId();
+            response = handle(ctx, request);
         } catch (UnsupportedRequestException | MalformedMessageException e) {
-            reject(ctx, e.getMessage());
+            pool.requestTaken();
+            pool.releaseBytes(frame.reservedBytes());
+            reject(ctx, "malformed-request", e.getMessage());
+            return;
+        } catch (RuntimeException e) {
+            pool.requestTaken();
+            pool.releaseBytes(frame.reservedBytes());
+            throw e;
         } finally {
-            ReferenceCountUtil.release(frame);
+            frame.payload().release();
+        }
+        pool.requestTaken();
+        Pending p = new Pending(request, response, frame.reservedBytes());
+        if (closed) {
+            p.releaseBytes();
+            return;
+        }
+        pending.add(p);
+        if (response.isDone()) {
+            p.releaseBytes();
+            writeReady(ctx);
+        } else {
+            gate.set(ReadGate.Reason.IN_FLIGHT, pending.size() >= maxInFlight);
+            response.whenComplete((r, e) -> {
+                p.releaseBytes();
+                ctx.executor().execute(() -> writeReady(ctx));
+            });
+        }
+    }
+
+    private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request) {
+        if (request.body() == null) {
+            return CompletableFuture.completedFuture(ApiVersionsHandler.unsupportedVersionResponse(registry));
+        }
+        ApiHandler handler = registry.handler(request.api().key());
+        if (handler == null) {
+            throw new UnsupportedRequestException("API " + request.api().name() + " is not handled");
+        }
+        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(),
+                ctx.alloc(), ctx.executor(), ctx.channel().closeFuture());
+        try {
+            return handler.handle(context, request.body());
+        } catch (CloseConnectionException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 
     /** Writes the responses at the head of the queue that are complete, stopping at the first that is not. */
     private void writeReady(ChannelHandlerContext ctx) {
         boolean wrote = false;
-        while (!pending.isEmpty() && pending.peek().response().isDone()) {
+        while (!closed && !pending.isEmpty() && pending.peek().response.isDone()) {
             Pending head = pending.poll();
             Struct body;
             try {
-                body = head.response().join();
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "failed " + describe(head.request()) + " from "
-                        + ctx.channel().remoteAddress() + "; closing the connection", e);
-                ctx.close();
+                body = head.response.join();
+            } catch (CompletionException | java.util.concurrent.CancellationException e) {
+                failed(ctx, head.request, e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
                 return;
             }
+            lastActivity = System.nanoTime();
             if (body == null) {
                 continue; // produce with acks=0: the client expects no answer
             }
-            write(ctx, head.request(), body);
+            write(ctx, head.request, body);
             wrote = true;
         }
         if (wrote) {
             ctx.flush();
         }
+        if (!closed) {
+            gate.set(ReadGate.Reason.IN_FLIGHT, pending.size() >= maxInFlight);
+        }
+    }
+
+    private void failed(ChannelHandlerContext ctx, Request request, Throwable cause) {
+        if (cause instanceof CloseConnectionException) {
+            rejections.warn("handler-closed", "closing connection from " + describeClient(ctx) + " after "
+                    + describe(request) + ": " + LogSafe.escape(cause.getMessage()));
+        } else {
+            rejections.error("handler-failed", "failed " + describe(request) + " from " + describeClient(ctx)
+                    + "; closing the connection", cause);
+        }
+        ctx.flush(); // the responses before it were written: let them go before the close
+        close(ctx);
     }
 
     private void write(ChannelHandlerContext ctx, Request request, Struct body) {
@@ -111,21 +205,33 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void reject(ChannelHandlerContext ctx, String why) {
-        REJECTED.warn("closing connection from " + ctx.channel().remoteAddress() + ": " + why);
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (!closed) {
+            gate.set(ReadGate.Reason.UNWRITABLE, !ctx.channel().isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    private void reject(ChannelHandlerContext ctx, String kind, String why) {
+        rejections.warn(kind, "closing connection from " + describeClient(ctx) + ": " + LogSafe.escape(why));
+        close(ctx);
+    }
+
+    private void close(ChannelHandlerContext ctx) {
         releasePending();
         ctx.close();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof TooLongFrameException || cause instanceof io.netty.handler.codec.CorruptedFrameException) {
-            reject(ctx, cause.getMessage());
+        if (cause instanceof RequestFrameDecoder.InvalidFrameSizeException) {
+            reject(ctx, "frame-size", cause.getMessage());
         } else if (cause instanceof java.io.IOException) {
-            ctx.close(); // the peer went away
+            close(ctx); // the peer went away
         } else {
-            LOG.log(System.Logger.Level.ERROR, "unexpected error on connection from " + ctx.channel().remoteAddress(), cause);
-            ctx.close();
+            rejections.error("connection-failed", "unexpected error on connection from " + describeClient(ctx), cause);
+            close(ctx);
         }
     }
 
@@ -135,8 +241,46 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
+    /** Drops the unwritten responses and gives back their memory; responses still being made release theirs when done. */
     private void releasePending() {
+        closed = true;
+        if (idleCheck != null) {
+            idleCheck.cancel(false);
+        }
+        for (Pending p : pending) {
+            if (p.response.isDone()) {
+                p.releaseBytes();
+            }
+        }
         pending.clear();
+    }
+
+    private void scheduleIdleCheck(ChannelHandlerContext ctx, long delayNanos) {
+        if (idleNanos >= 0 && !closed) {
+            idleCheck = ctx.executor().schedule(() -> checkIdle(ctx), delayNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Closes the connection if it has had no request or response for the idle time and has none parked. */
+    private void checkIdle(ChannelHandlerContext ctx) {
+        if (closed) {
+            return;
+        }
+        long idleFor = System.nanoTime() - lastActivity;
+        if (!pending.isEmpty()) {
+            lastActivity = System.nanoTime(); // a parked request: the client is waiting on us
+            scheduleIdleCheck(ctx, idleNanos);
+        } else if (idleFor >= idleNanos) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "closing connection from " + describeClient(ctx) + ": idle for "
+                    + TimeUnit.NANOSECONDS.toMillis(idleFor) + " ms (connections.max.idle.ms)");
+            close(ctx);
+        } else {
+            scheduleIdleCheck(ctx, idleNanos - idleFor);
+        }
+    }
+
+    private String describeClient(ChannelHandlerContext ctx) {
+        return ctx.channel().remoteAddress() + (clientId == null ? "" : " (client id " + LogSafe.escape(clientId) + ")");
     }
 
     private static String describe(Request request) {
