@@ -2,6 +2,7 @@ package io.odradek.broker.handlers;
 
 import io.netty.buffer.ByteBuf;
 import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.PartitionLogs;
@@ -364,7 +365,7 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /** Completes an acks=0 produce that failed: the connection is closed, the client's only signal. */
-    static final class ProduceWithoutAcksFailed extends io.odradek.broker.api.CloseConnectionException {
+    static final class ProduceWithoutAcksFailed extends CloseConnectionException {
         private static final long serialVersionUID = 1L;
 
         ProduceWithoutAcksFailed(String message) {
