@@ -133,11 +133,30 @@ public final class LogManager implements AutoCloseable {
                     .withCheckpoints(recoveryPoints.getOrDefault(name, 0L), logStarts.getOrDefault(name, 0L))
                     .withClock(clock)
                     .withScheduler(scheduler);
-            toLoad.put(key, () -> PartitionLog.open(dir, key.topic(), key.partition(), config, options));
+            toLoad.put(key, () -> openAtStart(dir, key, config, options));
         }
         loadAll(dir, toLoad);
         // Deleted only after recovery: a crash during it must recover fully next time.
         Files.deleteIfExists(marker);
+    }
+
+    /** Opens one partition at start; a failure names the partition and, if it is an OS limit, the limit. */
+    private static PartitionLog openAtStart(Path dir, Key key, LogConfig config, PartitionLog.Options options) {
+        try {
+            return PartitionLog.open(dir, key.topic(), key.partition(), config, options);
+        } catch (RuntimeException e) {
+            throw cannotOpen(dir, key.topic(), key.partition(), e);
+        }
+    }
+
+    /**
+     * The error of a partition that cannot be opened: which topic and partition, where, and which OS limit
+     * (ulimit -n, vm.max_map_count) stopped it, so a failed start says what to change.
+     */
+    public static LogException cannotOpen(Path dir, String topic, int partition, Throwable cause) {
+        ErrorCode code = cause instanceof LogException le ? le.errorCode() : ErrorCode.KAFKA_STORAGE_ERROR;
+        return new LogException(code, "cannot open partition " + partition + " of topic " + topic + " in " + dir
+                + ": " + StorageLimits.describe(cause), cause);
     }
 
     /**
@@ -226,8 +245,13 @@ public final class LogManager implements AutoCloseable {
         }
         LogConfig config = defaults.with(topicConfig);
         Path dir = leastLoadedDir();
-        PartitionLog log = PartitionLog.open(dir, topic, partition, config, PartitionLog.Options.defaults()
-                .withTopicId(topicId).withCleanShutdown(true).withClock(clock).withScheduler(scheduler));
+        PartitionLog log;
+        try {
+            log = PartitionLog.open(dir, topic, partition, config, PartitionLog.Options.defaults()
+                    .withTopicId(topicId).withCleanShutdown(true).withClock(clock).withScheduler(scheduler));
+        } catch (RuntimeException e) {
+            throw cannotOpen(dir, topic, partition, e);
+        }
         logs.put(key, log);
         logDirOf.put(key, dir);
         return log;

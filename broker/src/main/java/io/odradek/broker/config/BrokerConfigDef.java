@@ -104,6 +104,14 @@ public final class BrokerConfigDef {
         define("transaction.max.timeout.ms", INT, "900000", atLeast(1), "Largest transaction timeout a producer may ask for.");
         define("transactional.id.expiration.ms", INT, "604800000", atLeast(1), "Forget an idle transactional id after this.");
         define("producer.id.expiration.ms", INT, "86400000", atLeast(1), "Forget an idle idempotent producer after this.");
+
+        // Storage limits and lazily mapped indexes (issue 6, storage)
+        define("odradek.max.partitions", INT, "10000", atLeast(1),
+                "Most partitions this broker holds; a creation beyond it is refused with POLICY_VIOLATION. Each "
+                + "partition keeps >= 1 open file and, while in use, 2 index mappings: keep it well below "
+                + "ulimit -n and vm.max_map_count / 2 (Kafka: no limit).");
+        define("odradek.index.idle.unmap.ms", LONG, "60000", atLeast(1),
+                "Unmap a segment's .index/.timeindex after this long unused; they are mapped again on next use.");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();
