@@ -41,6 +41,8 @@ public final class LogManager implements AutoCloseable {
     public static final long CLEANER_BACKOFF_MS = 15_000L;
     /** How often flush.ms is checked; Kafka's log.flush.scheduler.interval.ms is unbounded by default. */
     private static final long FLUSH_CHECK_INTERVAL_MS = 1_000L;
+    /** Default of odradek.index.idle.unmap.ms. */
+    public static final long DEFAULT_INDEX_IDLE_UNMAP_MS = 60_000L;
     /** Threads opening the partitions of a log dir at start: one per core, at most 4. */
     private static final int RECOVERY_THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
 
@@ -86,6 +88,13 @@ public final class LogManager implements AutoCloseable {
     public static LogManager open(List<Path> dirs, LogConfig defaults,
                                   Function<String, Map<String, String>> topicOverrides,
                                   long retentionCheckIntervalMs, Clock clock) {
+        return open(dirs, defaults, topicOverrides, retentionCheckIntervalMs, DEFAULT_INDEX_IDLE_UNMAP_MS, clock);
+    }
+
+    /** As above; indexes unused for {@code indexIdleUnmapMs} are unmapped ({@code odradek.index.idle.unmap.ms}). */
+    public static LogManager open(List<Path> dirs, LogConfig defaults,
+                                  Function<String, Map<String, String>> topicOverrides,
+                                  long retentionCheckIntervalMs, long indexIdleUnmapMs, Clock clock) {
         LogManager manager = new LogManager(dirs, defaults, clock);
         try {
             for (Path dir : dirs) {
@@ -103,6 +112,9 @@ public final class LogManager implements AutoCloseable {
                 CLEANER_BACKOFF_MS, TimeUnit.MILLISECONDS);
         manager.scheduler.scheduleWithFixedDelay(manager::checkpointQuietly, CHECKPOINT_INTERVAL_MS,
                 CHECKPOINT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        long unmapCheckMs = Math.max(100L, Math.min(indexIdleUnmapMs / 2, 10_000L));
+        manager.scheduler.scheduleWithFixedDelay(() -> manager.unmapIdleIndexes(indexIdleUnmapMs), unmapCheckMs,
+                unmapCheckMs, TimeUnit.MILLISECONDS);
         return manager;
     }
 
@@ -310,6 +322,23 @@ public final class LogManager implements AutoCloseable {
             checkpointQuietly();
         }
         return deleted;
+    }
+
+    /**
+     * Unmaps every index not used for {@code idleMs} (Kafka keeps inactive segments' indexes lazy too), so
+     * the mappings held follow the partitions in use, not the partitions on disk. Returns how many went.
+     */
+    public int unmapIdleIndexes(long idleMs) {
+        long idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMs);
+        int released = 0;
+        for (PartitionLog log : logs.values()) {
+            try {
+                released += log.unmapIdleIndexes(idleNanos);
+            } catch (RuntimeException e) {
+                // a closing log; the next pass sees the rest
+            }
+        }
+        return released;
     }
 
     private void runRetentionQuietly() {

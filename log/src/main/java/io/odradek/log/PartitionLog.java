@@ -721,6 +721,15 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** Unmaps the indexes of segments unused for {@code idleNanos}; see {@link Segment#unmapIdleIndexes}. */
+    public int unmapIdleIndexes(long idleNanos) {
+        int released = 0;
+        for (Segment s : segments.values()) {
+            released += s.unmapIdleIndexes(idleNanos);
+        }
+        return released;
+    }
+
     // ---------------------------------------------------------------- state
 
     public String topic() {
@@ -833,7 +842,7 @@ public final class PartitionLog implements AutoCloseable {
             closed = true;
             try {
                 for (Segment s : segments.values()) {
-                    s.channel().close();
+                    s.closeAndDeleteFiles(); // releases the index mappings too
                 }
                 segments.clear();
                 try (Stream<Path> walk = Files.walk(dir)) {

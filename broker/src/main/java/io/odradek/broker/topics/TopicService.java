@@ -50,24 +50,21 @@ public final class TopicService implements AutoCloseable {
     /** What the service needs from the broker config; a record so tests can build one without a BrokerConfig. */
     public record Settings(List<Path> logDirs, int nodeId, LogConfig logDefaults, int numPartitions,
                            short defaultReplicationFactor, boolean autoCreateTopicsEnable,
-                           boolean deleteTopicEnable, long retentionCheckIntervalMs, int maxPartitions) {
+                           boolean deleteTopicEnable, long retentionCheckIntervalMs, int maxPartitions,
+                           long indexIdleUnmapMs) {
         /** Without a partition cap beyond the default {@link #DEFAULT_MAX_PARTITIONS}. */
         public Settings(List<Path> logDirs, int nodeId, LogConfig logDefaults, int numPartitions,
                         short defaultReplicationFactor, boolean autoCreateTopicsEnable,
                         boolean deleteTopicEnable, long retentionCheckIntervalMs) {
             this(logDirs, nodeId, logDefaults, numPartitions, defaultReplicationFactor, autoCreateTopicsEnable,
-                    deleteTopicEnable, retentionCheckIntervalMs, DEFAULT_MAX_PARTITIONS);
+                    deleteTopicEnable, retentionCheckIntervalMs, DEFAULT_MAX_PARTITIONS,
+                    LogManager.DEFAULT_INDEX_IDLE_UNMAP_MS);
         }
 
         public static Settings from(BrokerConfig config) {
             return new Settings(config.logDirs(), config.nodeId(), config.logDefaults(), config.numPartitions(),
                     config.defaultReplicationFactor(), config.autoCreateTopicsEnable(), config.deleteTopicEnable(),
-                    config.logRetentionCheckIntervalMs(), config.maxPartitions());
-        }
-
-        public Settings withMaxPartitions(int max) {
-            return new Settings(logDirs, nodeId, logDefaults, numPartitions, defaultReplicationFactor,
-                    autoCreateTopicsEnable, deleteTopicEnable, retentionCheckIntervalMs, max);
+                    config.logRetentionCheckIntervalMs(), config.maxPartitions(), config.indexIdleUnmapMs());
         }
     }
 
@@ -110,7 +107,7 @@ public final class TopicService implements AutoCloseable {
         ClusterMetadata metadata = ClusterMetadata.open(settings.logDirs(), settings.nodeId());
         LogManager logs = LogManager.open(settings.logDirs(), settings.logDefaults(),
                 topic -> metadata.topic(topic).map(TopicInfo::configs).orElse(Map.of()),
-                settings.retentionCheckIntervalMs(), Clock.systemUTC());
+                settings.retentionCheckIntervalMs(), settings.indexIdleUnmapMs(), Clock.systemUTC());
         try {
             reconcile(metadata, logs);
         } catch (RuntimeException e) {

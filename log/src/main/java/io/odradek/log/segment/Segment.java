@@ -178,7 +178,7 @@ public final class Segment {
     }
 
     /** Kafka's per-batch index rule: an entry once more than index.interval.bytes went by unindexed. */
-    private void indexBatch(long lastOffset, long batchMaxTimestamp, int position, int batchSize) {
+    private void indexBatch(long lastOffset, long batchMaxTimestamp, int position, int batchSize) throws IOException {
         if (firstBatchTimestamp < 0 && position == 0) {
             firstBatchTimestamp = batchMaxTimestamp;
         }
@@ -233,6 +233,7 @@ public final class Segment {
         bytesSinceLastIndexEntry = size - last.position();
         RecordBatchHeader first = reader.read(0, size);
         firstBatchTimestamp = first == null ? -1 : first.maxTimestamp();
+        releaseIndexes();
         return true;
     }
 
@@ -281,6 +282,7 @@ public final class Segment {
         }
         size = pos;
         nextOffset = pos == 0 ? baseOffset : next;
+        releaseIndexes();
         return truncated;
     }
 
@@ -448,7 +450,20 @@ public final class Segment {
         timeIndex.flush();
     }
 
-    /** Clean close: final time-index entry, indexes trimmed, data forced. */
+    /**
+     * Unmaps both indexes if nobody uses them and they were last used {@code idleNanos} ago or earlier (0:
+     * if unused now); the next lookup or append maps them again. Returns the mappings released.
+     */
+    public int unmapIdleIndexes(long idleNanos) {
+        return (offsetIndex.unmapIfIdle(idleNanos) ? 1 : 0) + (timeIndex.unmapIfIdle(idleNanos) ? 1 : 0);
+    }
+
+    /** After loading: a segment's indexes are mapped again only when something uses them. */
+    private void releaseIndexes() {
+        unmapIdleIndexes(0);
+    }
+
+    /** Clean close: final time-index entry, indexes trimmed, data forced, mappings released. */
     public void close() throws IOException {
         if (!channel.isOpen()) {
             return;
@@ -456,6 +471,8 @@ public final class Segment {
         onBecomeInactive();
         flush();
         channel.close();
+        offsetIndex.close();
+        timeIndex.close();
     }
 
     /** Renames the three files with the {@code .deleted} suffix; the channel stays usable for in-flight reads. */
@@ -480,7 +497,7 @@ public final class Segment {
         timeIndex.renameTo(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix));
     }
 
-    /** Closes the channel and unlinks the files. */
+    /** Closes the channel, releases the index mappings and unlinks the files. */
     public void closeAndDeleteFiles() throws IOException {
         channel.close();
         Files.deleteIfExists(logFile);
