@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +42,7 @@ public final class LogManager implements AutoCloseable {
     public static final long CLEANER_BACKOFF_MS = 15_000L;
     /** How often flush.ms is checked; Kafka's log.flush.scheduler.interval.ms is unbounded by default. */
     private static final long FLUSH_CHECK_INTERVAL_MS = 1_000L;
+    private static final System.Logger LOG = System.getLogger(LogManager.class.getName());
     /** Default of odradek.index.idle.unmap.ms. */
     public static final long DEFAULT_INDEX_IDLE_UNMAP_MS = 60_000L;
     /** Threads opening the partitions of a log dir at start: one per core, at most 4. */
@@ -58,6 +60,12 @@ public final class LogManager implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final Map<Key, PartitionLog> logs = new ConcurrentHashMap<>();
     private final Map<Key, Path> logDirOf = new ConcurrentHashMap<>();
+    /** Emptied {@code -delete} dirs found at start, and the topic ids they name (see {@link #beginTopicDeletion}). */
+    private final List<Path> pendingDeletionDirs = new ArrayList<>();
+    private final Set<UUID> pendingDeletionIds = new java.util.HashSet<>();
+    /** Log dirs taken offline by an I/O error (Kafka's LogDirFailureChannel); recovered by a restart. */
+    private final Set<Path> offlineDirs = ConcurrentHashMap.newKeySet();
+    private final DiskFullLog diskFullLog;
     private volatile LogConfig defaults;
     private volatile boolean closed;
 
@@ -65,6 +73,7 @@ public final class LogManager implements AutoCloseable {
         this.dirs = List.copyOf(dirs);
         this.defaults = defaults;
         this.clock = clock;
+        this.diskFullLog = new DiskFullLog(clock);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "odradek-log-manager");
             t.setDaemon(true);
@@ -131,8 +140,15 @@ public final class LogManager implements AutoCloseable {
         Map<Key, Callable<PartitionLog>> toLoad = new LinkedHashMap<>();
         for (Path p : partitionDirs) {
             String name = p.getFileName().toString();
-            if (name.endsWith("-delete")) {
-                deleteRecursively(p);
+            if (name.endsWith(DELETE_SUFFIX)) {
+                // A deletion a crash interrupted: free the space now, keep the emptied dir as the marker
+                // until the topic is out of the catalog (see beginTopicDeletion).
+                deleteContents(p);
+                pendingDeletionDirs.add(p);
+                UUID id = deletedTopicId(name);
+                if (id != null) {
+                    pendingDeletionIds.add(id);
+                }
                 continue;
             }
             Key key = parse(name);
@@ -216,8 +232,55 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void put(Key key, Path dir, PartitionLog log) {
+        log.onStorageError((what, e) -> storageError(dir, log, what, e));
         logs.put(key, log);
         logDirOf.put(key, dir);
+    }
+
+    /**
+     * Kafka's handling of an I/O error in a log dir. A full disk (ENOSPC) only fails the operation, with one
+     * rate-limited line, so deleting topics or records frees space and the dir works again. Any other I/O
+     * error takes the whole dir offline: one ERROR line naming the dir and the cause, then every partition
+     * in it answers KAFKA_STORAGE_ERROR while the other dirs keep serving; a restart loads it afresh.
+     */
+    private void storageError(Path dir, PartitionLog log, String what, IOException e) {
+        String where = log.topic() + "-" + log.partition();
+        if (StorageLimits.isDiskFull(e)) {
+            diskFullLog.report(dir, what + " on " + where);
+        } else {
+            markOffline(dir, what + " on " + where + " failed: " + e);
+        }
+    }
+
+    /** Takes {@code dir} offline (once): its partitions fail every use with KAFKA_STORAGE_ERROR. */
+    public void markOffline(Path dir, String cause) {
+        if (!offlineDirs.add(dir)) {
+            return;
+        }
+        List<PartitionLog> affected = new ArrayList<>();
+        logDirOf.forEach((key, d) -> {
+            PartitionLog log = logs.get(key);
+            if (d.equals(dir) && log != null) {
+                affected.add(log);
+            }
+        });
+        String reason = dir + " failed (" + cause + ")";
+        affected.forEach(l -> l.markOffline(reason));
+        LOG.log(System.Logger.Level.ERROR, "Log directory " + dir + " is offline: " + cause + ". Its "
+                + affected.size() + " partition(s) answer KAFKA_STORAGE_ERROR"
+                + (offlineDirs.size() < dirs.size() ? "; the other log dirs keep serving" : "; no log dir is left online")
+                + ". Fix the disk and restart the broker to recover it.");
+    }
+
+    /** Log dirs taken offline since start. */
+    public Set<Path> offlineDirs() {
+        return Set.copyOf(offlineDirs);
+    }
+
+    /** Whether the partition's log lives in an offline dir. */
+    public boolean isOffline(String topic, int partition) {
+        Path dir = logDirOf.get(new Key(topic, partition));
+        return dir != null && offlineDirs.contains(dir);
     }
 
     private static PartitionLog callUnchecked(Callable<PartitionLog> open) throws IOException {
@@ -264,8 +327,7 @@ public final class LogManager implements AutoCloseable {
         } catch (RuntimeException e) {
             throw cannotOpen(dir, topic, partition, e);
         }
-        logs.put(key, log);
-        logDirOf.put(key, dir);
+        put(key, dir, log);
         return log;
     }
 
@@ -273,7 +335,9 @@ public final class LogManager implements AutoCloseable {
         Map<Path, Integer> counts = new HashMap<>();
         dirs.forEach(d -> counts.put(d, 0));
         logDirOf.values().forEach(d -> counts.merge(d, 1, Integer::sum));
-        return dirs.stream().min(Comparator.comparingInt(counts::get)).orElseThrow();
+        return dirs.stream().filter(d -> !offlineDirs.contains(d)).min(Comparator.comparingInt(counts::get))
+                .orElseThrow(() -> new LogException(ErrorCode.KAFKA_STORAGE_ERROR,
+                        "every log dir is offline: " + offlineDirs));
     }
 
     public Optional<PartitionLog> get(String topic, int partition) {
@@ -290,15 +354,94 @@ public final class LogManager implements AutoCloseable {
                 .sorted(Comparator.comparingInt(PartitionLog::partition)).toList();
     }
 
+    /** Kafka's suffix of a partition dir being deleted: {@code <topic>-<p>.<32 hex>-delete}. */
+    public static final String DELETE_SUFFIX = "-delete";
+
     /** Closes and removes every partition directory of the topic. */
     public synchronized void deleteTopic(String topic) {
+        finishTopicDeletion(beginTopicDeletion(topic, null));
+    }
+
+    /**
+     * The first half of a topic deletion, needing no free disk space and safe against a crash at any
+     * point: each partition dir is renamed (atomically) to {@code <topic>-<p>.<topic id in hex>-delete},
+     * as Kafka names it, its log closed and its files deleted, which frees the space. The emptied dirs stay
+     * as markers: the caller removes the topic from the catalog (which needs space, now freed) and then
+     * calls {@link #finishTopicDeletion}. A start that finds such a marker knows from the topic id that
+     * this topic's deletion was under way and completes it ({@link #pendingTopicDeletions}) rather than
+     * re-creating empty partitions for a catalog entry that was not yet removed.
+     */
+    public synchronized List<Path> beginTopicDeletion(String topic, UUID topicId) {
+        String id = (topicId != null ? topicId : UUID.randomUUID()).toString().replace("-", "");
+        List<Path> markers = new ArrayList<>();
         for (PartitionLog log : topicLogs(topic)) {
             Key key = new Key(topic, log.partition());
+            Path logDir = logDirOf.get(key);
+            log.onStorageError((what, e) -> { }); // errors while it goes away say nothing about the dir
+            Path marker = logDir.resolve(deleteDirName(key, id));
+            try {
+                Files.move(log.dir(), marker, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot rename " + log.dir() + " for deletion: "
+                        + e.getMessage(), e);
+            }
             logs.remove(key);
             logDirOf.remove(key);
-            log.delete();
+            log.delete(); // closes channels and index mappings; the files are under the marker now
+            try {
+                deleteContents(marker);
+            } catch (IOException e) {
+                throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot delete the files of " + marker + ": "
+                        + e.getMessage(), e);
+            }
+            markers.add(marker);
         }
         checkpointQuietly();
+        return markers;
+    }
+
+    /** Removes the emptied marker dirs of {@link #beginTopicDeletion} once the catalog no longer names the topic. */
+    public void finishTopicDeletion(List<Path> markers) {
+        for (Path marker : markers) {
+            try {
+                deleteRecursively(marker);
+            } catch (IOException e) {
+                // an empty dir left behind; the next start removes it
+            }
+        }
+    }
+
+    /** Topic ids whose deletion a crash interrupted: the caller takes them out of the catalog, then calls {@link #finishPendingDeletions}. */
+    public synchronized Set<UUID> pendingTopicDeletions() {
+        return Set.copyOf(pendingDeletionIds);
+    }
+
+    public synchronized void finishPendingDeletions() {
+        finishTopicDeletion(pendingDeletionDirs);
+        pendingDeletionDirs.clear();
+        pendingDeletionIds.clear();
+    }
+
+    /** Kafka's rule: the topic part is cut so the name stays within 255 bytes; the id is what counts. */
+    private static String deleteDirName(Key key, String id) {
+        String suffix = "-" + key.partition() + "." + id + DELETE_SUFFIX;
+        String topic = key.topic().substring(0, Math.min(key.topic().length(), 255 - suffix.length()));
+        return topic + suffix;
+    }
+
+    /** The id in {@code <topic>-<p>.<32 hex>-delete}, or null for a name that carries none. */
+    private static UUID deletedTopicId(String dirName) {
+        String base = dirName.substring(0, dirName.length() - DELETE_SUFFIX.length());
+        int dot = base.lastIndexOf('.');
+        String hex = dot < 0 ? "" : base.substring(dot + 1);
+        if (hex.length() != 32) {
+            return null;
+        }
+        try {
+            return new UUID(Long.parseUnsignedLong(hex.substring(0, 16), 16), Long.parseUnsignedLong(hex.substring(16), 16));
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** Applies new topic-level overrides to every partition of the topic; validates before changing anything. */
@@ -383,6 +526,9 @@ public final class LogManager implements AutoCloseable {
     /** Writes recovery-point and log-start-offset checkpoints of every log dir. */
     public void checkpoint() throws IOException {
         for (Path dir : dirs) {
+            if (offlineDirs.contains(dir)) {
+                continue; // nothing more is written to a failed dir; the next start recovers it
+            }
             Map<String, Long> recovery = new HashMap<>();
             Map<String, Long> starts = new HashMap<>();
             logDirOf.forEach((key, d) -> {
@@ -422,17 +568,26 @@ public final class LogManager implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         List<RuntimeException> failures = new ArrayList<>();
-        for (PartitionLog log : logs.values()) {
+        Set<Path> failedDirs = new java.util.HashSet<>(offlineDirs);
+        logDirOf.forEach((key, dir) -> {
+            PartitionLog log = logs.get(key);
+            if (log == null) {
+                return;
+            }
             try {
                 log.close();
             } catch (RuntimeException e) {
-                failures.add(e);
+                failedDirs.add(dir);
+                if (!offlineDirs.contains(dir)) {
+                    failures.add(e);
+                }
             }
-        }
+        });
         try {
             checkpoint();
-            if (failures.isEmpty()) {
-                for (Path dir : dirs) {
+            // A dir whose logs did not all close cleanly gets no marker: the next start recovers it.
+            for (Path dir : dirs) {
+                if (!failedDirs.contains(dir)) {
                     Files.write(dir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
                 }
             }
@@ -447,6 +602,17 @@ public final class LogManager implements AutoCloseable {
     private void ensureOpen() {
         if (closed) {
             throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "log manager is closed");
+        }
+    }
+
+    /** Deletes everything inside {@code root}, keeping {@code root} itself. */
+    private static void deleteContents(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                if (!p.equals(root)) {
+                    Files.deleteIfExists(p);
+                }
+            }
         }
     }
 

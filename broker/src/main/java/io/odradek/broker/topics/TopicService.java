@@ -35,9 +35,11 @@ import java.util.function.Supplier;
  * Topics of this broker: the cluster metadata catalog and the partition logs behind it. Lookups are
  * lock-free and safe from any thread (produce and fetch use them on the event loops). Changes are
  * synchronised. A creation makes the partition logs first (removing them again if any fails) and records
- * the topic in the catalog last; a deletion takes the topic out of the catalog first. So after a crash the
- * catalog is the truth and never names a topic whose logs could not be made: missing partition dirs are
- * created and dirs of topics not in the catalog are removed at start.
+ * the topic in the catalog last; a deletion renames and empties the partition dirs first (freeing space
+ * before it needs any) and leaves the catalog last, the renamed dirs marking it as under way. So after a
+ * crash the catalog is the truth, never names a topic whose logs could not be made, and a half-done
+ * deletion is completed rather than undone: missing partition dirs are created and dirs of topics not in
+ * the catalog are removed at start.
  *
  * <p>Limits, as Kafka's controller answers them: at most {@link #MAX_PARTITIONS_PER_REQUEST} partitions
  * per request and at most {@code odradek.max.partitions} on this broker, both POLICY_VIOLATION.
@@ -124,6 +126,13 @@ public final class TopicService implements AutoCloseable {
             restoreCatalogFromDisk(metadata, logs);
         }
         metadata.ensureCatalogWritten();
+        for (UUID id : logs.pendingTopicDeletions()) {
+            metadata.topic(id).ifPresent(t -> {
+                LOG.log(System.Logger.Level.WARNING, "completing the deletion of topic " + t.name()
+                        + ", which the last shutdown interrupted");
+                metadata.deleteTopic(t.name());
+            });
+        }
         Set<String> orphans = new TreeSet<>();
         for (PartitionLog log : logs.allLogs()) {
             TopicInfo topic = metadata.topic(log.topic()).orElse(null);
@@ -145,6 +154,7 @@ public final class TopicService implements AutoCloseable {
             logs.deleteTopic(topic);
         }
         metadata.topics().forEach(t -> createPartitions(logs, t));
+        logs.finishPendingDeletions();
     }
 
     /** A lost catalog is rebuilt from partition dirs carrying a topic id, rather than deleting their data. */
@@ -328,18 +338,41 @@ public final class TopicService implements AutoCloseable {
         deletionListeners.add(listener);
     }
 
-    /** Deletes a topic: out of the catalog first, then its partition directories. */
+    /**
+     * Deletes a topic in an order that needs no free disk space until space has been freed, and that a
+     * crash cannot undo halfway: its partition dirs are renamed {@code -delete} and emptied first
+     * ({@link LogManager#beginTopicDeletion}), then the catalog entry goes, then the empty dirs. A start
+     * after a crash in between finishes the deletion (see {@link #reconcile}). A failed catalog write is
+     * KAFKA_STORAGE_ERROR; the data is gone by then and a retry (or the next start) completes it.
+     */
     public synchronized TopicInfo deleteTopic(String name) {
-        TopicInfo topic = metadata.deleteTopic(name);
+        TopicInfo topic = metadata.topic(name).orElseThrow(() -> new MetadataException(
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition."));
+        List<Path> markers;
         try {
-            logs.deleteTopic(name);
+            markers = logs.beginTopicDeletion(name, topic.id());
         } catch (RuntimeException e) {
-            // The topic is gone from the catalog; the next start removes what is left of its dirs.
-            LOG.log(System.Logger.Level.WARNING, "cannot remove the directories of deleted topic " + name, e);
+            LOG.log(System.Logger.Level.ERROR, "cannot delete the logs of topic " + name + ": " + e.getMessage());
+            throw new MetadataException(ErrorCode.KAFKA_STORAGE_ERROR, "Cannot delete the logs of topic '" + name
+                    + "': " + e.getMessage());
         }
+        try {
+            metadata.deleteTopic(name);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "deleted the data of topic " + name + " but cannot update the "
+                    + "topic catalog: " + e.getMessage() + "; a retry or the next start completes the deletion");
+            throw new MetadataException(ErrorCode.KAFKA_STORAGE_ERROR, "Deleted the data of topic '" + name
+                    + "' but cannot update the topic catalog: " + e.getMessage());
+        }
+        logs.finishTopicDeletion(markers);
         LOG.log(System.Logger.Level.INFO, "deleted topic " + name + " (id " + Ids.toBase64(topic.id()) + ")");
         deletionListeners.forEach(listener -> listener.accept(name));
         return topic;
+    }
+
+    /** Whether the partition's log dir is offline (I/O error): Metadata reports it without a leader. */
+    public boolean isOffline(String topic, int partition) {
+        return logs.isOffline(topic, partition);
     }
 
     /** Stops the metadata thread, then closes the logs (flush, checkpoints, clean-shutdown marker). */

@@ -48,6 +48,13 @@ abstract class MappedIndex {
     private final List<MappedByteBuffer> retired = new ArrayList<>(0);
     private volatile long lastUsedNanos = System.nanoTime();
     private boolean closed;
+    /**
+     * Bytes from the start known to be backed by allocated pages (written through the channel). The
+     * preallocated file is sparse; a store into a hole of a mapping on a full disk is a SIGBUS, not an
+     * IOException, so the writer allocates each page with a positional write before storing into it.
+     */
+    private int allocatedUpTo;
+    private static final int PAGE = 4096;
 
     MappedIndex(Path file, long baseOffset, int maxIndexSize, int entrySize, boolean writable) throws IOException {
         this.file = file;
@@ -57,6 +64,7 @@ abstract class MappedIndex {
         this.existedAtOpen = existed;
         long length = existed ? Files.size(file) : 0;
         this.entries = (int) (length / entrySize);
+        this.allocatedUpTo = roundUpToPage(entries * entrySize);
         synchronized (mapLock) {
             resize(writable ? roundDown(Math.max(maxIndexSize, entries * entrySize)) : entries * entrySize);
         }
@@ -65,6 +73,37 @@ abstract class MappedIndex {
     /** Indexes mapped right now in this JVM (each a memory mapping counted against vm.max_map_count). */
     public static long mappedCount() {
         return MAPPED.get();
+    }
+
+    private static int roundUpToPage(int bytes) {
+        return (int) Math.min(Integer.MAX_VALUE, ((long) bytes + PAGE - 1) / PAGE * PAGE);
+    }
+
+    /**
+     * Makes sure the bytes up to {@code end} are backed by disk blocks before the writer stores into the
+     * mapping there: zeros written through a channel, which fails with "No space left on device" where a
+     * store would crash the JVM. Only bytes past every entry are written, so no entry is overwritten.
+     * Called by the single writer.
+     */
+    protected final void allocateUpTo(int end) throws IOException {
+        if (end <= allocatedUpTo) {
+            return;
+        }
+        int from = Math.max(allocatedUpTo, entries * entrySize);
+        int to;
+        synchronized (mapLock) {
+            to = Math.min(roundUpToPage(end), fileSize);
+        }
+        if (to > from) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ByteBuffer zeros = ByteBuffer.allocate(to - from);
+                long pos = from;
+                while (zeros.hasRemaining()) {
+                    pos += ch.write(zeros, pos);
+                }
+            }
+        }
+        allocatedUpTo = Math.max(to, end);
     }
 
     private int roundDown(int size) {
@@ -229,6 +268,7 @@ abstract class MappedIndex {
         entries = 0;
         synchronized (mapLock) {
             resize(roundDown(maxIndexSize));
+            allocatedUpTo = 0;
         }
     }
 

@@ -23,6 +23,7 @@ public final class OffsetIndex extends MappedIndex {
     }
 
     public void append(long offset, int position) throws IOException {
+        allocateUpTo(slot(entries + 1));
         MappedByteBuffer map = acquire();
         if (map == null) {
             throw new IOException("index " + file() + " is closed");

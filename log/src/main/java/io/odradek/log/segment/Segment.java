@@ -161,8 +161,19 @@ public final class Segment {
         int start = size;
         ByteBuffer src = batches.duplicate();
         long pos = start;
-        while (src.hasRemaining()) {
-            pos += channel.write(src, pos);
+        try {
+            while (src.hasRemaining()) {
+                pos += channel.write(src, pos);
+            }
+        } catch (IOException e) {
+            // A partial write (e.g. the disk filled up) must not linger past the end readers and recovery
+            // trust; cutting it off needs no space. Best effort: recovery would cut a torn tail anyway.
+            try {
+                channel.truncate(start);
+            } catch (IOException ignored) {
+                e.addSuppressed(ignored);
+            }
+            throw e;
         }
         // Publish the bytes before any index entry can point at them.
         size = (int) pos;

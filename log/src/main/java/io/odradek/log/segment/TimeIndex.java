@@ -44,6 +44,9 @@ public final class TimeIndex extends MappedIndex {
         if (timestamp < 0) {
             return;
         }
+        if (!isFull()) {
+            allocateUpTo(slot(entries + 1));
+        }
         MappedByteBuffer map = acquire();
         if (map == null) {
             throw new IOException("time index " + file() + " is closed");
