@@ -181,6 +181,43 @@ class TopicServiceTest {
         assertThat(StorageLimits.describe(new java.io.IOException("Permission denied"))).isEqualTo("Permission denied");
     }
 
+    @Test
+    void aDeletionInterruptedByACrashIsCompletedAtStartNotUndone() throws Exception {
+        TopicInfo t;
+        try (TopicService topics = open()) {
+            t = topics.createTopic("orders", 2, Map.of(), false);
+            topics.createTopic("kept", 1, Map.of(), false);
+        }
+        // The crash came after partition 0 was renamed for deletion, before partition 1 and the catalog.
+        String hex = t.id().toString().replace("-", "");
+        Files.move(dir.resolve("orders-0"), dir.resolve("orders-0." + hex + "-delete"));
+
+        try (TopicService topics = open()) {
+            assertThat(topics.topics()).extracting(TopicInfo::name).containsExactly("kept");
+        }
+        try (Stream<Path> children = Files.list(dir)) {
+            assertThat(children.map(p -> p.getFileName().toString()).filter(n -> n.contains("orders")))
+                    .as("no partition dir or deletion marker of orders is left").isEmpty();
+        }
+        try (TopicService topics = open()) {
+            assertThat(topics.topics()).extracting(TopicInfo::name).containsExactly("kept");
+        }
+    }
+
+    @Test
+    void aDeletionMarkerOfAnotherTopicIdDoesNotTouchTheTopicOfThatName() throws Exception {
+        try (TopicService topics = open()) {
+            topics.createTopic("orders", 1, Map.of(), false);
+        }
+        // Left by an earlier incarnation of "orders", deleted and created again.
+        Files.createDirectories(dir.resolve("orders-0." + UUID.randomUUID().toString().replace("-", "") + "-delete"));
+
+        try (TopicService topics = open()) {
+            assertThat(topics.topics()).extracting(TopicInfo::name).containsExactly("orders");
+            assertThat(topics.partitionLog("orders", 0)).isPresent();
+        }
+    }
+
     private static void deleteRecursively(Path root) throws Exception {
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
