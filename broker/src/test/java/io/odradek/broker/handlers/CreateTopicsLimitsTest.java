@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.CreateTopicsApi.Request;
+import io.odradek.wire.api.MetadataApi;
 import io.odradek.wire.api.CreateTopicsApi.Request.CreatableTopic;
 import io.odradek.wire.api.CreateTopicsApi.Response;
 import io.odradek.wire.api.CreateTopicsApi.Response.CreatableTopicResult;
@@ -100,6 +101,24 @@ class CreateTopicsLimitsTest {
         assertThat(results.get(1).get(CreatableTopicResult.ERROR_CODE)).isZero();
         assertThat(fx.topics.topics()).extracting(TopicInfo::name).containsExactly("four", "six");
         assertThat(partitionDirs()).hasSize(10).noneMatch(d -> d.startsWith("five-"));
+    }
+
+    @Test
+    void autoCreationObeysTheBrokerPartitionLimit() throws IOException {
+        fx.close();
+        fx = new AdminFixture(dir, Map.of("odradek.max.partitions", "2", "num.partitions", "3"));
+        Struct req = MetadataApi.Request.SCHEMA.newStruct()
+                .set(MetadataApi.Request.ALLOW_AUTO_TOPIC_CREATION, true);
+        req.add(MetadataApi.Request.TOPICS)
+                .set(MetadataApi.Request.MetadataRequestTopic.NAME, "auto");
+
+        Struct r = fx.call(fx.metadata(), 12, req);
+
+        Struct topic = r.get(MetadataApi.Response.TOPICS).get(0);
+        assertThat(topic.get(MetadataApi.Response.MetadataResponseTopic.ERROR_CODE))
+                .isEqualTo(ErrorCode.POLICY_VIOLATION.code());
+        assertThat(fx.topics.topics()).isEmpty();
+        assertThat(partitionDirs()).isEmpty();
     }
 
     @Test

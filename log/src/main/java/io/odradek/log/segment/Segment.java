@@ -18,6 +18,10 @@ import java.util.function.Predicate;
  * One segment: {@code <base>.log} holding record batches exactly as Kafka writes them, plus its sparse
  * {@code .index} and {@code .timeindex}. Only the owning log's append lock writes; reads are lock-free
  * positional reads bounded by a size the writer publishes after the bytes are on the channel.
+ *
+ * <p>Resources: the indexes are mapped only while in use ({@link MappedIndex}), but the log file's channel
+ * stays open for the segment's life (fetches hand it to sendfile), so a broker holds one file descriptor
+ * per segment: partitions x segments must stay below {@code ulimit -n} (see odradek.max.partitions).
  */
 public final class Segment {
     public static final String LOG_SUFFIX = ".log";
