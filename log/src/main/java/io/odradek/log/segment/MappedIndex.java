@@ -10,7 +10,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A fixed-width entry file, memory-mapped like Kafka's AbstractIndex, but lazily (Kafka's LazyIndex): the
@@ -27,9 +26,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * and released when the last user leaves, because touching an unmapped buffer crashes the JVM.
  */
 abstract class MappedIndex {
-    /** Mappings currently held by all indexes of this JVM, for tests and metrics. */
-    private static final AtomicLong MAPPED = new AtomicLong();
-
     protected final long baseOffset;
     private final int entrySize;
     private volatile Path file;
@@ -68,11 +64,6 @@ abstract class MappedIndex {
         synchronized (mapLock) {
             resize(writable ? roundDown(Math.max(maxIndexSize, entries * entrySize)) : entries * entrySize);
         }
-    }
-
-    /** Indexes mapped right now in this JVM (each a memory mapping counted against vm.max_map_count). */
-    public static long mappedCount() {
-        return MAPPED.get();
     }
 
     private static int roundUpToPage(int bytes) {
@@ -139,17 +130,10 @@ abstract class MappedIndex {
     private void releaseRetiredIfUnused() {
         if (users == 0 && !retired.isEmpty()) {
             for (MappedByteBuffer m : retired) {
-                unmap(m);
+                Unmapper.unmap(m);
             }
             retired.clear();
         }
-    }
-
-    private static void unmap(MappedByteBuffer m) {
-        if (m.capacity() > 0) {
-            MAPPED.decrementAndGet();
-        }
-        Unmapper.unmap(m);
     }
 
     /**
@@ -164,9 +148,6 @@ abstract class MappedIndex {
             if (mmap == null) {
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                     mmap = ch.map(FileChannel.MapMode.READ_WRITE, 0, fileSize);
-                }
-                if (fileSize > 0) {
-                    MAPPED.incrementAndGet();
                 }
             }
             users++;
@@ -195,13 +176,6 @@ abstract class MappedIndex {
             mmap.force();
             retireMapping();
             return true;
-        }
-    }
-
-    /** Whether the file is mapped right now. */
-    public boolean isMapped() {
-        synchronized (mapLock) {
-            return mmap != null;
         }
     }
 

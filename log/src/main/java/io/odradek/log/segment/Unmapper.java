@@ -36,11 +36,6 @@ final class Unmapper {
         }
     }
 
-    /** Whether mappings are released at once (else when the GC collects them). */
-    static boolean isImmediate() {
-        return INVOKE_CLEANER != null;
-    }
-
     static void unmap(MappedByteBuffer buffer) {
         if (INVOKE_CLEANER == null || buffer.capacity() == 0) {
             return;
