@@ -130,7 +130,12 @@ public final class PartitionLog implements AutoCloseable {
             Files.createDirectories(dir);
             UUID id = resolveTopicId(dir, options.topicId());
             PartitionLog log = new PartitionLog(dir, topic, partition, config, options, id);
-            new LogLoader(log, options).load();
+            try {
+                new LogLoader(log, options).load();
+            } catch (IOException | RuntimeException e) {
+                log.releaseSegments(); // a failed open (a full disk, too many files) keeps no descriptors
+                throw e;
+            }
             return log;
         } catch (IOException e) {
             throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot open log " + dir + ": " + e.getMessage(), e);
@@ -866,6 +871,20 @@ public final class PartitionLog implements AutoCloseable {
                 closed = true;
             }
         }
+    }
+
+    /** Closes every segment's channel and index mappings without writing anything. */
+    private void releaseSegments() {
+        for (Segment s : segments.values()) {
+            try {
+                s.channel().close();
+                s.offsetIndex().close();
+                s.timeIndex().close();
+            } catch (IOException ignored) {
+                // closing only; nothing to recover
+            }
+        }
+        segments.clear();
     }
 
     /** Closes the log and removes its directory with everything in it. */

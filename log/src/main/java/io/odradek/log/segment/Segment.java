@@ -57,10 +57,16 @@ public final class Segment {
         this.logFile = dir.resolve(fileName(baseOffset) + LOG_SUFFIX + fileSuffix);
         this.channel = FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
-        this.offsetIndex = new OffsetIndex(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix), baseOffset,
-                maxIndexSize, active);
-        this.timeIndex = new TimeIndex(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix), baseOffset,
-                maxIndexSize, active);
+        try {
+            this.offsetIndex = new OffsetIndex(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix),
+                    baseOffset, maxIndexSize, active);
+            this.timeIndex = new TimeIndex(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix),
+                    baseOffset, maxIndexSize, active);
+        } catch (IOException | RuntimeException e) {
+            // e.g. a roll on a full disk: the retry must not find one more descriptor gone each time
+            channel.close();
+            throw e;
+        }
         this.size = (int) Math.min(channel.size(), Integer.MAX_VALUE);
         this.nextOffset = baseOffset;
         this.createdMs = nowMs;
