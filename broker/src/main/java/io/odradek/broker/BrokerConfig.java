@@ -182,6 +182,16 @@ public final class BrokerConfig {
         return (Boolean) values.get("delete.topic.enable");
     }
 
+    /** {@code odradek.max.partitions}: the most partitions this broker holds. */
+    public int maxPartitions() {
+        return intValue("odradek.max.partitions");
+    }
+
+    /** {@code odradek.index.idle.unmap.ms}: how long an unused index stays mapped. */
+    public long indexIdleUnmapMs() {
+        return longValue("odradek.index.idle.unmap.ms");
+    }
+
     public int minInsyncReplicas() {
         return intValue("min.insync.replicas");
     }

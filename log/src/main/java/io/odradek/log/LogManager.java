@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,6 +56,10 @@ public final class LogManager implements AutoCloseable {
         public static final Background DEFAULTS = new Background(10, 1, 2, 86_400_000L, 600_000L);
     }
 
+    private static final System.Logger LOG = System.getLogger(LogManager.class.getName());
+    /** Default of odradek.index.idle.unmap.ms. */
+    public static final long DEFAULT_INDEX_IDLE_UNMAP_MS = 60_000L;
+
     /** A partition's key: {@code <topic>-<partition>}, also its directory name. */
     private record Key(String topic, int partition) {
         String dirName() {
@@ -70,6 +75,12 @@ public final class LogManager implements AutoCloseable {
     private final ScheduledExecutorService cleaner;
     private final Map<Key, PartitionLog> logs = new ConcurrentHashMap<>();
     private final Map<Key, Path> logDirOf = new ConcurrentHashMap<>();
+    /** Emptied {@code -delete} dirs found at start, and the topic ids they name (see {@link #beginTopicDeletion}). */
+    private final List<Path> pendingDeletionDirs = new ArrayList<>();
+    private final Set<UUID> pendingDeletionIds = new java.util.HashSet<>();
+    /** Log dirs taken offline by an I/O error (Kafka's LogDirFailureChannel); recovered by a restart. */
+    private final Set<Path> offlineDirs = ConcurrentHashMap.newKeySet();
+    private final DiskFullLog diskFullLog;
     private volatile LogConfig defaults;
     private volatile boolean closed;
 
@@ -78,6 +89,7 @@ public final class LogManager implements AutoCloseable {
         this.defaults = defaults;
         this.clock = clock;
         this.background = background;
+        this.diskFullLog = new DiskFullLog(clock);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(background.threads(), r -> {
             Thread t = new Thread(r, "odradek-log-manager");
             t.setDaemon(true);
@@ -107,13 +119,18 @@ public final class LogManager implements AutoCloseable {
     public static LogManager open(List<Path> dirs, LogConfig defaults,
                                   Function<String, Map<String, String>> topicOverrides,
                                   long retentionCheckIntervalMs, Clock clock) {
-        return open(dirs, defaults, topicOverrides, retentionCheckIntervalMs, clock, Background.DEFAULTS);
+        return open(dirs, defaults, topicOverrides, retentionCheckIntervalMs, DEFAULT_INDEX_IDLE_UNMAP_MS, clock,
+                Background.DEFAULTS);
     }
 
-    /** As above, with the background pools sized and producer expiry timed by {@code background}. */
+    /**
+     * As above; indexes unused for {@code indexIdleUnmapMs} are unmapped ({@code odradek.index.idle.unmap.ms}),
+     * and the background pools are sized and producer expiry timed by {@code background}.
+     */
     public static LogManager open(List<Path> dirs, LogConfig defaults,
                                   Function<String, Map<String, String>> topicOverrides,
-                                  long retentionCheckIntervalMs, Clock clock, Background background) {
+                                  long retentionCheckIntervalMs, long indexIdleUnmapMs, Clock clock,
+                                  Background background) {
         LogManager manager = new LogManager(dirs, defaults, clock, background);
         try {
             for (Path dir : dirs) {
@@ -140,6 +157,9 @@ public final class LogManager implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
         manager.scheduler.scheduleWithFixedDelay(manager::checkpointQuietly, CHECKPOINT_INTERVAL_MS,
                 CHECKPOINT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        long unmapCheckMs = Math.max(100L, Math.min(indexIdleUnmapMs / 2, 10_000L));
+        manager.scheduler.scheduleWithFixedDelay(() -> manager.unmapIdleIndexes(indexIdleUnmapMs), unmapCheckMs,
+                unmapCheckMs, TimeUnit.MILLISECONDS);
         return manager;
     }
 
@@ -156,8 +176,15 @@ public final class LogManager implements AutoCloseable {
         Map<Key, Callable<PartitionLog>> toLoad = new LinkedHashMap<>();
         for (Path p : partitionDirs) {
             String name = p.getFileName().toString();
-            if (name.endsWith("-delete")) {
-                deleteRecursively(p);
+            if (name.endsWith(DELETE_SUFFIX)) {
+                // A deletion a crash interrupted: free the space now, keep the emptied dir as the marker
+                // until the topic is out of the catalog (see beginTopicDeletion).
+                deleteContents(p);
+                pendingDeletionDirs.add(p);
+                UUID id = deletedTopicId(name);
+                if (id != null) {
+                    pendingDeletionIds.add(id);
+                }
                 continue;
             }
             Key key = parse(name);
@@ -170,11 +197,30 @@ public final class LogManager implements AutoCloseable {
                     .withCheckpoints(recoveryPoints.getOrDefault(name, 0L), logStarts.getOrDefault(name, 0L))
                     .withClock(clock)
                     .withScheduler(scheduler);
-            toLoad.put(key, () -> PartitionLog.open(dir, key.topic(), key.partition(), config, options));
+            toLoad.put(key, () -> openAtStart(dir, key, config, options));
         }
         loadAll(dir, toLoad);
         // Deleted only after recovery: a crash during it must recover fully next time.
         Files.deleteIfExists(marker);
+    }
+
+    /** Opens one partition at start; a failure names the partition and, if it is an OS limit, the limit. */
+    private static PartitionLog openAtStart(Path dir, Key key, LogConfig config, PartitionLog.Options options) {
+        try {
+            return PartitionLog.open(dir, key.topic(), key.partition(), config, options);
+        } catch (RuntimeException e) {
+            throw cannotOpen(dir, key.topic(), key.partition(), e);
+        }
+    }
+
+    /**
+     * The error of a partition that cannot be opened: which topic and partition, where, and which OS limit
+     * (ulimit -n, vm.max_map_count) stopped it, so a failed start says what to change.
+     */
+    public static LogException cannotOpen(Path dir, String topic, int partition, Throwable cause) {
+        ErrorCode code = cause instanceof LogException le ? le.errorCode() : ErrorCode.KAFKA_STORAGE_ERROR;
+        return new LogException(code, "cannot open partition " + partition + " of topic " + topic + " in " + dir
+                + ": " + StorageLimits.describe(cause), cause);
     }
 
     /**
@@ -222,8 +268,55 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void put(Key key, Path dir, PartitionLog log) {
+        log.onStorageError((what, e) -> storageError(dir, log, what, e));
         logs.put(key, log);
         logDirOf.put(key, dir);
+    }
+
+    /**
+     * Kafka's handling of an I/O error in a log dir. A full disk (ENOSPC) only fails the operation, with one
+     * rate-limited line, so deleting topics or records frees space and the dir works again. Any other I/O
+     * error takes the whole dir offline: one ERROR line naming the dir and the cause, then every partition
+     * in it answers KAFKA_STORAGE_ERROR while the other dirs keep serving; a restart loads it afresh.
+     */
+    private void storageError(Path dir, PartitionLog log, String what, IOException e) {
+        String where = log.topic() + "-" + log.partition();
+        if (StorageLimits.isDiskFull(e)) {
+            diskFullLog.report(dir, what + " on " + where);
+        } else {
+            markOffline(dir, what + " on " + where + " failed: " + e);
+        }
+    }
+
+    /** Takes {@code dir} offline (once): its partitions fail every use with KAFKA_STORAGE_ERROR. */
+    public void markOffline(Path dir, String cause) {
+        if (!offlineDirs.add(dir)) {
+            return;
+        }
+        List<PartitionLog> affected = new ArrayList<>();
+        logDirOf.forEach((key, d) -> {
+            PartitionLog log = logs.get(key);
+            if (d.equals(dir) && log != null) {
+                affected.add(log);
+            }
+        });
+        String reason = dir + " failed (" + cause + ")";
+        affected.forEach(l -> l.markOffline(reason));
+        LOG.log(System.Logger.Level.ERROR, "Log directory " + dir + " is offline: " + cause + ". Its "
+                + affected.size() + " partition(s) answer KAFKA_STORAGE_ERROR"
+                + (offlineDirs.size() < dirs.size() ? "; the other log dirs keep serving" : "; no log dir is left online")
+                + ". Fix the disk and restart the broker to recover it.");
+    }
+
+    /** Log dirs taken offline since start. */
+    public Set<Path> offlineDirs() {
+        return Set.copyOf(offlineDirs);
+    }
+
+    /** Whether the partition's log lives in an offline dir. */
+    public boolean isOffline(String topic, int partition) {
+        Path dir = logDirOf.get(new Key(topic, partition));
+        return dir != null && offlineDirs.contains(dir);
     }
 
     private static PartitionLog callUnchecked(Callable<PartitionLog> open) throws IOException {
@@ -263,10 +356,14 @@ public final class LogManager implements AutoCloseable {
         }
         LogConfig config = defaults.with(topicConfig);
         Path dir = leastLoadedDir();
-        PartitionLog log = PartitionLog.open(dir, topic, partition, config, PartitionLog.Options.defaults()
-                .withTopicId(topicId).withCleanShutdown(true).withClock(clock).withScheduler(scheduler));
-        logs.put(key, log);
-        logDirOf.put(key, dir);
+        PartitionLog log;
+        try {
+            log = PartitionLog.open(dir, topic, partition, config, PartitionLog.Options.defaults()
+                    .withTopicId(topicId).withCleanShutdown(true).withClock(clock).withScheduler(scheduler));
+        } catch (RuntimeException e) {
+            throw cannotOpen(dir, topic, partition, e);
+        }
+        put(key, dir, log);
         return log;
     }
 
@@ -274,7 +371,9 @@ public final class LogManager implements AutoCloseable {
         Map<Path, Integer> counts = new HashMap<>();
         dirs.forEach(d -> counts.put(d, 0));
         logDirOf.values().forEach(d -> counts.merge(d, 1, Integer::sum));
-        return dirs.stream().min(Comparator.comparingInt(counts::get)).orElseThrow();
+        return dirs.stream().filter(d -> !offlineDirs.contains(d)).min(Comparator.comparingInt(counts::get))
+                .orElseThrow(() -> new LogException(ErrorCode.KAFKA_STORAGE_ERROR,
+                        "every log dir is offline: " + offlineDirs));
     }
 
     public Optional<PartitionLog> get(String topic, int partition) {
@@ -291,15 +390,94 @@ public final class LogManager implements AutoCloseable {
                 .sorted(Comparator.comparingInt(PartitionLog::partition)).toList();
     }
 
+    /** Kafka's suffix of a partition dir being deleted: {@code <topic>-<p>.<32 hex>-delete}. */
+    public static final String DELETE_SUFFIX = "-delete";
+
     /** Closes and removes every partition directory of the topic. */
     public synchronized void deleteTopic(String topic) {
+        finishTopicDeletion(beginTopicDeletion(topic, null));
+    }
+
+    /**
+     * The first half of a topic deletion, needing no free disk space and safe against a crash at any
+     * point: each partition dir is renamed (atomically) to {@code <topic>-<p>.<topic id in hex>-delete},
+     * as Kafka names it, its log closed and its files deleted, which frees the space. The emptied dirs stay
+     * as markers: the caller removes the topic from the catalog (which needs space, now freed) and then
+     * calls {@link #finishTopicDeletion}. A start that finds such a marker knows from the topic id that
+     * this topic's deletion was under way and completes it ({@link #pendingTopicDeletions}) rather than
+     * re-creating empty partitions for a catalog entry that was not yet removed.
+     */
+    public synchronized List<Path> beginTopicDeletion(String topic, UUID topicId) {
+        String id = (topicId != null ? topicId : UUID.randomUUID()).toString().replace("-", "");
+        List<Path> markers = new ArrayList<>();
         for (PartitionLog log : topicLogs(topic)) {
             Key key = new Key(topic, log.partition());
+            Path logDir = logDirOf.get(key);
+            log.onStorageError((what, e) -> { }); // errors while it goes away say nothing about the dir
+            Path marker = logDir.resolve(deleteDirName(key, id));
+            try {
+                Files.move(log.dir(), marker, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot rename " + log.dir() + " for deletion: "
+                        + e.getMessage(), e);
+            }
             logs.remove(key);
             logDirOf.remove(key);
-            log.delete();
+            log.delete(); // closes channels and index mappings; the files are under the marker now
+            try {
+                deleteContents(marker);
+            } catch (IOException e) {
+                throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot delete the files of " + marker + ": "
+                        + e.getMessage(), e);
+            }
+            markers.add(marker);
         }
         checkpointQuietly();
+        return markers;
+    }
+
+    /** Removes the emptied marker dirs of {@link #beginTopicDeletion} once the catalog no longer names the topic. */
+    public void finishTopicDeletion(List<Path> markers) {
+        for (Path marker : markers) {
+            try {
+                deleteRecursively(marker);
+            } catch (IOException e) {
+                // an empty dir left behind; the next start removes it
+            }
+        }
+    }
+
+    /** Topic ids whose deletion a crash interrupted: the caller takes them out of the catalog, then calls {@link #finishPendingDeletions}. */
+    public synchronized Set<UUID> pendingTopicDeletions() {
+        return Set.copyOf(pendingDeletionIds);
+    }
+
+    public synchronized void finishPendingDeletions() {
+        finishTopicDeletion(pendingDeletionDirs);
+        pendingDeletionDirs.clear();
+        pendingDeletionIds.clear();
+    }
+
+    /** Kafka's rule: the topic part is cut so the name stays within 255 bytes; the id is what counts. */
+    private static String deleteDirName(Key key, String id) {
+        String suffix = "-" + key.partition() + "." + id + DELETE_SUFFIX;
+        String topic = key.topic().substring(0, Math.min(key.topic().length(), 255 - suffix.length()));
+        return topic + suffix;
+    }
+
+    /** The id in {@code <topic>-<p>.<32 hex>-delete}, or null for a name that carries none. */
+    private static UUID deletedTopicId(String dirName) {
+        String base = dirName.substring(0, dirName.length() - DELETE_SUFFIX.length());
+        int dot = base.lastIndexOf('.');
+        String hex = dot < 0 ? "" : base.substring(dot + 1);
+        if (hex.length() != 32) {
+            return null;
+        }
+        try {
+            return new UUID(Long.parseUnsignedLong(hex.substring(0, 16), 16), Long.parseUnsignedLong(hex.substring(16), 16));
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** Applies new topic-level overrides to every partition of the topic; validates before changing anything. */
@@ -323,6 +501,23 @@ public final class LogManager implements AutoCloseable {
             checkpointQuietly();
         }
         return deleted;
+    }
+
+    /**
+     * Unmaps every index not used for {@code idleMs} (Kafka keeps inactive segments' indexes lazy too), so
+     * the mappings held follow the partitions in use, not the partitions on disk. Returns how many went.
+     */
+    public int unmapIdleIndexes(long idleMs) {
+        long idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMs);
+        int released = 0;
+        for (PartitionLog log : logs.values()) {
+            try {
+                released += log.unmapIdleIndexes(idleNanos);
+            } catch (RuntimeException e) {
+                // a closing log; the next pass sees the rest
+            }
+        }
+        return released;
     }
 
     private void runRetentionQuietly() {
@@ -393,6 +588,9 @@ public final class LogManager implements AutoCloseable {
     /** Writes recovery-point and log-start-offset checkpoints of every log dir. */
     public void checkpoint() throws IOException {
         for (Path dir : dirs) {
+            if (offlineDirs.contains(dir)) {
+                continue; // nothing more is written to a failed dir; the next start recovers it
+            }
             Map<String, Long> recovery = new HashMap<>();
             Map<String, Long> starts = new HashMap<>();
             logDirOf.forEach((key, d) -> {
@@ -440,17 +638,26 @@ public final class LogManager implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         List<RuntimeException> failures = new ArrayList<>();
-        for (PartitionLog log : logs.values()) {
+        Set<Path> failedDirs = new java.util.HashSet<>(offlineDirs);
+        logDirOf.forEach((key, dir) -> {
+            PartitionLog log = logs.get(key);
+            if (log == null) {
+                return;
+            }
             try {
                 log.close();
             } catch (RuntimeException e) {
-                failures.add(e);
+                failedDirs.add(dir);
+                if (!offlineDirs.contains(dir)) {
+                    failures.add(e);
+                }
             }
-        }
+        });
         try {
             checkpoint();
-            if (failures.isEmpty()) {
-                for (Path dir : dirs) {
+            // A dir whose logs did not all close cleanly gets no marker: the next start recovers it.
+            for (Path dir : dirs) {
+                if (!failedDirs.contains(dir)) {
                     Files.write(dir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
                 }
             }
@@ -465,6 +672,17 @@ public final class LogManager implements AutoCloseable {
     private void ensureOpen() {
         if (closed) {
             throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "log manager is closed");
+        }
+    }
+
+    /** Deletes everything inside {@code root}, keeping {@code root} itself. */
+    private static void deleteContents(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                if (!p.equals(root)) {
+                    Files.deleteIfExists(p);
+                }
+            }
         }
     }
 

@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -100,6 +101,10 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long firstDirtyOffset;
     /** Earliest delete horizon of a tombstone the last clean kept: reaching it warrants another clean. */
     private volatile long nextTombstoneHorizonMs = Long.MAX_VALUE;
+    /** Why this log's dir is offline (every use then fails with KAFKA_STORAGE_ERROR), or null while online. */
+    private volatile String offlineReason;
+    /** Told about every I/O error of this log (the LogManager takes the dir offline, as Kafka's LogDirFailureChannel). */
+    private volatile BiConsumer<String, IOException> storageErrorListener = (what, e) -> { };
 
     private PartitionLog(Path dir, String topic, int partition, LogConfig config, Options options, UUID topicId) {
         this.dir = dir;
@@ -125,7 +130,12 @@ public final class PartitionLog implements AutoCloseable {
             Files.createDirectories(dir);
             UUID id = resolveTopicId(dir, options.topicId());
             PartitionLog log = new PartitionLog(dir, topic, partition, config, options, id);
-            new LogLoader(log, options).load();
+            try {
+                new LogLoader(log, options).load();
+            } catch (IOException | RuntimeException e) {
+                log.releaseSegments(); // a failed open (a full disk, too many files) keeps no descriptors
+                throw e;
+            }
             return log;
         } catch (IOException e) {
             throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot open log " + dir + ": " + e.getMessage(), e);
@@ -418,6 +428,7 @@ public final class PartitionLog implements AutoCloseable {
      * log end read as empty; above the log end they are out of range.
      */
     public FileSlice read(long offset, int maxBytes, long maxOffset) {
+        ensureOnline();
         LogEnd e = end;
         long start = logStartOffset;
         if (offset < start || offset > e.offset()) {
@@ -751,6 +762,15 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** Unmaps the indexes of segments unused for {@code idleNanos}; see {@link Segment#unmapIdleIndexes}. */
+    public int unmapIdleIndexes(long idleNanos) {
+        int released = 0;
+        for (Segment s : segments.values()) {
+            released += s.unmapIdleIndexes(idleNanos);
+        }
+        return released;
+    }
+
     // ---------------------------------------------------------------- state
 
     public String topic() {
@@ -784,11 +804,13 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     public long logEndOffset() {
+        ensureOnline();
         return end.offset();
     }
 
     /** On a single node every acknowledged append is committed. */
     public long highWatermark() {
+        ensureOnline();
         return end.offset();
     }
 
@@ -837,9 +859,33 @@ public final class PartitionLog implements AutoCloseable {
         if (closed) {
             throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "log " + topic + "-" + partition + " is closed");
         }
+        ensureOnline();
+    }
+
+    private void ensureOnline() {
+        String reason = offlineReason;
+        if (reason != null) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "log " + topic + "-" + partition
+                    + " is in an offline log dir: " + reason);
+        }
+    }
+
+    /** Sets who is told about this log's I/O errors (the LogManager, which may take the dir offline). */
+    public void onStorageError(BiConsumer<String, IOException> listener) {
+        this.storageErrorListener = listener;
+    }
+
+    /** From now on every append, read and offset lookup fails with KAFKA_STORAGE_ERROR naming {@code reason}. */
+    public void markOffline(String reason) {
+        this.offlineReason = reason;
+    }
+
+    public boolean isOffline() {
+        return offlineReason != null;
     }
 
     private LogException storageError(String what, IOException e) {
+        storageErrorListener.accept(what, e);
         return new LogException(ErrorCode.KAFKA_STORAGE_ERROR, what + " failed on " + dir + ": " + e.getMessage(), e);
     }
 
@@ -867,15 +913,32 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** Closes every segment's channel and index mappings without writing anything. */
+    private void releaseSegments() {
+        for (Segment s : segments.values()) {
+            try {
+                s.channel().close();
+                s.offsetIndex().close();
+                s.timeIndex().close();
+            } catch (IOException ignored) {
+                // closing only; nothing to recover
+            }
+        }
+        segments.clear();
+    }
+
     /** Closes the log and removes its directory with everything in it. */
     public void delete() {
         synchronized (lock) {
             closed = true;
             try {
                 for (Segment s : segments.values()) {
-                    s.channel().close();
+                    s.closeAndDeleteFiles(); // releases the index mappings too
                 }
                 segments.clear();
+                if (!Files.exists(dir)) {
+                    return; // renamed away for deletion: the LogManager removes the files
+                }
                 try (Stream<Path> walk = Files.walk(dir)) {
                     for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                         Files.deleteIfExists(p);

@@ -68,7 +68,7 @@ class ProducerExpiryTest {
     void theLogManagerChecksEveryIntervalWithItsClock() throws Exception {
         LogManager.Background background = new LogManager.Background(1, 0, 1, 60_000L, 20L);
         try (LogManager manager = LogManager.open(List.of(logDir), LogConfig.defaults(), topic -> Map.of(),
-                300_000L, clock, background)) {
+                300_000L, LogManager.DEFAULT_INDEX_IDLE_UNMAP_MS, clock, background)) {
             PartitionLog log = manager.create("t", 0, UUID.randomUUID(), Map.of());
             log.append(idempotent(IDLE, EPOCH, 0, 0L, "a"), 0);
             Thread.sleep(100); // several checks pass: the producer is not idle long enough yet

@@ -132,6 +132,14 @@ public final class BrokerConfigDef {
         define("background.threads", INT, "10", atLeast(1), "Threads for background log work: retention, flushes, checkpoints.");
         define("log.cleaner.threads", INT, "1", atLeast(0), "Threads compacting logs; 0 = no compaction.");
         define("num.recovery.threads.per.data.dir", INT, "2", atLeast(1), "Threads loading and recovering each log dir at start.");
+
+        // Storage limits and lazily mapped indexes (issue 6, storage)
+        define("odradek.max.partitions", INT, "10000", atLeast(1),
+                "Most partitions this broker holds; a creation beyond it is refused with POLICY_VIOLATION. Each "
+                + "partition keeps >= 1 open file and, while in use, 2 index mappings: keep it well below "
+                + "ulimit -n and vm.max_map_count / 2 (Kafka: no limit).");
+        define("odradek.index.idle.unmap.ms", LONG, "60000", atLeast(1),
+                "Unmap a segment's .index/.timeindex after this long unused; they are mapped again on next use.");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();

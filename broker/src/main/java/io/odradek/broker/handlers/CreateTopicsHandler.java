@@ -6,6 +6,7 @@ import io.odradek.broker.topics.ConfigDescriber;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.replication.metadata.TopicNames;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.CreateTopicsApi;
@@ -18,15 +19,23 @@ import io.odradek.wire.api.CreateTopicsApi.Response.CreatableTopicResult.Creatab
 import io.odradek.wire.schema.Struct;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * CreateTopics (key 19), versions 2-7. Checks run in Kafka's controller order, each topic on its own:
- * a name used twice in the request (INVALID_REQUEST, one result), the name (INVALID_TOPIC_EXCEPTION,
+ * CreateTopics (key 19), versions 2-7. Checks run in Kafka's controller order: a name used twice in the
+ * request (INVALID_REQUEST, one result) and a name only the broker may create (INVALID_REQUEST, "Creation
+ * of internal topic X is prohibited.": Kafka says so for __cluster_metadata; we also reserve
+ * __consumer_offsets, __transaction_state and __share_group_state, which Kafka lets an admin create with
+ * layouts its coordinators then have to live with). Then the whole request: more than 10,000 partitions in
+ * total (Kafka's MAX_RECORDS_PER_USER_OP; -1 counts as num.partitions) refuses every remaining topic with
+ * POLICY_VIOLATION "Excessively large number of partitions per request.". Then each topic on its own:
+ * the name (INVALID_TOPIC_EXCEPTION,
  * also for a '.'/'_' collision), TOPIC_ALREADY_EXISTS, configs (INVALID_CONFIG: null value, unknown
  * key, bad value), then the layout: manual assignments need partitions and replication factor -1 and
  * may name only this broker; otherwise -1 means the broker default, 0 or below -1 is
@@ -79,15 +88,28 @@ public final class CreateTopicsHandler implements ApiHandler {
         }
         return topics.async(() -> {
             Struct response = Response.SCHEMA.newStruct();
-            List<String> answered = new ArrayList<>();
+            Set<String> answered = new HashSet<>();
+            List<NewTopic> valid = new ArrayList<>();
             for (NewTopic t : wanted) {
                 if (counts.get(t.name) > 1) {
                     if (!answered.contains(t.name)) {
                         answered.add(t.name);
                         error(response, t.name, ErrorCode.INVALID_REQUEST, "Duplicate topic name.");
                     }
-                    continue;
+                } else if (TopicNames.isReservedForBroker(t.name)) {
+                    error(response, t.name, ErrorCode.INVALID_REQUEST,
+                            "Creation of internal topic " + t.name + " is prohibited.");
+                } else {
+                    valid.add(t);
                 }
+            }
+            try {
+                TopicService.checkPartitionsPerRequest(requestedPartitions(valid));
+            } catch (MetadataException e) {
+                valid.forEach(t -> error(response, t.name, e.error(), e.getMessage()));
+                return response;
+            }
+            for (NewTopic t : valid) {
                 try {
                     TopicInfo created = create(t, validateOnly);
                     success(response, created);
@@ -97,6 +119,21 @@ public final class CreateTopicsHandler implements ApiHandler {
             }
             return response;
         });
+    }
+
+    /** Kafka's count for the per-request limit: assignments, else the count, -1 as num.partitions. */
+    private long requestedPartitions(List<NewTopic> wanted) {
+        long total = 0;
+        for (NewTopic t : wanted) {
+            if (!t.assignments.isEmpty()) {
+                total += t.assignments.size();
+            } else if (t.numPartitions == -1) {
+                total += topics.settings().numPartitions();
+            } else if (t.numPartitions > 0) {
+                total += t.numPartitions;
+            }
+        }
+        return total;
     }
 
     private TopicInfo create(NewTopic t, boolean validateOnly) {

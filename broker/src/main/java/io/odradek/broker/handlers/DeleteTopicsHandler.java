@@ -23,8 +23,9 @@ import java.util.concurrent.CompletableFuture;
  * DeleteTopics (key 20), versions 1-6. Topics by name (v1-5: TopicNames; v6: Topics with a name) or by
  * topic id (v6: Topics with a null name). As in Kafka's controller: an entry with both or neither is
  * INVALID_REQUEST, a name or id given twice is INVALID_REQUEST ("Duplicate topic name/id."), an unknown
- * name is UNKNOWN_TOPIC_OR_PARTITION and an unknown id UNKNOWN_TOPIC_ID. A deleted topic leaves the
- * catalog first and then its partition directories are removed. With {@code delete.topic.enable=false}
+ * name is UNKNOWN_TOPIC_OR_PARTITION and an unknown id UNKNOWN_TOPIC_ID. A deleted topic's partition
+ * dirs are renamed {@code -delete} and emptied first, then it leaves the catalog, so deletion works on a
+ * full disk (it frees space before it writes); a failure there is KAFKA_STORAGE_ERROR. With {@code delete.topic.enable=false}
  * every topic fails with TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3). Error messages from v5.
  * Results keep request order (Kafka shuffles them to hide which topics exist from unauthorised users;
  * there is no authorisation here). Runs on the metadata thread.

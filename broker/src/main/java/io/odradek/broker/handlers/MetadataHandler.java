@@ -29,13 +29,16 @@ import java.util.concurrent.CompletableFuture;
  * <ul>
  * <li>One broker, us: node id, advertised host and the port clients reach (the bound one when the
  *     listener is on port 0). We are the controller (v1+) and lead every partition with epoch 0;
- *     replicas and ISR are [us], offline replicas empty (v5+).</li>
+ *     replicas and ISR are [us], offline replicas empty (v5+). A partition whose log dir went offline
+ *     (an I/O error) is reported as Kafka 4 does once its only replica is lost: LEADER_NOT_AVAILABLE,
+ *     leader -1, offline replicas [us]; produce and fetch on it answer KAFKA_STORAGE_ERROR.</li>
  * <li>Topics: null = all (v1+); v0 uses an empty list for all; otherwise empty = none.</li>
  * <li>A requested topic that does not exist is created with {@code num.partitions} when
  *     {@code auto.create.topics.enable} and the request allows it (always before v4), and returned with
  *     NONE since creation here is synchronous (Kafka answers LEADER_NOT_AVAILABLE and the client
  *     retries). Otherwise UNKNOWN_TOPIC_OR_PARTITION, or INVALID_TOPIC_EXCEPTION for an illegal name.
- *     Internal topics are never auto-created here; their owners create them.</li>
+ *     Internal topics are never auto-created here; their owners create them. Auto-creation obeys the
+ *     partition limits of CreateTopics: a refusal is the topic's error (POLICY_VIOLATION).</li>
  * <li>Topic ids: in requests only from v12, as in Kafka 4 (v10-11 with an id or a null name fail the
  *     whole request with INVALID_REQUEST). When ids are given, names are ignored and an unknown id
  *     answers UNKNOWN_TOPIC_ID; ids are never auto-created.</li>
@@ -172,14 +175,18 @@ public final class MetadataHandler implements ApiHandler {
         }
         List<Integer> us = List.of(node.nodeId());
         for (int p = 0; p < t.partitions(); p++) {
+            // A partition in an offline log dir has no leader, as Kafka 4's metadata cache reports it:
+            // LEADER_NOT_AVAILABLE, leader -1, this broker among the offline replicas.
+            boolean offline = topics.isOffline(t.name(), p);
             topic.add(MetadataResponseTopic.PARTITIONS)
-                    .set(MetadataResponsePartition.ERROR_CODE, ErrorCode.NONE.code())
+                    .set(MetadataResponsePartition.ERROR_CODE,
+                            (offline ? ErrorCode.LEADER_NOT_AVAILABLE : ErrorCode.NONE).code())
                     .set(MetadataResponsePartition.PARTITION_INDEX, p)
-                    .set(MetadataResponsePartition.LEADER_ID, node.nodeId())
+                    .set(MetadataResponsePartition.LEADER_ID, offline ? -1 : node.nodeId())
                     .set(MetadataResponsePartition.LEADER_EPOCH, 0)
                     .set(MetadataResponsePartition.REPLICA_NODES, us)
                     .set(MetadataResponsePartition.ISR_NODES, us)
-                    .set(MetadataResponsePartition.OFFLINE_REPLICAS, List.of());
+                    .set(MetadataResponsePartition.OFFLINE_REPLICAS, offline ? us : List.of());
         }
     }
 

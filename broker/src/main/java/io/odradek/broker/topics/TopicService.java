@@ -5,11 +5,11 @@ import io.odradek.log.LogConfig;
 import io.odradek.log.LogException;
 import io.odradek.log.LogManager;
 import io.odradek.log.PartitionLog;
+import io.odradek.log.StorageLimits;
 import io.odradek.replication.metadata.ClusterMetadata;
 import io.odradek.replication.metadata.Ids;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.replication.metadata.TopicInfo;
-import io.odradek.replication.metadata.TopicNames;
 import io.odradek.wire.ErrorCode;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,8 +34,15 @@ import java.util.function.Supplier;
 /**
  * Topics of this broker: the cluster metadata catalog and the partition logs behind it. Lookups are
  * lock-free and safe from any thread (produce and fetch use them on the event loops). Changes are
- * synchronised and go catalog first, then directories, so that after a crash the catalog is the truth:
- * missing partition dirs are created and dirs of topics no longer in the catalog are removed at start.
+ * synchronised. A creation makes the partition logs first (removing them again if any fails) and records
+ * the topic in the catalog last; a deletion renames and empties the partition dirs first (freeing space
+ * before it needs any) and leaves the catalog last, the renamed dirs marking it as under way. So after a
+ * crash the catalog is the truth, never names a topic whose logs could not be made, and a half-done
+ * deletion is completed rather than undone: missing partition dirs are created and dirs of topics not in
+ * the catalog are removed at start.
+ *
+ * <p>Limits, as Kafka's controller answers them: at most {@link #MAX_PARTITIONS_PER_REQUEST} partitions
+ * per request and at most {@code odradek.max.partitions} on this broker, both POLICY_VIOLATION.
  * Handlers run changes through {@link #async} so disk syncs stay off the event loops.
  */
 public final class TopicService implements AutoCloseable {
@@ -45,13 +52,37 @@ public final class TopicService implements AutoCloseable {
     /** What the service needs from the broker config; a record so tests can build one without a BrokerConfig. */
     public record Settings(List<Path> logDirs, int nodeId, LogConfig logDefaults, int numPartitions,
                            short defaultReplicationFactor, boolean autoCreateTopicsEnable,
-                           boolean deleteTopicEnable, long retentionCheckIntervalMs) {
+                           boolean deleteTopicEnable, long retentionCheckIntervalMs, int maxPartitions,
+                           long indexIdleUnmapMs) {
+        /** Without a partition cap beyond the default {@link #DEFAULT_MAX_PARTITIONS}. */
+        public Settings(List<Path> logDirs, int nodeId, LogConfig logDefaults, int numPartitions,
+                        short defaultReplicationFactor, boolean autoCreateTopicsEnable,
+                        boolean deleteTopicEnable, long retentionCheckIntervalMs) {
+            this(logDirs, nodeId, logDefaults, numPartitions, defaultReplicationFactor, autoCreateTopicsEnable,
+                    deleteTopicEnable, retentionCheckIntervalMs, DEFAULT_MAX_PARTITIONS,
+                    LogManager.DEFAULT_INDEX_IDLE_UNMAP_MS);
+        }
+
         public static Settings from(BrokerConfig config) {
             return new Settings(config.logDirs(), config.nodeId(), config.logDefaults(), config.numPartitions(),
                     config.defaultReplicationFactor(), config.autoCreateTopicsEnable(), config.deleteTopicEnable(),
-                    config.logRetentionCheckIntervalMs());
+                    config.logRetentionCheckIntervalMs(), config.maxPartitions(), config.indexIdleUnmapMs());
         }
     }
+
+    /**
+     * Kafka's QuorumController.MAX_RECORDS_PER_USER_OP: a CreateTopics asking for more partitions than this
+     * in total is refused whole with POLICY_VIOLATION.
+     */
+    public static final int MAX_PARTITIONS_PER_REQUEST = 10_000;
+
+    /**
+     * Default of {@code odradek.max.partitions}. Each partition holds at least one open file (its active
+     * segment) plus one per inactive segment, and two memory mappings while its indexes are in use; with
+     * the usual ulimit -n of 20,000 to 65,536 and vm.max_map_count 65,530 this leaves room for segments,
+     * connections and the JVM. Raise it together with those limits.
+     */
+    public static final int DEFAULT_MAX_PARTITIONS = 10_000;
 
     private final Settings settings;
     private final ClusterMetadata metadata;
@@ -83,13 +114,14 @@ public final class TopicService implements AutoCloseable {
         ClusterMetadata metadata = ClusterMetadata.open(settings.logDirs(), settings.nodeId());
         LogManager logs = LogManager.open(settings.logDirs(), settings.logDefaults(),
                 topic -> metadata.topic(topic).map(TopicInfo::configs).orElse(Map.of()),
-                settings.retentionCheckIntervalMs(), Clock.systemUTC(), background);
+                settings.retentionCheckIntervalMs(), settings.indexIdleUnmapMs(), Clock.systemUTC(), background);
         try {
             reconcile(metadata, logs);
         } catch (RuntimeException e) {
             logs.close();
             throw e;
         }
+        warnAboutLimits(settings, metadata);
         return new TopicService(settings, metadata, logs);
     }
 
@@ -97,6 +129,14 @@ public final class TopicService implements AutoCloseable {
     private static void reconcile(ClusterMetadata metadata, LogManager logs) {
         if (!metadata.catalogExisted()) {
             restoreCatalogFromDisk(metadata, logs);
+        }
+        metadata.ensureCatalogWritten();
+        for (UUID id : logs.pendingTopicDeletions()) {
+            metadata.topic(id).ifPresent(t -> {
+                LOG.log(System.Logger.Level.WARNING, "completing the deletion of topic " + t.name()
+                        + ", which the last shutdown interrupted");
+                metadata.deleteTopic(t.name());
+            });
         }
         Set<String> orphans = new TreeSet<>();
         for (PartitionLog log : logs.allLogs()) {
@@ -119,6 +159,7 @@ public final class TopicService implements AutoCloseable {
             logs.deleteTopic(topic);
         }
         metadata.topics().forEach(t -> createPartitions(logs, t));
+        logs.finishPendingDeletions();
     }
 
     /** A lost catalog is rebuilt from partition dirs carrying a topic id, rather than deleting their data. */
@@ -133,6 +174,22 @@ public final class TopicService implements AutoCloseable {
                     + count + " partitions, id " + Ids.toBase64(id) + ") from its directories");
             metadata.restoreTopic(name, id, count, Map.of());
         });
+    }
+
+    /** One WARNING at start when the catalog or the OS limits do not fit odradek.max.partitions. */
+    private static void warnAboutLimits(Settings settings, ClusterMetadata metadata) {
+        int total = metadata.totalPartitions();
+        if (total > settings.maxPartitions()) {
+            LOG.log(System.Logger.Level.WARNING, "this broker holds " + total + " partitions, more than "
+                    + "odradek.max.partitions=" + settings.maxPartitions() + "; no topic can be created until "
+                    + "some are deleted or the limit is raised");
+        }
+        long files = StorageLimits.maxOpenFiles();
+        if (files > 0 && files < settings.maxPartitions() + 1_000L) {
+            LOG.log(System.Logger.Level.WARNING, "the open-file limit (ulimit -n = " + files + ") is below "
+                    + "odradek.max.partitions=" + settings.maxPartitions() + " + 1000: each partition keeps at "
+                    + "least one file open, so raise ulimit -n or lower odradek.max.partitions");
+        }
     }
 
     private static void createPartitions(LogManager logs, TopicInfo topic) {
@@ -217,8 +274,30 @@ public final class TopicService implements AutoCloseable {
     }
 
     /**
+     * Kafka's per-operation limit: POLICY_VIOLATION when a request asks for more than
+     * {@link #MAX_PARTITIONS_PER_REQUEST} partitions in total (Kafka's own message).
+     */
+    public static void checkPartitionsPerRequest(long requested) {
+        if (requested > MAX_PARTITIONS_PER_REQUEST) {
+            throw new MetadataException(ErrorCode.POLICY_VIOLATION, "Excessively large number of partitions per request.");
+        }
+    }
+
+    /** POLICY_VIOLATION when {@code partitions} more would exceed {@code odradek.max.partitions} on this broker. */
+    private void checkBrokerPartitionLimit(String name, int partitions) {
+        long after = (long) metadata.totalPartitions() + partitions;
+        if (after > settings.maxPartitions()) {
+            throw new MetadataException(ErrorCode.POLICY_VIOLATION, "Topic '" + name + "' with " + partitions
+                    + " partition(s) would bring this broker to " + after + " partitions, above its limit of "
+                    + settings.maxPartitions() + " (odradek.max.partitions).");
+        }
+    }
+
+    /**
      * Creates a topic and its partition logs (or, with {@code validateOnly}, only checks that it could be
      * created and returns what it would be, with an id that is not kept). Throws {@link MetadataException}.
+     * The logs come first and the catalog entry last; if any log cannot be made, those already made are
+     * removed and nothing is recorded, so no failed creation can stop the broker from starting.
      */
     public synchronized TopicInfo createTopic(String name, int partitions, Map<String, String> configs,
                                               boolean validateOnly) {
@@ -227,19 +306,29 @@ public final class TopicService implements AutoCloseable {
             throw new MetadataException(ErrorCode.INVALID_PARTITIONS,
                     "Number of partitions was set to an invalid non-positive value.");
         }
+        checkPartitionsPerRequest(partitions);
+        checkBrokerPartitionLimit(name, partitions);
         validateConfigs(configs);
+        TopicInfo topic = metadata.newTopic(name, partitions, configs);
         if (validateOnly) {
-            return new TopicInfo(name, Ids.randomId(), partitions, configs, TopicNames.isInternal(name));
+            return topic;
         }
-        TopicInfo topic = metadata.createTopic(name, partitions, configs);
         try {
             createPartitions(logs, topic);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "cannot create the logs of topic " + name + "; removing it", e);
-            metadata.deleteTopic(name);
-            logs.deleteTopic(name);
+            metadata.addTopic(topic);
+        } catch (RuntimeException | Error e) {
+            String cause = StorageLimits.describe(e);
+            LOG.log(System.Logger.Level.ERROR, "cannot create topic " + name + " (" + partitions
+                    + " partitions), removing its logs again: " + cause);
+            try {
+                logs.deleteTopic(name);
+            } catch (RuntimeException cleanup) {
+                // not in the catalog: the next start removes what is left of its dirs
+                LOG.log(System.Logger.Level.WARNING, "cannot remove the logs of failed topic " + name + ": "
+                        + cleanup.getMessage());
+            }
             throw new MetadataException(ErrorCode.KAFKA_STORAGE_ERROR, "Cannot create the logs of topic '" + name
-                    + "': " + e.getMessage());
+                    + "': " + cause);
         }
         LOG.log(System.Logger.Level.INFO, "created topic " + name + " with " + partitions + " partition(s), id "
                 + Ids.toBase64(topic.id()) + (configs.isEmpty() ? "" : ", configs " + configs));
@@ -254,18 +343,41 @@ public final class TopicService implements AutoCloseable {
         deletionListeners.add(listener);
     }
 
-    /** Deletes a topic: out of the catalog first, then its partition directories. */
+    /**
+     * Deletes a topic in an order that needs no free disk space until space has been freed, and that a
+     * crash cannot undo halfway: its partition dirs are renamed {@code -delete} and emptied first
+     * ({@link LogManager#beginTopicDeletion}), then the catalog entry goes, then the empty dirs. A start
+     * after a crash in between finishes the deletion (see {@link #reconcile}). A failed catalog write is
+     * KAFKA_STORAGE_ERROR; the data is gone by then and a retry (or the next start) completes it.
+     */
     public synchronized TopicInfo deleteTopic(String name) {
-        TopicInfo topic = metadata.deleteTopic(name);
+        TopicInfo topic = metadata.topic(name).orElseThrow(() -> new MetadataException(
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition."));
+        List<Path> markers;
         try {
-            logs.deleteTopic(name);
+            markers = logs.beginTopicDeletion(name, topic.id());
         } catch (RuntimeException e) {
-            // The topic is gone from the catalog; the next start removes what is left of its dirs.
-            LOG.log(System.Logger.Level.WARNING, "cannot remove the directories of deleted topic " + name, e);
+            LOG.log(System.Logger.Level.ERROR, "cannot delete the logs of topic " + name + ": " + e.getMessage());
+            throw new MetadataException(ErrorCode.KAFKA_STORAGE_ERROR, "Cannot delete the logs of topic '" + name
+                    + "': " + e.getMessage());
         }
+        try {
+            metadata.deleteTopic(name);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "deleted the data of topic " + name + " but cannot update the "
+                    + "topic catalog: " + e.getMessage() + "; a retry or the next start completes the deletion");
+            throw new MetadataException(ErrorCode.KAFKA_STORAGE_ERROR, "Deleted the data of topic '" + name
+                    + "' but cannot update the topic catalog: " + e.getMessage());
+        }
+        logs.finishTopicDeletion(markers);
         LOG.log(System.Logger.Level.INFO, "deleted topic " + name + " (id " + Ids.toBase64(topic.id()) + ")");
         deletionListeners.forEach(listener -> listener.accept(name));
         return topic;
+    }
+
+    /** Whether the partition's log dir is offline (I/O error): Metadata reports it without a leader. */
+    public boolean isOffline(String topic, int partition) {
+        return logs.isOffline(topic, partition);
     }
 
     /** Stops the metadata thread, then closes the logs (flush, checkpoints, clean-shutdown marker). */

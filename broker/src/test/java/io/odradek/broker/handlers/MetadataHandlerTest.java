@@ -1,7 +1,10 @@
 package io.odradek.broker.handlers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.odradek.log.LogException;
+import io.odradek.log.PartitionLog;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.MetadataApi.Request;
@@ -11,6 +14,7 @@ import io.odradek.wire.api.MetadataApi.Response.MetadataResponseBroker;
 import io.odradek.wire.api.MetadataApi.Response.MetadataResponseTopic;
 import io.odradek.wire.api.MetadataApi.Response.MetadataResponseTopic.MetadataResponsePartition;
 import io.odradek.wire.schema.Struct;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -169,6 +173,30 @@ class MetadataHandlerTest {
         assertThat(topics.get(1).get(MetadataResponseTopic.ERROR_CODE)).isEqualTo(ErrorCode.UNKNOWN_TOPIC_ID.code());
         assertThat(topics.get(1).get(MetadataResponseTopic.NAME)).isNull();
         assertThat(topics.get(1).get(MetadataResponseTopic.TOPIC_ID)).isEqualTo(unknown);
+    }
+
+    @Test
+    void aPartitionInAnOfflineLogDirHasNoLeaderAndThisBrokerAsOfflineReplica() throws Exception {
+        fixture(Map.of());
+        fx.topics.createTopic("orders", 1, Map.of("segment.bytes", "100"), false);
+        PartitionLog log = fx.topics.partitionLog("orders", 0).orElseThrow();
+        log.append(DataPathFixture.batch(1L, "a"), 0);
+        // A non-empty directory where the next segment file goes: the roll fails with an IOException.
+        Path obstacle = log.dir().resolve("00000000000000000001.log");
+        Files.createDirectories(obstacle);
+        Files.writeString(obstacle.resolve("x"), "x");
+        assertThatThrownBy(() -> log.append(DataPathFixture.batch(2L, "b"), 0)).isInstanceOf(LogException.class);
+
+        Struct r = fx.call(fx.metadata(), 12, request("orders"));
+
+        Struct topic = r.get(Response.TOPICS).get(0);
+        assertThat(topic.get(MetadataResponseTopic.ERROR_CODE)).isZero();
+        assertThat(topic.get(MetadataResponseTopic.PARTITIONS)).singleElement().satisfies(p -> {
+            assertThat(p.get(MetadataResponsePartition.ERROR_CODE)).isEqualTo(ErrorCode.LEADER_NOT_AVAILABLE.code());
+            assertThat(p.get(MetadataResponsePartition.LEADER_ID)).isEqualTo(-1);
+            assertThat(p.get(MetadataResponsePartition.REPLICA_NODES)).containsExactly(1);
+            assertThat(p.get(MetadataResponsePartition.OFFLINE_REPLICAS)).containsExactly(1);
+        });
     }
 
     @Test

@@ -57,16 +57,21 @@ public final class ProducerSnapshotFile {
         buf.putInt(2, (int) crc(buf));
         Path target = path(dir, offset);
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (buf.hasRemaining()) {
-                ch.write(buf);
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                if (fsync) {
+                    ch.force(true);
+                }
             }
-            if (fsync) {
-                ch.force(true);
-            }
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp); // a failed write (a full disk) leaves no .tmp behind
+            throw e;
         }
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static long crc(ByteBuffer whole) {

@@ -1,12 +1,15 @@
 package io.odradek.log.segment;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
 /**
  * Kafka's {@code .index}: sparse 8-byte entries (int32 offset relative to the segment base, int32 file
  * position). As in Kafka, an entry's offset is the LAST offset of the batch that starts at that position,
- * which is what {@code kafka-dump-log --index-sanity-check} verifies.
+ * which is what {@code kafka-dump-log --index-sanity-check} verifies. Mapped only while in use (see
+ * {@link MappedIndex}); an empty or closed index answers without mapping anything.
  */
 public final class OffsetIndex extends MappedIndex {
     public static final int ENTRY_SIZE = 8;
@@ -19,55 +22,90 @@ public final class OffsetIndex extends MappedIndex {
         super(file, baseOffset, maxIndexSize, ENTRY_SIZE, writable);
     }
 
-    public void append(long offset, int position) {
-        int n = entries;
-        if (n > 0 && offset <= offsetAt(n - 1)) {
-            throw new IllegalArgumentException("offset " + offset + " not larger than last index entry " + offsetAt(n - 1));
+    public void append(long offset, int position) throws IOException {
+        allocateUpTo(slot(entries + 1));
+        MappedByteBuffer map = acquire();
+        if (map == null) {
+            throw new IOException("index " + file() + " is closed");
         }
-        mmap.putInt(slot(n), (int) (offset - baseOffset));
-        mmap.putInt(slot(n) + 4, position);
-        publishAppended();
+        try {
+            int n = entries;
+            if (n > 0 && offset <= offsetAt(map, n - 1)) {
+                throw new IllegalArgumentException("offset " + offset + " not larger than last index entry "
+                        + offsetAt(map, n - 1));
+            }
+            map.putInt(slot(n), (int) (offset - baseOffset));
+            map.putInt(slot(n) + 4, position);
+            publishAppended();
+        } finally {
+            release();
+        }
     }
 
-    private long offsetAt(int n) {
-        return baseOffset + mmap.getInt(slot(n));
+    private long offsetAt(ByteBuffer map, int n) {
+        return baseOffset + map.getInt(slot(n));
     }
 
     @Override
-    protected long keyAt(int n) {
-        return offsetAt(n);
+    protected long keyAt(ByteBuffer map, int n) {
+        return offsetAt(map, n);
     }
 
-    private int positionAt(int n) {
-        return mmap.getInt(slot(n) + 4);
+    private int positionAt(ByteBuffer map, int n) {
+        return map.getInt(slot(n) + 4);
     }
 
     /** The entry with the largest offset <= target, or (baseOffset, 0) when there is none. */
-    public Entry lookup(long target) {
-        int found = floorEntry(target);
-        return found < 0 ? new Entry(baseOffset, 0) : new Entry(offsetAt(found), positionAt(found));
+    public Entry lookup(long target) throws IOException {
+        int n = entries;
+        MappedByteBuffer map = n == 0 ? null : acquire();
+        if (map == null) {
+            return new Entry(baseOffset, 0);
+        }
+        try {
+            int found = floorEntry(map, n, target);
+            return found < 0 ? new Entry(baseOffset, 0) : new Entry(offsetAt(map, found), positionAt(map, found));
+        } finally {
+            release();
+        }
     }
 
     /** The last entry, or (baseOffset, 0). */
-    public Entry lastEntry() {
+    public Entry lastEntry() throws IOException {
         int n = entries;
-        return n == 0 ? new Entry(baseOffset, 0) : new Entry(offsetAt(n - 1), positionAt(n - 1));
+        MappedByteBuffer map = n == 0 ? null : acquire();
+        if (map == null) {
+            return new Entry(baseOffset, 0);
+        }
+        try {
+            return new Entry(offsetAt(map, n - 1), positionAt(map, n - 1));
+        } finally {
+            release();
+        }
     }
 
     /** Entries strictly increasing in offset and position, all within {@code logSize}. */
-    public boolean isConsistent(int logSize) {
+    public boolean isConsistent(int logSize) throws IOException {
         int n = entries;
-        long prevOffset = baseOffset - 1;
-        int prevPosition = -1;
-        for (int i = 0; i < n; i++) {
-            long o = offsetAt(i);
-            int p = positionAt(i);
-            if (o <= prevOffset || p <= prevPosition || p >= logSize) {
-                return false;
-            }
-            prevOffset = o;
-            prevPosition = p;
+        MappedByteBuffer map = n == 0 ? null : acquire();
+        if (map == null) {
+            return true;
         }
-        return true;
+        try {
+            long prevOffset = baseOffset - 1;
+            int prevPosition = -1;
+            for (int i = 0; i < n; i++) {
+                long o = offsetAt(map, i);
+                int p = positionAt(map, i);
+                if (o <= prevOffset || p <= prevPosition || p >= logSize) {
+                    return false;
+                }
+                prevOffset = o;
+                prevPosition = p;
+            }
+            return true;
+        } finally {
+            release();
+        }
     }
 }

@@ -18,6 +18,10 @@ import java.util.function.Predicate;
  * One segment: {@code <base>.log} holding record batches exactly as Kafka writes them, plus its sparse
  * {@code .index} and {@code .timeindex}. Only the owning log's append lock writes; reads are lock-free
  * positional reads bounded by a size the writer publishes after the bytes are on the channel.
+ *
+ * <p>Resources: the indexes are mapped only while in use ({@link MappedIndex}), but the log file's channel
+ * stays open for the segment's life (fetches hand it to sendfile), so a broker holds one file descriptor
+ * per segment: partitions x segments must stay below {@code ulimit -n} (see odradek.max.partitions).
  */
 public final class Segment {
     public static final String LOG_SUFFIX = ".log";
@@ -53,10 +57,16 @@ public final class Segment {
         this.logFile = dir.resolve(fileName(baseOffset) + LOG_SUFFIX + fileSuffix);
         this.channel = FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
-        this.offsetIndex = new OffsetIndex(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix), baseOffset,
-                maxIndexSize, active);
-        this.timeIndex = new TimeIndex(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix), baseOffset,
-                maxIndexSize, active);
+        try {
+            this.offsetIndex = new OffsetIndex(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix),
+                    baseOffset, maxIndexSize, active);
+            this.timeIndex = new TimeIndex(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix),
+                    baseOffset, maxIndexSize, active);
+        } catch (IOException | RuntimeException e) {
+            // e.g. a roll on a full disk: the retry must not find one more descriptor gone each time
+            channel.close();
+            throw e;
+        }
         this.size = (int) Math.min(channel.size(), Integer.MAX_VALUE);
         this.nextOffset = baseOffset;
         this.createdMs = nowMs;
@@ -161,8 +171,19 @@ public final class Segment {
         int start = size;
         ByteBuffer src = batches.duplicate();
         long pos = start;
-        while (src.hasRemaining()) {
-            pos += channel.write(src, pos);
+        try {
+            while (src.hasRemaining()) {
+                pos += channel.write(src, pos);
+            }
+        } catch (IOException e) {
+            // A partial write (e.g. the disk filled up) must not linger past the end readers and recovery
+            // trust; cutting it off needs no space. Best effort: recovery would cut a torn tail anyway.
+            try {
+                channel.truncate(start);
+            } catch (IOException ignored) {
+                e.addSuppressed(ignored);
+            }
+            throw e;
         }
         // Publish the bytes before any index entry can point at them.
         size = (int) pos;
@@ -178,7 +199,7 @@ public final class Segment {
     }
 
     /** Kafka's per-batch index rule: an entry once more than index.interval.bytes went by unindexed. */
-    private void indexBatch(long lastOffset, long batchMaxTimestamp, int position, int batchSize) {
+    private void indexBatch(long lastOffset, long batchMaxTimestamp, int position, int batchSize) throws IOException {
         if (firstBatchTimestamp < 0 && position == 0) {
             firstBatchTimestamp = batchMaxTimestamp;
         }
@@ -233,6 +254,7 @@ public final class Segment {
         bytesSinceLastIndexEntry = size - last.position();
         RecordBatchHeader first = reader.read(0, size);
         firstBatchTimestamp = first == null ? -1 : first.maxTimestamp();
+        releaseIndexes();
         return true;
     }
 
@@ -281,6 +303,7 @@ public final class Segment {
         }
         size = pos;
         nextOffset = pos == 0 ? baseOffset : next;
+        releaseIndexes();
         return truncated;
     }
 
@@ -448,7 +471,20 @@ public final class Segment {
         timeIndex.flush();
     }
 
-    /** Clean close: final time-index entry, indexes trimmed, data forced. */
+    /**
+     * Unmaps both indexes if nobody uses them and they were last used {@code idleNanos} ago or earlier (0:
+     * if unused now); the next lookup or append maps them again. Returns the mappings released.
+     */
+    public int unmapIdleIndexes(long idleNanos) {
+        return (offsetIndex.unmapIfIdle(idleNanos) ? 1 : 0) + (timeIndex.unmapIfIdle(idleNanos) ? 1 : 0);
+    }
+
+    /** After loading: a segment's indexes are mapped again only when something uses them. */
+    private void releaseIndexes() {
+        unmapIdleIndexes(0);
+    }
+
+    /** Clean close: final time-index entry, indexes trimmed, data forced, mappings released. */
     public void close() throws IOException {
         if (!channel.isOpen()) {
             return;
@@ -456,6 +492,8 @@ public final class Segment {
         onBecomeInactive();
         flush();
         channel.close();
+        offsetIndex.close();
+        timeIndex.close();
     }
 
     /** Renames the three files with the {@code .deleted} suffix; the channel stays usable for in-flight reads. */
@@ -480,7 +518,7 @@ public final class Segment {
         timeIndex.renameTo(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix));
     }
 
-    /** Closes the channel and unlinks the files. */
+    /** Closes the channel, releases the index mappings and unlinks the files. */
     public void closeAndDeleteFiles() throws IOException {
         channel.close();
         Files.deleteIfExists(logFile);

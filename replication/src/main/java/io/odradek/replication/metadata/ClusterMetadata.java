@@ -114,6 +114,15 @@ public final class ClusterMetadata {
 
     /** Creates a topic with a fresh id; {@code configs} are overrides already validated by the caller. */
     public synchronized TopicInfo createTopic(String name, int partitions, Map<String, String> configs) {
+        return addTopic(newTopic(name, partitions, configs));
+    }
+
+    /**
+     * A topic that could be created now, with a fresh id, NOT yet in the catalog: the broker creates its
+     * partition logs first and then {@link #addTopic adds} it, so the catalog never names a topic whose
+     * logs could not be made (a crash in between leaves only orphan dirs, which the next start removes).
+     */
+    public synchronized TopicInfo newTopic(String name, int partitions, Map<String, String> configs) {
         checkCreatable(name);
         if (partitions < 1) {
             throw new MetadataException(ErrorCode.INVALID_PARTITIONS,
@@ -123,24 +132,52 @@ public final class ClusterMetadata {
         while (snapshot.byId.containsKey(id)) {
             id = Ids.randomId();
         }
-        TopicInfo topic = new TopicInfo(name, id, partitions, configs, TopicNames.isInternal(name));
-        if (!topic.internal() && TopicNames.hasCollisionChars(name)) {
-            LOG.log(System.Logger.Level.WARNING, "Topic '" + name + "' contains a period ('.') or underscore "
-                    + "('_'); because of metric names these collide, so a topic differing only in them can't be "
-                    + "created. It is best to use either, but not both.");
+        return new TopicInfo(name, id, partitions, configs, TopicNames.isInternal(name));
+    }
+
+    /** Records a topic from {@link #newTopic} in the catalog (persisted before it becomes visible). */
+    public synchronized TopicInfo addTopic(TopicInfo topic) {
+        checkCreatable(topic.name());
+        if (snapshot.byId.containsKey(topic.id())) {
+            throw new IllegalStateException("topic id " + Ids.toBase64(topic.id()) + " is already used");
+        }
+        if (!topic.internal() && TopicNames.hasCollisionChars(topic.name())) {
+            LOG.log(System.Logger.Level.WARNING, "Topic '" + topic.name() + "' contains a period ('.') or "
+                    + "underscore ('_'); because of metric names these collide, so a topic differing only in them "
+                    + "can't be created. It is best to use either, but not both.");
         }
         Map<String, TopicInfo> next = new TreeMap<>(snapshot.byName);
-        next.put(name, topic);
+        next.put(topic.name(), topic);
         commit(next);
         return topic;
     }
 
+    /** Partitions of every topic in the catalog (the per-broker partition limit counts these). */
+    public int totalPartitions() {
+        int total = 0;
+        for (TopicInfo t : snapshot.byName.values()) {
+            total += t.partitions();
+        }
+        return total;
+    }
+
     /**
-     * Whether a catalog file was found at open. Topics are written to the catalog before their partition
-     * directories, so partition dirs without a catalog mean the catalog was lost, not that topics were deleted.
+     * Whether a catalog file was found at open. A catalog always exists once a topic was created, so
+     * partition dirs without a catalog mean the catalog was lost, not that topics were deleted.
      */
     public boolean catalogExisted() {
         return catalogExisted;
+    }
+
+    /**
+     * Writes the catalog if there is no file yet (a first start without topics), so that from then on a
+     * missing catalog always means a lost one: partition dirs left by a creation that crashed before its
+     * catalog write are then orphans to remove, not topics to restore.
+     */
+    public synchronized void ensureCatalogWritten() {
+        if (!java.nio.file.Files.exists(store.file())) {
+            store.save(snapshot.byName.values());
+        }
     }
 
     /** Puts back a topic found on disk (its id read from partition.metadata) when rebuilding a lost catalog. */

@@ -54,6 +54,17 @@ public final class TopicNames {
         return INTERNAL.contains(name);
     }
 
+    /** Kafka's KRaft metadata topic; Odradek keeps its catalog in a log-dir directory of this name. */
+    public static final String CLUSTER_METADATA = "__cluster_metadata";
+
+    /**
+     * Names only the broker may create: the internal topics (their partitions carry coordinator state the
+     * broker must create with its own layout and configs) and the metadata topic.
+     */
+    public static boolean isReservedForBroker(String name) {
+        return INTERNAL.contains(name) || CLUSTER_METADATA.equals(name);
+    }
+
     public static boolean hasCollisionChars(String name) {
         return name.indexOf('.') >= 0 || name.indexOf('_') >= 0;
     }
