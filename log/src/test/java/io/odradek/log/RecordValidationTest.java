@@ -1,0 +1,253 @@
+package io.odradek.log;
+
+import static io.odradek.log.Batches.batch;
+import static io.odradek.log.Batches.offsetsAndValues;
+import static io.odradek.log.LogFixture.config;
+import static io.odradek.log.LogFixture.readSlice;
+import static io.odradek.log.LogFixture.snapshotFiles;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.odradek.log.LogAppendException.RecordError;
+import io.odradek.log.LogFixture.ManualClock;
+import io.odradek.log.RawBatch.Body;
+import io.odradek.wire.ErrorCode;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every record of a produced batch is walked before the append (Kafka's LogValidator): each malformed
+ * batch here has a correct CRC, is refused with Kafka's error code, and leaves the log as it was: the
+ * same files, the same log end, the next good batch at the next offset, and Kafka's reader still reads
+ * everything.
+ */
+class RecordValidationTest {
+    static final long NOW = 1_700_000_000_000L;
+
+    @TempDir
+    Path logDir;
+
+    final ManualClock clock = new ManualClock(NOW);
+
+    static RawBatch raw() {
+        return new RawBatch().baseTimestamp(NOW);
+    }
+
+    /** Appends "ok", then {@code bad}; asserts it is refused and changed nothing; returns the refusal. */
+    LogAppendException rejected(ByteBuffer bad, LogConfig cfg) throws Exception {
+        try (PartitionLog log = PartitionLog.open(logDir, "t", 0, cfg, PartitionLog.Options.defaults().withClock(clock))) {
+            log.append(batch(NOW, "ok"), 0);
+            log.flush();
+            Map<String, byte[]> before = snapshotFiles(logDir.resolve("t-0"));
+
+            LogAppendException e = catchThrowableOfType(LogAppendException.class, () -> log.append(bad, 0));
+
+            assertThat(e).as("the append was refused").isNotNull();
+            assertThat(log.logEndOffset()).isEqualTo(1L);
+            Map<String, byte[]> after = snapshotFiles(logDir.resolve("t-0"));
+            assertThat(after.keySet()).isEqualTo(before.keySet());
+            after.forEach((name, content) -> assertThat(content).as(name).isEqualTo(before.get(name)));
+            assertThat(log.append(batch(NOW, "next"), 0).baseOffset()).isEqualTo(1L);
+            assertThat(offsetsAndValues(readSlice(log.read(0L, 1 << 20)))).containsExactly("0:ok", "1:next");
+            return e;
+        }
+    }
+
+    LogAppendException rejected(ByteBuffer bad) throws Exception {
+        return rejected(bad, LogConfig.defaults());
+    }
+
+    /** Appends {@code good} to a fresh log and returns what Kafka's reader reads back. */
+    java.util.List<String> accepted(ByteBuffer good, LogConfig cfg) {
+        try (PartitionLog log = PartitionLog.open(logDir, "t", 0, cfg, PartitionLog.Options.defaults().withClock(clock))) {
+            log.append(good, 0);
+            return offsetsAndValues(readSlice(log.read(0L, 1 << 20)));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static void assertInvalidRecord(LogAppendException e, String messagePart) {
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_RECORD);
+        assertThat(e.getMessage()).contains(messagePart);
+        assertThat(e.recordErrors()).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ counts and framing
+
+    @Test
+    void countOfTwoBillionWithOneRecordIsRefusedAndDoesNotMoveTheLogEnd() throws Exception {
+        ByteBuffer bad = raw().record("k", "v").count(Integer.MAX_VALUE).build();
+        assertInvalidRecord(rejected(bad), "premature EOF");
+    }
+
+    @Test
+    void countSmallerThanTheRecordsPresentIsRefused() throws Exception {
+        ByteBuffer bad = raw().record("k", "a").record("k", "b").count(1).build();
+        assertInvalidRecord(rejected(bad), "records still remaining");
+    }
+
+    @Test
+    void trailingBytesAfterTheLastRecordAreRefused() throws Exception {
+        ByteBuffer bad = raw().record("k", "a").raw((byte) 0, (byte) 0).count(1).build();
+        assertInvalidRecord(rejected(bad), "records still remaining");
+    }
+
+    @Test
+    void lastOffsetDeltaDisagreeingWithTheCountIsRefused() throws Exception {
+        ByteBuffer bad = raw().record("k", "a").record("k", "b").count(2).lastOffsetDelta(5).build();
+        assertInvalidRecord(rejected(bad), "Inconsistent batch offset range");
+    }
+
+    @Test
+    void negativeLastOffsetDeltaIsAnInvalidOffsetRange() throws Exception {
+        ByteBuffer bad = raw().record("k", "a").count(1).lastOffsetDelta(-1).build();
+        assertInvalidRecord(rejected(bad), "invalid offset range");
+    }
+
+    @Test
+    void offsetDeltasOutOfSequenceAreRefused() throws Exception {
+        ByteBuffer bad = raw().record(0, 0, RawBatch.bytes("k"), RawBatch.bytes("a"))
+                .record(0, 7, RawBatch.bytes("k"), RawBatch.bytes("b")).build();
+        assertInvalidRecord(rejected(bad), "Record 1 has offset delta 7");
+    }
+
+    @Test
+    void negativeRecordLengthIsRefused() throws Exception {
+        ByteBuffer bad = raw().rawRecord(-3, new Body()).count(1).build();
+        assertInvalidRecord(rejected(bad), "Invalid record size: -3 is negative");
+    }
+
+    @Test
+    void recordLengthPastTheBatchIsRefused() throws Exception {
+        ByteBuffer bad = raw().rawRecord(500, Body.start(0).field(null).field(RawBatch.bytes("v")).varint(0)).build();
+        assertInvalidRecord(rejected(bad), "expected 500 bytes in record payload");
+    }
+
+    @Test
+    void recordLongerThanItsFieldsIsRefused() throws Exception {
+        Body body = Body.start(0).field(null).field(RawBatch.bytes("v")).varint(0).b(0).b(0);
+        ByteBuffer bad = raw().rawRecord(body).build();
+        assertInvalidRecord(rejected(bad), "expected to read 9 bytes in record payload, but instead read 7");
+    }
+
+    @Test
+    void negativeKeyLengthBelowMinusOneIsRefused() throws Exception {
+        ByteBuffer bad = raw().rawRecord(Body.start(0).varint(-2).field(RawBatch.bytes("v")).varint(0)).build();
+        assertInvalidRecord(rejected(bad), "Record 0 has invalid key length -2");
+    }
+
+    @Test
+    void keyLengthOverrunningTheRecordIsRefused() throws Exception {
+        ByteBuffer bad = raw().record("k", "a")
+                .rawRecord(Body.start(1).varint(1000).bytes(RawBatch.bytes("kk")).field(null).varint(0)).build();
+        assertInvalidRecord(rejected(bad), "Record 1 has key length 1000");
+    }
+
+    @Test
+    void negativeValueLengthIsRefused() throws Exception {
+        ByteBuffer bad = raw().rawRecord(Body.start(0).field(RawBatch.bytes("k")).varint(-7).varint(0)).build();
+        assertInvalidRecord(rejected(bad), "Record 0 has invalid value length -7");
+    }
+
+    @Test
+    void valueLengthOverrunningTheRecordIsRefused() throws Exception {
+        ByteBuffer bad = raw().rawRecord(Body.start(0).field(RawBatch.bytes("k")).varint(64).bytes(new byte[3])
+                .varint(0)).build();
+        assertInvalidRecord(rejected(bad), "Record 0 has value length 64");
+    }
+
+    @Test
+    void negativeHeaderCountIsRefused() throws Exception {
+        ByteBuffer bad = raw().rawRecord(Body.start(0).field(null).field(null).varint(-1)).build();
+        assertInvalidRecord(rejected(bad), "Found invalid number of record headers -1");
+    }
+
+    @Test
+    void nullHeaderKeyIsRefused() throws Exception {
+        ByteBuffer bad = raw().rawRecord(Body.start(0).field(null).field(null).varint(1).varint(-1).field(null)).build();
+        assertInvalidRecord(rejected(bad), "Invalid negative header key size -1");
+    }
+
+    @Test
+    void headerValueOverrunningTheRecordIsRefused() throws Exception {
+        ByteBuffer bad = raw().rawRecord(Body.start(0).field(null).field(null).varint(1).field(RawBatch.bytes("h"))
+                .varint(40).b(1)).build();
+        assertInvalidRecord(rejected(bad), "Record 0 has header value length 40");
+    }
+
+    @Test
+    void garbagePayloadIsRefused() throws Exception {
+        byte[] garbage = new byte[64];
+        new java.util.Random(6).nextBytes(garbage);
+        ByteBuffer bad = raw().raw(garbage).count(3).build();
+        assertThat(rejected(bad).errorCode()).isEqualTo(ErrorCode.INVALID_RECORD);
+    }
+
+    @Test
+    void unterminatedVarintIsRefused() throws Exception {
+        ByteBuffer bad = raw().raw((byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0x01)
+                .count(1).build();
+        assertInvalidRecord(rejected(bad), "varint longer than 5 bytes");
+    }
+
+    @Test
+    void wellFormedRecordsWithHeadersNullKeysAndTombstonesAreAccepted() {
+        ByteBuffer good = raw()
+                .rawRecord(Body.start(0).field(null).field(RawBatch.bytes("a")).varint(2)
+                        .field(RawBatch.bytes("h1")).field(null).field(RawBatch.bytes("h2")).field(RawBatch.bytes("x")))
+                .rawRecord(Body.start(1).field(RawBatch.bytes("k")).field(RawBatch.bytes("b")).varint(0))
+                .build();
+        assertThat(accepted(good, LogConfig.defaults())).containsExactly("0:a", "1:b");
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    @Test
+    void compressionCodecSevenIsRefused() throws Exception {
+        assertInvalidRecord(rejected(raw().record("k", "v").attributes(7).build()), "Unknown compression type id: 7");
+    }
+
+    @Test
+    void gzipFlagOnAPlainPayloadIsRefused() throws Exception {
+        assertInvalidRecord(rejected(raw().record("k", "v").attributes(1).build()), "Failed to decompress record stream (gzip)");
+    }
+
+    @Test
+    void controlFlagFromAClientIsRefused() throws Exception {
+        assertInvalidRecord(rejected(raw().record("k", "v").attributes(0x20).build()),
+                "Clients are not allowed to write control records");
+    }
+
+    @Test
+    void transactionalFlagWithoutAProducerIdIsRefused() throws Exception {
+        assertInvalidRecord(rejected(raw().record("k", "v").attributes(0x10).build()),
+                "Transactional record batch without a producer id");
+    }
+
+    @Test
+    void producerIdWithoutASequenceIsRefused() throws Exception {
+        assertInvalidRecord(rejected(raw().record("k", "v").producer(42L, -1).build()),
+                "Invalid sequence number -1 in record batch with producerId 42");
+    }
+
+    @Test
+    void crcStillComesFirstAsCorruptMessage() throws Exception {
+        ByteBuffer bad = raw().record("k", "v").count(Integer.MAX_VALUE).build();
+        bad.put(bad.limit() - 1, (byte) 0x55);
+        assertThat(rejected(bad).errorCode()).isEqualTo(ErrorCode.CORRUPT_MESSAGE);
+    }
+
+    @Test
+    void kafkaBuiltBatchesStillPass() {
+        assertThat(accepted(Batches.concat(batch(NOW, "a", "b"), Batches.idempotent(7L, (short) 0, 0, NOW, "c")),
+                LogConfig.defaults())).containsExactly("0:a", "1:b", "2:c");
+    }
+
+    static RecordError error(int index, String message) {
+        return new RecordError(index, message);
+    }
+}
