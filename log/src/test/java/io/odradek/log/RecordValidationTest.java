@@ -12,10 +12,21 @@ import io.odradek.log.LogAppendException.RecordError;
 import io.odradek.log.LogFixture.ManualClock;
 import io.odradek.log.RawBatch.Body;
 import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.RecordBatchHeader;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -245,6 +256,123 @@ class RecordValidationTest {
     void kafkaBuiltBatchesStillPass() {
         assertThat(accepted(Batches.concat(batch(NOW, "a", "b"), Batches.idempotent(7L, (short) 0, 0, NOW, "c")),
                 LogConfig.defaults())).containsExactly("0:a", "1:b", "2:c");
+    }
+
+    // ------------------------------------------------------------------ compressed batches (1 gzip, 2 snappy, 3 lz4, 4 zstd)
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void kafkaCompressedBatchesOfEveryCodecAreAcceptedAndStoredAsSent(int codec) {
+        Compression compression = switch (codec) {
+            case 1 -> Compression.gzip().build();
+            case 2 -> Compression.snappy().build();
+            case 3 -> Compression.lz4().build();
+            default -> Compression.zstd().build();
+        };
+        MemoryRecordsBuilder b = MemoryRecords.builder(ByteBuffer.allocate(4096), RecordBatch.MAGIC_VALUE_V2,
+                compression, TimestampType.CREATE_TIME, 0L, NOW, 9L, (short) 0, 0, false, -1);
+        for (int i = 0; i < 50; i++) {
+            b.append(new SimpleRecord(NOW + i, RawBatch.bytes("key-" + i), RawBatch.bytes("value-" + i),
+                    new Header[] {new RecordHeader("h", RawBatch.bytes("x"))}));
+        }
+        ByteBuffer sent = b.build().buffer();
+        byte[] compressedRecords = Batches.bytes(sent.duplicate().position(RecordBatchHeader.HEADER_SIZE));
+
+        try (PartitionLog log = PartitionLog.open(logDir, "t", 0, LogConfig.defaults(),
+                PartitionLog.Options.defaults().withClock(clock))) {
+            log.append(sent, 0);
+            ByteBuffer stored = readSlice(log.read(0L, 1 << 20));
+            assertThat(Batches.bytes(stored.duplicate().position(RecordBatchHeader.HEADER_SIZE)))
+                    .as("never recompressed").isEqualTo(compressedRecords);
+            assertThat(offsetsAndValues(stored)).hasSize(50).startsWith("0:value-0").endsWith("49:value-49");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void compressedCountLargerThanTheRecordsPresentIsRefused(int codec) throws Exception {
+        ByteBuffer bad = raw().record("k", "a").count(Integer.MAX_VALUE).compressed(codec).build();
+        assertInvalidRecord(rejected(bad), "premature EOF");
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void compressedCountSmallerThanTheRecordsPresentIsRefused(int codec) throws Exception {
+        ByteBuffer bad = raw().record("k", "a").record("k", "b").count(1).compressed(codec).build();
+        assertInvalidRecord(rejected(bad), "records still remaining");
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void compressedNegativeKeyLengthIsRefused(int codec) throws Exception {
+        ByteBuffer bad = raw().record("k", "a").rawRecord(Body.start(1).varint(-9).field(null).varint(0))
+                .compressed(codec).build();
+        assertInvalidRecord(rejected(bad), "Record 1 has invalid key length -9");
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void compressedValueOverrunningItsRecordIsRefused(int codec) throws Exception {
+        ByteBuffer bad = raw().rawRecord(Body.start(0).field(null).varint(90).bytes(new byte[4]).varint(0))
+                .record("k", "b").compressed(codec).build();
+        assertInvalidRecord(rejected(bad), "Record 0 has value length 90");
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void compressedOffsetDeltasOutOfSequenceAreRefused(int codec) throws Exception {
+        ByteBuffer bad = raw().record(0, 0, null, RawBatch.bytes("a")).record(0, 0, null, RawBatch.bytes("b"))
+                .compressed(codec).build();
+        assertInvalidRecord(rejected(bad), "Record 1 has offset delta 0");
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void garbageThatDoesNotDecompressIsRefused(int codec) throws Exception {
+        byte[] garbage = new byte[200];
+        new java.util.Random(codec).nextBytes(garbage);
+        ByteBuffer bad = raw().raw(garbage).count(2).attributes(codec).build();
+        assertThat(rejected(bad).errorCode()).isEqualTo(ErrorCode.INVALID_RECORD);
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void truncatedCompressedStreamIsRefused(int codec) throws Exception {
+        RawBatch b = raw();
+        for (int i = 0; i < 40; i++) {
+            b.record("key-" + i, "some value that is " + i);
+        }
+        byte[] whole = RawBatch.compress(codec, recordsOf(b));
+        byte[] cut = java.util.Arrays.copyOf(whole, whole.length / 2);
+        ByteBuffer bad = raw().raw(cut).count(40).attributes(codec).build();
+        assertThat(rejected(bad).errorCode()).isEqualTo(ErrorCode.INVALID_RECORD);
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void recordLargerThanMaxDecompressedMessageBytesIsRefusedBeforeItIsRead(int codec) throws Exception {
+        // 8 MiB of zeros compresses to a few KiB: a small request that would make the broker inflate megabytes.
+        ByteBuffer bomb = raw().record(0, 0, null, new byte[8 << 20]).compressed(codec).build();
+        assertThat(bomb.remaining()).isLessThan(1 << 20);
+        LogAppendException e = rejected(bomb, config(Map.of(LogConfig.MAX_DECOMPRESSED_MESSAGE_BYTES, "65536")));
+        assertInvalidRecord(e, "exceeds the configured maximum record size of 65536");
+    }
+
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void megabytesAfterTheDeclaredRecordsAreRefusedAfterOneByte(int codec) throws Exception {
+        byte[] records = recordsOf(raw().record("k", "a"));
+        byte[] padded = java.util.Arrays.copyOf(records, records.length + (16 << 20));
+        ByteBuffer bomb = raw().raw(RawBatch.compress(codec, padded)).count(1).attributes(codec).build();
+        assertInvalidRecord(rejected(bomb), "records still remaining");
+    }
+
+    /** The uncompressed records section {@code b} would carry. */
+    static byte[] recordsOf(RawBatch b) {
+        ByteBuffer built = b.build();
+        return Batches.bytes(built.position(RecordBatchHeader.HEADER_SIZE));
     }
 
     static RecordError error(int index, String message) {

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.zip.GZIPInputStream;
 import net.jpountz.lz4.LZ4FrameInputStream;
+import org.xerial.snappy.SnappyError;
 import org.xerial.snappy.SnappyInputStream;
 
 /**
@@ -53,10 +54,10 @@ final class CompressedRecords {
         try {
             in = open(h.compressionType(), new ByteBufferInput(raw));
             new CompressedRecords(in, WINDOWS.get()).walk(h.recordsCount(), checks);
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof LogAppendException bad) {
-                throw bad;
-            }
+        } catch (LogAppendException e) {
+            throw e;
+        } catch (IOException | RuntimeException | SnappyError e) {
+            // codecs report bad input in their own ways: IOException, LZ4Exception, SnappyError (an Error)
             throw invalid("Failed to decompress record stream (" + codecName(h.compressionType()) + "): " + e);
         } finally {
             closeQuietly(in);
