@@ -375,7 +375,106 @@ class RecordValidationTest {
         return Batches.bytes(built.position(RecordBatchHeader.HEADER_SIZE));
     }
 
-    static RecordError error(int index, String message) {
-        return new RecordError(index, message);
+    // ------------------------------------------------------------------ timestamps and compacted keys
+
+    static final long HOUR = 3_600_000L;
+
+    @Test
+    void timestampMoreThanAnHourAheadIsInvalidTimestampNamingTheRecord() throws Exception {
+        ByteBuffer bad = raw().record(0, 0, null, RawBatch.bytes("a")).record(2 * HOUR, 1, null, RawBatch.bytes("b"))
+                .record(HOUR / 2, 2, null, RawBatch.bytes("c")).build();
+        LogAppendException e = rejected(bad);
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_TIMESTAMP);
+        assertThat(e.getMessage()).isEqualTo("One or more records have been rejected due to invalid timestamp");
+        assertThat(e.recordErrors()).containsExactly(new RecordError(1, "Timestamp " + (NOW + 2 * HOUR)
+                + " of message with offset 1 is out of range. The timestamp should be within ["
+                + (NOW - Long.MAX_VALUE) + ", " + (NOW + HOUR) + "]"));
+    }
+
+    @Test
+    void timestampOlderThanBeforeMaxMsIsInvalidTimestamp() throws Exception {
+        ByteBuffer bad = raw().baseTimestamp(NOW - 5000).record("k", "old").build();
+        LogAppendException e = rejected(bad, config(Map.of(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, "1000")));
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_TIMESTAMP);
+        assertThat(e.recordErrors()).extracting(RecordError::batchIndex).containsExactly(0);
+        assertThat(e.recordErrors().get(0).message()).contains("should be within [" + (NOW - 1000) + ", ");
+    }
+
+    @Test
+    void compressedBatchWithAFutureTimestampIsInvalidTimestamp() throws Exception {
+        ByteBuffer bad = raw().record("k", "a").record(5 * HOUR, 1, null, RawBatch.bytes("b")).compressed(4).build();
+        LogAppendException e = rejected(bad);
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_TIMESTAMP);
+        assertThat(e.recordErrors()).extracting(RecordError::batchIndex).containsExactly(1);
+    }
+
+    @Test
+    void timestampsWithinTheBoundsAreAccepted() {
+        ByteBuffer good = raw().baseTimestamp(NOW - 400 * 24 * HOUR).record("k", "last year")
+                .record(400 * 24 * HOUR + HOUR - 1, 1, null, RawBatch.bytes("almost an hour ahead")).build();
+        assertThat(accepted(good, LogConfig.defaults())).containsExactly("0:last year", "1:almost an hour ahead");
+    }
+
+    @Test
+    void logAppendTimeTopicIgnoresTheProducersTimestamps() {
+        ByteBuffer good = raw().baseTimestamp(NOW + 100 * HOUR).record("k", "future").build();
+        assertThat(accepted(good, config(Map.of(LogConfig.MESSAGE_TIMESTAMP_TYPE, LogConfig.LOG_APPEND_TIME))))
+                .containsExactly("0:future");
+    }
+
+    @Test
+    void producerSettingLogAppendTimeOnALogAppendTimeTopicIsInvalidTimestamp() throws Exception {
+        ByteBuffer bad = raw().record("k", "a").attributes(0x08).build();
+        LogAppendException e = rejected(bad, config(Map.of(LogConfig.MESSAGE_TIMESTAMP_TYPE, LogConfig.LOG_APPEND_TIME)));
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_TIMESTAMP);
+        assertThat(e.recordErrors()).singleElement().satisfies(r -> {
+            assertThat(r.batchIndex()).isZero();
+            assertThat(r.message()).endsWith("Producer should not set timestamp type to LogAppendTime.");
+        });
+    }
+
+    @Test
+    void compactedTopicRefusesRecordsWithoutAKeyListingEachOne() throws Exception {
+        ByteBuffer bad = raw().record("k", "a").record(null, "b").record(null, "c").build();
+        LogAppendException e = rejected(bad, config(Map.of(LogConfig.CLEANUP_POLICY, "compact")));
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_RECORD);
+        String noKey = "Compacted topic cannot accept message without key in topic partition t-0.";
+        assertThat(e.recordErrors()).containsExactly(new RecordError(1, noKey), new RecordError(2, noKey));
+        assertThat(e.getMessage()).startsWith("One or more records have been rejected due to 2 record errors in total");
+    }
+
+    @Test
+    void compactedTopicRefusesACompressedRecordWithoutAKey() throws Exception {
+        ByteBuffer bad = raw().record("k", "a").record(null, "b").compressed(3).build();
+        LogAppendException e = rejected(bad, config(Map.of(LogConfig.CLEANUP_POLICY, "compact,delete")));
+        assertThat(e.recordErrors()).extracting(RecordError::batchIndex).containsExactly(1);
+    }
+
+    @Test
+    void compactedTopicAcceptsKeyedRecordsAndKeyedTombstones() {
+        ByteBuffer good = raw().record("k1", "a").record(0, 1, RawBatch.bytes("k2"), null).record("k3", "c").build();
+        try (PartitionLog log = PartitionLog.open(logDir, "t", 0, config(Map.of(LogConfig.CLEANUP_POLICY, "compact")),
+                PartitionLog.Options.defaults().withClock(clock))) {
+            assertThat(log.append(good, 0).lastOffset()).isEqualTo(2L);
+        }
+    }
+
+    // ------------------------------------------------------------------ header-only mode
+
+    @Test
+    void headerOnlyModeTrustsTheRecordsAndStoresWhatAFullCheckRefuses() {
+        ByteBuffer unchecked = raw().rawRecord(Body.start(0).varint(-2).field(null).varint(0)).build();
+        try (PartitionLog log = PartitionLog.open(logDir, "t", 0, LogConfig.defaults().withFullRecordValidation(false),
+                PartitionLog.Options.defaults().withClock(clock))) {
+            assertThat(log.append(unchecked, 0).baseOffset()).isZero();
+            assertThat(log.logEndOffset()).isEqualTo(1L);
+        }
+    }
+
+    @Test
+    void headerOnlyModeStillRefusesBadHeaders() throws Exception {
+        ByteBuffer bad = raw().record("k", "v").attributes(0x20).build();
+        assertInvalidRecord(rejected(bad, LogConfig.defaults().withFullRecordValidation(false)),
+                "Clients are not allowed to write control records");
     }
 }
