@@ -80,7 +80,7 @@ public final class BatchValidator {
         long stored = h.crc();
         long computed = h.computeCrc();
         if (stored != computed) {
-            throw corrupt("Record is corrupt (stored crc = " + stored + ", computed crc = " + computed
+            throw corrupt("Record is corrupt (stored crc = " + stored + ", computed CRC32C = " + computed
                     + ") in topic partition " + topic + "-" + partition + ".");
         }
         int codec = h.compressionType();

@@ -104,6 +104,21 @@ public final class BrokerConfigDef {
         define("transaction.max.timeout.ms", INT, "900000", atLeast(1), "Largest transaction timeout a producer may ask for.");
         define("transactional.id.expiration.ms", INT, "604800000", atLeast(1), "Forget an idle transactional id after this.");
         define("producer.id.expiration.ms", INT, "86400000", atLeast(1), "Forget an idle idempotent producer after this.");
+
+        // Record validation (issue 6)
+        define("log.message.timestamp.before.max.ms", LONG, Long.toString(Long.MAX_VALUE), atLeast(0),
+                "CreateTime topics: refuse a record older than now minus this (INVALID_TIMESTAMP).");
+        define("log.message.timestamp.after.max.ms", LONG, "3600000", atLeast(0),
+                "CreateTime topics: refuse a record newer than now plus this (INVALID_TIMESTAMP).");
+        define("max.decompressed.message.bytes", INT, "2147483639", atLeast(0),
+                "Largest decompressed record accepted from a compressed batch (INVALID_RECORD).");
+        define("odradek.produce.validation", STRING, "full", oneOf("full", "header"),
+                "Odradek only. full (default): every produced record is walked and checked as Kafka's LogValidator"
+                        + " does (framing, counts, offset deltas, timestamps, keys on compacted topics, compressed"
+                        + " batches decompressed as a stream). header: only batch headers are checked (magic, sizes,"
+                        + " CRC, count, attributes), which saves the walk's CPU but is only safe for trusted clients:"
+                        + " one malformed batch with a valid CRC is then stored and breaks the partition for every"
+                        + " reader (Kafka's consumers, kafka-dump-log, compaction).");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();

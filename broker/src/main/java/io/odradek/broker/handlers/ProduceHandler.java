@@ -6,6 +6,7 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.fetch.DelayedFetches;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.log.AppendResult;
+import io.odradek.log.LogAppendException;
 import io.odradek.log.LogException;
 import io.odradek.log.PartitionLog;
 import io.odradek.wire.ErrorCode;
@@ -39,7 +40,11 @@ import java.util.concurrent.CompletableFuture;
  *     else INVALID_RECORD; ZSTD below v7 is UNSUPPORTED_COMPRESSION_TYPE. Null or empty records are
  *     INVALID_RECORD too (Kafka's check lets null through to fail later as an unknown server error).
  *     Everything else (CRC, lengths, max.message.bytes, producer epoch and sequence) is the log's, whose
- *     {@code LogAppendException} carries the error code; its message goes in error_message (v8+).</li>
+ *     {@code LogAppendException} carries the error code; its message goes in error_message (v8+), and
+ *     the records it names (a compacted topic's keyless records, out-of-range timestamps) go in
+ *     record_errors (v8+) with their index in the batch, as Kafka's RecordValidationException. The log
+ *     walks every record before appending (see {@code BatchValidator}) unless
+ *     {@code odradek.produce.validation=header}.</li>
  * <li>acks must be -1, 0 or 1, else every partition gets INVALID_REQUIRED_ACKS. On one node acks=all is
  *     satisfied by the local append, so timeout_ms is not used. acks=0 sends no response; if a partition
  *     failed, the connection is closed instead, as Kafka does, so the client refreshes its metadata.</li>
@@ -154,7 +159,8 @@ public final class ProduceHandler implements ApiHandler {
             // A view of the frame's bytes, not a copy: the log stamps offsets into it and writes it out.
             result = log.append(memory.buffer().nioBuffer(), 0);
         } catch (LogException e) {
-            return fail(out, e.errorCode(), e.getMessage());
+            fail(out, e.errorCode(), e.getMessage());
+            return addRecordErrors(version, out, e);
         }
         out.set(PartitionProduceResponse.ERROR_CODE, ErrorCode.NONE.code())
                 .set(PartitionProduceResponse.BASE_OFFSET, result.baseOffset())
@@ -164,6 +170,18 @@ public final class ProduceHandler implements ApiHandler {
             delayedFetches.onAppend(log);
         }
         return true;
+    }
+
+    /** Kafka's record_errors (v8+): index and reason of each record that made the log refuse the batch; false. */
+    private static boolean addRecordErrors(short version, Struct out, LogException e) {
+        if (version >= 8 && e instanceof LogAppendException refused) {
+            for (LogAppendException.RecordError r : refused.recordErrors()) {
+                out.add(PartitionProduceResponse.RECORD_ERRORS)
+                        .set(PartitionProduceResponse.BatchIndexAndErrorMessage.BATCH_INDEX, r.batchIndex())
+                        .set(PartitionProduceResponse.BatchIndexAndErrorMessage.BATCH_INDEX_ERROR_MESSAGE, r.message());
+            }
+        }
+        return false;
     }
 
     private static boolean fail(Struct out, ErrorCode error, String message) {
