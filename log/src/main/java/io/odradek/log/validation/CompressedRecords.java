@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.zip.GZIPInputStream;
-import net.jpountz.lz4.LZ4FrameInputStream;
 import org.xerial.snappy.SnappyError;
 import org.xerial.snappy.SnappyInputStream;
 
@@ -52,7 +51,7 @@ final class CompressedRecords {
         raw.limit(h.position() + h.totalSize()).position(h.position() + RecordBatchHeader.HEADER_SIZE);
         InputStream in = null;
         try {
-            in = open(h.compressionType(), new ByteBufferInput(raw));
+            in = open(h.compressionType(), raw);
             new CompressedRecords(in, WINDOWS.get()).walk(h.recordsCount(), checks);
         } catch (LogAppendException e) {
             throw e;
@@ -64,12 +63,12 @@ final class CompressedRecords {
         }
     }
 
-    private static InputStream open(int codec, InputStream raw) throws IOException {
+    private static InputStream open(int codec, ByteBuffer raw) throws IOException {
         return switch (codec) {
-            case 1 -> new GZIPInputStream(raw, GZIP_BUFFER);
-            case 2 -> new SnappyInputStream(raw);
-            case 3 -> new LZ4FrameInputStream(raw);
-            case 4 -> new ZstdInputStreamNoFinalizer(raw, RecyclingBufferPool.INSTANCE);
+            case 1 -> new GZIPInputStream(new ByteBufferInput(raw), GZIP_BUFFER);
+            case 2 -> new SnappyInputStream(new ByteBufferInput(raw));
+            case 3 -> new Lz4FrameInput(raw);
+            case 4 -> new ZstdInputStreamNoFinalizer(new ByteBufferInput(raw), RecyclingBufferPool.INSTANCE);
             default -> throw new IllegalArgumentException("Unknown compression type id: " + codec);
         };
     }
