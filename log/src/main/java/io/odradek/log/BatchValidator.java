@@ -94,14 +94,16 @@ public final class BatchValidator {
                     + "] in topic partition " + topic + "-" + partition + ".");
         }
         if (count <= 0) {
-            throw invalid("Invalid reported count for record batch: " + count + " in topic partition " + topic + "-" + partition + ".");
+            throw invalid("Invalid reported count for record batch: " + count + " in topic partition " + topic + "-"
+                    + partition + ".");
         }
         if (countFromOffsets != count) {
             throw invalid("Inconsistent batch offset range [" + h.baseOffset() + ", " + h.lastOffset()
                     + "] and count of records " + count + " in topic partition " + topic + "-" + partition + ".");
         }
         if (h.isControlBatch()) {
-            throw invalid("Clients are not allowed to write control records in topic partition " + topic + "-" + partition + ".");
+            throw invalid("Clients are not allowed to write control records in topic partition " + topic + "-"
+                    + partition + ".");
         }
         boolean hasProducerId = h.producerId() > RecordBatchHeader.NO_PRODUCER_ID; // as Kafka's hasProducerId
         if (hasProducerId && h.baseSequence() < 0) {
