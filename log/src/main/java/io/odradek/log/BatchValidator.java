@@ -30,6 +30,17 @@ public final class BatchValidator {
      * @throws LogAppendException with Kafka's error code (and record errors) for the first bad batch
      */
     public static int validate(ByteBuffer records, LogConfig config, String topic, int partition, long now) {
+        return validate(records, config, topic, partition, now, true);
+    }
+
+    /**
+     * As {@link #validate(ByteBuffer, LogConfig, String, int, long)}; {@code fromClient} false is for batches
+     * the broker writes itself (Kafka's AppendOrigin.COORDINATOR): they may carry the control flag (the
+     * transaction markers to come) and skip the producer-id/sequence checks, as in Kafka's validateBatch;
+     * PartitionLog.append validates as a client today.
+     */
+    public static int validate(ByteBuffer records, LogConfig config, String topic, int partition, long now,
+                               boolean fromClient) {
         int pos = records.position();
         int limit = records.limit();
         if (pos >= limit) {
@@ -40,7 +51,7 @@ public final class BatchValidator {
         int count = 0;
         while (pos < limit) {
             h.wrap(records, pos);
-            validateHeader(h, limit - pos, config.maxMessageBytes(), topic, partition);
+            validateHeader(h, limit - pos, config.maxMessageBytes(), topic, partition, fromClient);
             if (checks != null) {
                 RecordWalker.walk(h, checks);
             }
@@ -51,7 +62,7 @@ public final class BatchValidator {
     }
 
     private static void validateHeader(RecordBatchHeader h, int remaining, int maxMessageBytes, String topic,
-                                       int partition) {
+                                       int partition, boolean fromClient) {
         if (remaining <= RecordBatchHeader.MAGIC_OFFSET) {
             throw corrupt("truncated batch header at byte " + h.position());
         }
@@ -100,6 +111,9 @@ public final class BatchValidator {
         if (countFromOffsets != count) {
             throw invalid("Inconsistent batch offset range [" + h.baseOffset() + ", " + h.lastOffset()
                     + "] and count of records " + count + " in topic partition " + topic + "-" + partition + ".");
+        }
+        if (!fromClient) {
+            return; // the count checks above hold for every origin: the log's offsets come from them
         }
         if (h.isControlBatch()) {
             throw invalid("Clients are not allowed to write control records in topic partition " + topic + "-"

@@ -253,6 +253,14 @@ class RecordValidationTest {
     }
 
     @Test
+    void brokerWrittenControlBatchesPassWhenNotFromAClient() {
+        ByteBuffer marker = raw().record("k", "v").attributes(0x30).producer(5L, 0).build();
+        assertThat(BatchValidator.validate(marker, LogConfig.defaults(), "t", 0, NOW, false)).isEqualTo(1);
+        assertInvalidRecord(catchThrowableOfType(LogAppendException.class,
+                () -> BatchValidator.validate(marker, LogConfig.defaults(), "t", 0, NOW)), "control records");
+    }
+
+    @Test
     void kafkaBuiltBatchesStillPass() {
         assertThat(accepted(Batches.concat(batch(NOW, "a", "b"), Batches.idempotent(7L, (short) 0, 0, NOW, "c")),
                 LogConfig.defaults())).containsExactly("0:a", "1:b", "2:c");
