@@ -370,7 +370,7 @@ class RecordValidationTest {
 
     @ParameterizedTest(name = "codec {0}")
     @ValueSource(ints = {1, 2, 3, 4})
-    void megabytesAfterTheDeclaredRecordsAreRefusedAfterOneByte(int codec) throws Exception {
+    void megabytesAfterTheDeclaredRecordsAreRefusedWithoutInflatingThem(int codec) throws Exception {
         byte[] records = recordsOf(raw().record("k", "a"));
         byte[] padded = java.util.Arrays.copyOf(records, records.length + (16 << 20));
         ByteBuffer bomb = raw().raw(RawBatch.compress(codec, padded)).count(1).attributes(codec).build();

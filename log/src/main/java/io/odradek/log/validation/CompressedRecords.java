@@ -19,10 +19,11 @@ import org.xerial.snappy.SnappyInputStream;
  * and headers are skipped through the window, never copied out. The batch itself is stored as received.
  *
  * <p>Bounded work whatever the stream holds (decompression bombs): each record's length is checked against
- * {@code max.decompressed.message.bytes} before its body is read; no more than the declared count of
- * records is read, and after the last one a single byte is read to prove the stream ends. So at most
- * count x (5 + max record size) bytes come out, and a stream that holds fewer or more records than its
- * header claims stops at the first record too many or too few. A stream that does not decompress is
+ * {@code max.decompressed.message.bytes} before its body is read, and no read goes past the record's
+ * declared length; no more than the declared count of records is read, and after the last one a single
+ * window refill (at most {@value #WINDOW} bytes) proves the stream ends. So at most count x (5 + max
+ * record size) + 16 KiB bytes come out, and a stream holding fewer or more records than its header
+ * claims stops at the first record too few or too many. A stream that does not decompress is
  * INVALID_RECORD (Kafka lets the codec's exception escape as UNKNOWN_SERVER_ERROR).
  */
 final class CompressedRecords {
