@@ -377,6 +377,46 @@ class RecordValidationTest {
         assertInvalidRecord(rejected(bomb), "records still remaining");
     }
 
+    @Test
+    void lz4FramesWithChecksumsContentSizeAndSeveralBlocksAreWalked() throws Exception {
+        RawBatch b = raw();
+        java.util.Random random = new java.util.Random(3);
+        for (int i = 0; i < 40; i++) {
+            byte[] value = new byte[3000]; // incompressible: some blocks are stored as they are
+            random.nextBytes(value);
+            b.record(0, i, RawBatch.bytes("key-" + i), value);
+        }
+        byte[] plain = recordsOf(b);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (net.jpountz.lz4.LZ4FrameOutputStream lz4 = new net.jpountz.lz4.LZ4FrameOutputStream(out,
+                net.jpountz.lz4.LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB, plain.length,
+                net.jpountz.lz4.LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE,
+                net.jpountz.lz4.LZ4FrameOutputStream.FLG.Bits.BLOCK_CHECKSUM,
+                net.jpountz.lz4.LZ4FrameOutputStream.FLG.Bits.CONTENT_CHECKSUM,
+                net.jpountz.lz4.LZ4FrameOutputStream.FLG.Bits.CONTENT_SIZE)) {
+            lz4.write(plain);
+        }
+        ByteBuffer good = raw().raw(out.toByteArray()).count(40).attributes(3).build();
+        assertThat(BatchValidator.validate(good, LogConfig.defaults(), "t", 0, NOW)).isEqualTo(1);
+
+        ByteBuffer oneShort = raw().raw(out.toByteArray()).count(41).attributes(3).build();
+        assertInvalidRecord(rejected(oneShort), "premature EOF");
+    }
+
+    @Test
+    void kafkaLz4BatchOfIncompressibleValuesIsAccepted() {
+        MemoryRecordsBuilder b = MemoryRecords.builder(ByteBuffer.allocate(1 << 18), RecordBatch.MAGIC_VALUE_V2,
+                Compression.lz4().build(), TimestampType.CREATE_TIME, 0L, NOW, -1L, (short) -1, -1, false, -1);
+        java.util.Random random = new java.util.Random(4);
+        for (int i = 0; i < 30; i++) {
+            byte[] value = new byte[4000];
+            random.nextBytes(value);
+            value[0] = (byte) 'v';
+            b.append(new SimpleRecord(NOW, RawBatch.bytes("k" + i), value));
+        }
+        assertThat(accepted(b.build().buffer(), LogConfig.defaults())).hasSize(30);
+    }
+
     /** The uncompressed records section {@code b} would carry. */
     static byte[] recordsOf(RawBatch b) {
         ByteBuffer built = b.build();
