@@ -417,6 +417,43 @@ class RecordValidationTest {
         assertThat(accepted(b.build().buffer(), LogConfig.defaults())).hasSize(30);
     }
 
+    @ParameterizedTest(name = "codec {0}")
+    @ValueSource(ints = {0, 1, 2, 3, 4})
+    void batchesInDirectBuffersAsNettyHandsThemOverAreWalkedToo(int codec) {
+        RawBatch b = raw();
+        for (int i = 0; i < 20; i++) {
+            b.record("key-" + i, "value " + i + " ".repeat(i * 50));
+        }
+        ByteBuffer heap = codec == 0 ? b.build() : b.compressed(codec).build();
+        ByteBuffer direct = ByteBuffer.allocateDirect(heap.remaining() + 7).position(7);
+        direct.put(heap.duplicate()).position(7);
+        assertThat(BatchValidator.validate(direct, LogConfig.defaults(), "t", 0, NOW)).isEqualTo(1);
+
+        direct.putInt(7 + RecordBatchHeader.LAST_OFFSET_DELTA_OFFSET, 20).putInt(7 + RecordBatchHeader.RECORDS_COUNT_OFFSET, 21);
+        ByteBuffer view = direct.duplicate();
+        view.putInt(7 + RecordBatchHeader.CRC_OFFSET, (int) new RecordBatchHeader(view, 7).computeCrc());
+        LogAppendException e = catchThrowableOfType(LogAppendException.class,
+                () -> BatchValidator.validate(direct, LogConfig.defaults(), "t", 0, NOW));
+        assertInvalidRecord(e, "premature EOF");
+    }
+
+    @Test
+    void rawSnappyWithoutFramingIsReadAsOneBlockAsKafkaDoes() throws Exception {
+        byte[] plain = recordsOf(raw().record("k", "a").record("k", "b"));
+        ByteBuffer unframed = raw().raw(org.xerial.snappy.Snappy.compress(plain)).count(2).attributes(2).build();
+        assertThat(accepted(unframed, LogConfig.defaults())).containsExactly("0:a", "1:b");
+    }
+
+    @Test
+    void concatenatedSnappyStreamsAreReadThrough() {
+        byte[] both = recordsOf(raw().record("k", "a").record("k", "b"));
+        int firstLength = recordsOf(raw().record("k", "a")).length;
+        byte[] first = RawBatch.compress(2, java.util.Arrays.copyOfRange(both, 0, firstLength));
+        byte[] second = RawBatch.compress(2, java.util.Arrays.copyOfRange(both, firstLength, both.length));
+        ByteBuffer good = raw().raw(first).raw(second).count(2).attributes(2).build();
+        assertThat(BatchValidator.validate(good, LogConfig.defaults(), "t", 0, NOW)).isEqualTo(1);
+    }
+
     /** The uncompressed records section {@code b} would carry. */
     static byte[] recordsOf(RawBatch b) {
         ByteBuffer built = b.build();

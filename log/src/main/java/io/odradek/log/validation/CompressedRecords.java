@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.zip.GZIPInputStream;
 import org.xerial.snappy.SnappyError;
-import org.xerial.snappy.SnappyInputStream;
 
 /**
  * Walks the records of a compressed v2 batch by streaming decompression into a small per-thread window,
@@ -67,7 +66,7 @@ final class CompressedRecords {
     private static InputStream open(int codec, ByteBuffer raw) throws IOException {
         return switch (codec) {
             case 1 -> new GZIPInputStream(new ByteBufferInput(raw), GZIP_BUFFER);
-            case 2 -> new SnappyInputStream(new ByteBufferInput(raw));
+            case 2 -> SnappyFramedInput.open(raw);
             case 3 -> new Lz4FrameInput(raw);
             case 4 -> new ZstdInputStreamNoFinalizer(new ByteBufferInput(raw), RecyclingBufferPool.INSTANCE);
             default -> throw new IllegalArgumentException("Unknown compression type id: " + codec);
@@ -220,7 +219,7 @@ final class CompressedRecords {
     }
 
     /** The compressed bytes of a batch as a stream, read in place. */
-    private static final class ByteBufferInput extends InputStream {
+    static final class ByteBufferInput extends InputStream {
         private final ByteBuffer buffer;
 
         ByteBufferInput(ByteBuffer buffer) {
