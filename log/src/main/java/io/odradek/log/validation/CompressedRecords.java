@@ -33,7 +33,10 @@ final class CompressedRecords {
     private static final ThreadLocal<byte[]> WINDOWS = ThreadLocal.withInitial(() -> new byte[WINDOW]);
 
     private final InputStream in;
-    private final byte[] window;
+    /** Set when {@link #in} decompresses into blocks the walk can read in place; else the window is filled by copy. */
+    private final BlockInput blocks;
+    /** The bytes being walked: the per-thread window, or the current block of {@link #blocks}. */
+    private byte[] window;
     private int pos;
     private int lim;
     /** Decompressed bytes before window[0]. */
@@ -42,6 +45,7 @@ final class CompressedRecords {
 
     private CompressedRecords(InputStream in, byte[] window) {
         this.in = in;
+        this.blocks = in instanceof BlockInput b ? b : null;
         this.window = window;
     }
 
@@ -135,6 +139,15 @@ final class CompressedRecords {
             windowStart += lim;
             pos = 0;
             lim = 0;
+            if (blocks != null) {
+                blocks.pos = blocks.lim; // the walk has used the whole block
+                if (!blocks.nextBlock()) {
+                    return false;
+                }
+                window = blocks.block;
+                lim = blocks.lim;
+                continue;
+            }
             int n = in.read(window, 0, window.length);
             if (n < 0) {
                 return false;

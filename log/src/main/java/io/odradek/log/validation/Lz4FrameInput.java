@@ -1,7 +1,6 @@
 package io.odradek.log.validation;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import net.jpountz.lz4.LZ4Exception;
@@ -20,7 +19,7 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * uncompressed][data][checksum if flagged]; end mark 0; content checksum if flagged. Checksums are not
  * verified: the batch CRC32C already covers every byte, and a block that does not decompress is refused.
  */
-final class Lz4FrameInput extends InputStream {
+final class Lz4FrameInput extends BlockInput {
     private static final int MAGIC = 0x184D2204;
     private static final int CACHED_BLOCK = 64 * 1024;
     private static final LZ4SafeDecompressor DECOMPRESSOR = LZ4Factory.fastestInstance().safeDecompressor();
@@ -28,10 +27,7 @@ final class Lz4FrameInput extends InputStream {
 
     private final ByteBuffer in;
     private final boolean blockChecksum;
-    private final byte[] block;
     private final int maxBlock;
-    private int pos;
-    private int lim;
     private boolean ended;
 
     Lz4FrameInput(ByteBuffer frame) throws IOException {
@@ -58,28 +54,7 @@ final class Lz4FrameInput extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        if (pos >= lim && !nextBlock()) {
-            return -1;
-        }
-        return block[pos++] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
-        if (pos >= lim && !nextBlock()) {
-            return -1;
-        }
-        int n = Math.min(len, lim - pos);
-        System.arraycopy(block, pos, b, off, n);
-        pos += n;
-        return n;
-    }
-
-    private boolean nextBlock() throws IOException {
+    boolean nextBlock() throws IOException {
         while (!ended) {
             if (in.remaining() < 4) {
                 throw new IOException("LZ4 frame ends without its end mark");

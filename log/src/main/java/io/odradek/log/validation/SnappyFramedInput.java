@@ -14,7 +14,7 @@ import org.xerial.snappy.Snappy;
  * <p>Framing: magic {0x82, 'SNAPPY', 0}, version int32, compatible-version int32 (big endian), then chunks of
  * [compressed length int32][raw snappy block]; a repeated header (concatenated streams) is skipped.
  */
-final class SnappyFramedInput extends InputStream {
+final class SnappyFramedInput extends BlockInput {
     private static final byte[] MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
     private static final int MAGIC_HEAD = 0x82534E41; // the first four magic bytes as a big-endian int
     private static final int HEADER_SIZE = 16;
@@ -24,9 +24,6 @@ final class SnappyFramedInput extends InputStream {
 
     private final ByteBuffer in;
     private byte[] compressed;
-    private byte[] block;
-    private int pos;
-    private int lim;
 
     private SnappyFramedInput(ByteBuffer in) {
         this.in = in;
@@ -58,28 +55,7 @@ final class SnappyFramedInput extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        if (pos >= lim && !nextChunk()) {
-            return -1;
-        }
-        return block[pos++] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
-        if (pos >= lim && !nextChunk()) {
-            return -1;
-        }
-        int n = Math.min(len, lim - pos);
-        System.arraycopy(block, pos, b, off, n);
-        pos += n;
-        return n;
-    }
-
-    private boolean nextChunk() throws IOException {
+    boolean nextBlock() throws IOException {
         while (in.remaining() > 0) {
             if (in.remaining() < 4) {
                 throw new IOException("truncated snappy chunk length");
