@@ -13,9 +13,10 @@ import java.util.zip.GZIPInputStream;
 import org.xerial.snappy.SnappyError;
 
 /**
- * Walks the records of a compressed v2 batch by streaming decompression into a small per-thread window,
+ * Walks the records of a compressed v2 batch by streaming decompression into a small per-thread window
+ * (gzip, zstd) or straight through the decompressor's own per-thread block (lz4, snappy: {@link BlockInput}),
  * checking the same framing as {@link UncompressedRecords} without materialising anything: keys, values
- * and headers are skipped through the window, never copied out. The batch itself is stored as received.
+ * and headers are skipped, never copied out. The batch itself is stored as received.
  *
  * <p>Bounded work whatever the stream holds (decompression bombs): each record's length is checked against
  * {@code max.decompressed.message.bytes} before its body is read, and no read goes past the record's
