@@ -554,7 +554,8 @@ public final class BrokerConfig {
             }
         }
         try {
-            return LogConfig.defaults().with(topic);
+            return LogConfig.defaults().with(topic)
+                    .withFullRecordValidation(!"header".equals(values.get("odradek.produce.validation")));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage() + " (the topic default derived from the broker's log settings)", e);
         }

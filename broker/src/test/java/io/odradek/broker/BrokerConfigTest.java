@@ -92,6 +92,17 @@ class BrokerConfigTest {
     }
 
     @Test
+    void produceValidationIsFullUnlessTheOperatorTrustsItsClients() {
+        assertThat(BrokerConfig.defaults().logDefaults().fullRecordValidation()).isTrue();
+        BrokerConfig trusted = BrokerConfig.of(Map.of("odradek.produce.validation", "header",
+                "log.message.timestamp.after.max.ms", "60000"));
+        assertThat(trusted.logDefaults().fullRecordValidation()).isFalse();
+        assertThat(trusted.logDefaults().timestampAfterMaxMs()).isEqualTo(60_000L);
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("odradek.produce.validation", "none")))
+                .hasMessageContaining("odradek.produce.validation");
+    }
+
+    @Test
     void retentionMillisWinOverMinutesWhichWinOverHours() {
         assertThat(retention(Map.of("log.retention.hours", "2"))).isEqualTo(2 * HOUR_MS);
         assertThat(retention(Map.of("log.retention.hours", "2", "log.retention.minutes", "3"))).isEqualTo(180_000L);

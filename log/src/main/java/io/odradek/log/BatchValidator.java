@@ -1,70 +1,140 @@
 package io.odradek.log;
 
+import io.odradek.log.validation.RecordChecks;
+import io.odradek.log.validation.RecordWalker;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.nio.ByteBuffer;
 
 /**
- * Header-level checks of the batches a producer sent, all done before anything is written so a rejected
- * append leaves the log untouched. Records are never decoded or decompressed.
+ * Checks the batches a producer sent before anything is written, so a rejected append leaves the log
+ * untouched; the batches are stored as received afterwards, never rewritten or recompressed.
+ *
+ * <p>Header checks, always made (Kafka's {@code UnifiedLog.analyzeAndValidateRecords} and
+ * {@code LogValidator.validateBatch} for a client append): magic v2, sizes, max.message.bytes
+ * (MESSAGE_TOO_LARGE), CRC32C (CORRUPT_MESSAGE), then INVALID_RECORD for codec 5-7, an offset range or
+ * count that is empty or disagrees (count != lastOffsetDelta + 1), the control flag, a producer id without
+ * a base sequence, and the transactional flag without a producer id.
+ *
+ * <p>Then, unless the broker runs with {@code odradek.produce.validation=header}, every record is walked
+ * ({@link RecordWalker}): framing, count, offset deltas, keys on compacted topics, timestamps.
  */
 public final class BatchValidator {
     private BatchValidator() {
     }
 
-    /** Validates every batch in {@code records[position, limit)}; returns how many batches there are. */
-    public static int validate(ByteBuffer records, int maxMessageBytes) {
+    /**
+     * Validates every batch in {@code records[position, limit)} for an append to {@code topic}-{@code partition}
+     * under {@code config} at time {@code now}; returns how many batches there are.
+     *
+     * @throws LogAppendException with Kafka's error code (and record errors) for the first bad batch
+     */
+    public static int validate(ByteBuffer records, LogConfig config, String topic, int partition, long now) {
+        return validate(records, config, topic, partition, now, true);
+    }
+
+    /**
+     * As {@link #validate(ByteBuffer, LogConfig, String, int, long)}; {@code fromClient} false is for batches
+     * the broker writes itself (Kafka's AppendOrigin.COORDINATOR): they may carry the control flag (the
+     * transaction markers to come) and skip the producer-id/sequence checks, as in Kafka's validateBatch;
+     * PartitionLog.append validates as a client today.
+     */
+    public static int validate(ByteBuffer records, LogConfig config, String topic, int partition, long now,
+                               boolean fromClient) {
         int pos = records.position();
         int limit = records.limit();
         if (pos >= limit) {
             throw new LogAppendException(ErrorCode.CORRUPT_MESSAGE, "no record batch in the request");
         }
         RecordBatchHeader h = new RecordBatchHeader(records, pos);
+        RecordChecks checks = config.fullRecordValidation() ? new RecordChecks(topic, partition, config, now) : null;
         int count = 0;
         while (pos < limit) {
             h.wrap(records, pos);
-            int remaining = limit - pos;
-            if (remaining <= RecordBatchHeader.MAGIC_OFFSET) {
-                throw corrupt("truncated batch header at byte " + pos);
+            validateHeader(h, limit - pos, config.maxMessageBytes(), topic, partition, fromClient);
+            if (checks != null) {
+                RecordWalker.walk(h, checks);
             }
-            byte magic = h.magic();
-            if (magic == 0 || magic == 1) {
-                throw new LogAppendException(ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT,
-                        "message format v" + magic + " is not supported, only v2");
-            }
-            if (magic != RecordBatchHeader.MAGIC_V2) {
-                throw corrupt("invalid magic " + magic + " at byte " + pos);
-            }
-            int batchLength = h.batchLength();
-            if (batchLength < RecordBatchHeader.MIN_BATCH_LENGTH) {
-                throw corrupt("batch length " + batchLength + " is below the header size");
-            }
-            long total = (long) batchLength + RecordBatchHeader.LOG_OVERHEAD;
-            if (total > maxMessageBytes) {
-                throw new LogAppendException(ErrorCode.MESSAGE_TOO_LARGE, "batch of " + total
-                        + " bytes exceeds max.message.bytes " + maxMessageBytes);
-            }
-            if (total > remaining) {
-                throw corrupt("batch of " + total + " bytes runs past the end of the records (" + remaining + " left)");
-            }
-            if (!h.isValidCrc()) {
-                throw corrupt("CRC32C mismatch in batch at byte " + pos);
-            }
-            int recordsCount = h.recordsCount();
-            if (recordsCount < 1) {
-                throw new LogAppendException(ErrorCode.INVALID_RECORD, "batch has " + recordsCount + " records");
-            }
-            if (h.lastOffsetDelta() != recordsCount - 1) {
-                throw new LogAppendException(ErrorCode.INVALID_RECORD, "lastOffsetDelta " + h.lastOffsetDelta()
-                        + " does not match " + recordsCount + " records");
-            }
-            pos += (int) total;
+            pos += h.totalSize();
             count++;
         }
         return count;
     }
 
+    private static void validateHeader(RecordBatchHeader h, int remaining, int maxMessageBytes, String topic,
+                                       int partition, boolean fromClient) {
+        if (remaining <= RecordBatchHeader.MAGIC_OFFSET) {
+            throw corrupt("truncated batch header at byte " + h.position());
+        }
+        byte magic = h.magic();
+        if (magic == 0 || magic == 1) {
+            throw new LogAppendException(ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT,
+                    "message format v" + magic + " is not supported, only v2");
+        }
+        if (magic != RecordBatchHeader.MAGIC_V2) {
+            throw corrupt("invalid magic " + magic + " at byte " + h.position());
+        }
+        int batchLength = h.batchLength();
+        if (batchLength < RecordBatchHeader.MIN_BATCH_LENGTH) {
+            throw corrupt("Record batch is corrupt (the size " + ((long) batchLength + RecordBatchHeader.LOG_OVERHEAD)
+                    + " is smaller than the minimum allowed overhead " + RecordBatchHeader.HEADER_SIZE + ")");
+        }
+        long total = (long) batchLength + RecordBatchHeader.LOG_OVERHEAD;
+        if (total > maxMessageBytes) {
+            throw new LogAppendException(ErrorCode.MESSAGE_TOO_LARGE, "The record batch size in the append to "
+                    + topic + "-" + partition + " is " + total + " bytes which exceeds the maximum configured value of "
+                    + maxMessageBytes + ".");
+        }
+        if (total > remaining) {
+            throw corrupt("batch of " + total + " bytes runs past the end of the records (" + remaining + " left)");
+        }
+        long stored = h.crc();
+        long computed = h.computeCrc();
+        if (stored != computed) {
+            throw corrupt("Record is corrupt (stored crc = " + stored + ", computed CRC32C = " + computed
+                    + ") in topic partition " + topic + "-" + partition + ".");
+        }
+        int codec = h.compressionType();
+        if (codec > 4) {
+            throw invalid("Unknown compression type id: " + codec);
+        }
+        int count = h.recordsCount();
+        long countFromOffsets = (long) h.lastOffsetDelta() + 1;
+        if (countFromOffsets <= 0) {
+            throw invalid("Batch has an invalid offset range: [" + h.baseOffset() + ", " + h.lastOffset()
+                    + "] in topic partition " + topic + "-" + partition + ".");
+        }
+        if (count <= 0) {
+            throw invalid("Invalid reported count for record batch: " + count + " in topic partition " + topic + "-"
+                    + partition + ".");
+        }
+        if (countFromOffsets != count) {
+            throw invalid("Inconsistent batch offset range [" + h.baseOffset() + ", " + h.lastOffset()
+                    + "] and count of records " + count + " in topic partition " + topic + "-" + partition + ".");
+        }
+        if (!fromClient) {
+            return; // the count checks above hold for every origin: the log's offsets come from them
+        }
+        if (h.isControlBatch()) {
+            throw invalid("Clients are not allowed to write control records in topic partition " + topic + "-"
+                    + partition + ".");
+        }
+        boolean hasProducerId = h.producerId() > RecordBatchHeader.NO_PRODUCER_ID; // as Kafka's hasProducerId
+        if (hasProducerId && h.baseSequence() < 0) {
+            throw invalid("Invalid sequence number " + h.baseSequence() + " in record batch with producerId "
+                    + h.producerId() + " in topic partition " + topic + "-" + partition + ".");
+        }
+        if (h.isTransactional() && h.producerId() < 0) {
+            throw invalid("Transactional record batch without a producer id (" + h.producerId()
+                    + ") in topic partition " + topic + "-" + partition + ".");
+        }
+    }
+
     private static LogAppendException corrupt(String message) {
         return new LogAppendException(ErrorCode.CORRUPT_MESSAGE, message);
+    }
+
+    private static LogAppendException invalid(String message) {
+        return new LogAppendException(ErrorCode.INVALID_RECORD, message);
     }
 }

@@ -32,6 +32,12 @@ public final class LogConfig {
     public static final String COMPRESSION_TYPE = "compression.type";
     /** Accepted and reported; enforced by replication, not by the log. */
     public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
+    /** CreateTime topics: a record may be at most this much older than the broker's clock (INVALID_TIMESTAMP). */
+    public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "message.timestamp.before.max.ms";
+    /** CreateTime topics: a record may be at most this much ahead of the broker's clock (INVALID_TIMESTAMP). */
+    public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS = "message.timestamp.after.max.ms";
+    /** The largest decompressed record produce validation accepts from a compressed batch (INVALID_RECORD). */
+    public static final String MAX_DECOMPRESSED_MESSAGE_BYTES = "max.decompressed.message.bytes";
 
     public static final String CREATE_TIME = "CreateTime";
     public static final String LOG_APPEND_TIME = "LogAppendTime";
@@ -53,7 +59,10 @@ public final class LogConfig {
             Map.entry(DELETE_RETENTION_MS, "log.cleaner.delete.retention.ms"),
             Map.entry(MIN_CLEANABLE_DIRTY_RATIO, "log.cleaner.min.cleanable.ratio"),
             Map.entry(COMPRESSION_TYPE, "compression.type"),
-            Map.entry(MIN_INSYNC_REPLICAS, "min.insync.replicas"));
+            Map.entry(MIN_INSYNC_REPLICAS, "min.insync.replicas"),
+            Map.entry(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, "log.message.timestamp.before.max.ms"),
+            Map.entry(MESSAGE_TIMESTAMP_AFTER_MAX_MS, "log.message.timestamp.after.max.ms"),
+            Map.entry(MAX_DECOMPRESSED_MESSAGE_BYTES, "max.decompressed.message.bytes"));
 
     private static final Map<String, String> DEFAULTS;
 
@@ -75,10 +84,14 @@ public final class LogConfig {
         d.put(MIN_CLEANABLE_DIRTY_RATIO, "0.5");
         d.put(COMPRESSION_TYPE, "producer");
         d.put(MIN_INSYNC_REPLICAS, "1");
+        // Kafka 4.4's defaults: any age in the past, at most one hour ahead; no per-record cap below 2^31-9.
+        d.put(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Long.toString(Long.MAX_VALUE));
+        d.put(MESSAGE_TIMESTAMP_AFTER_MAX_MS, "3600000");
+        d.put(MAX_DECOMPRESSED_MESSAGE_BYTES, "2147483639");
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
-    private static final LogConfig DEFAULT_CONFIG = new LogConfig(DEFAULTS);
+    private static final LogConfig DEFAULT_CONFIG = new LogConfig(DEFAULTS, true);
 
     private final Map<String, String> values;
     private final int segmentBytes;
@@ -96,9 +109,15 @@ public final class LogConfig {
     private final boolean delete;
     private final long deleteRetentionMs;
     private final double minCleanableDirtyRatio;
+    private final long timestampBeforeMaxMs;
+    private final long timestampAfterMaxMs;
+    private final int maxDecompressedMessageBytes;
+    /** Not a topic key: the broker's {@code odradek.produce.validation} (true = full, false = header only). */
+    private final boolean fullRecordValidation;
 
-    private LogConfig(Map<String, String> values) {
+    private LogConfig(Map<String, String> values, boolean fullRecordValidation) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        this.fullRecordValidation = fullRecordValidation;
         // Kafka 4 requires >= 1 MiB for segment.bytes; we accept down to one batch header so tests can roll.
         this.segmentBytes = intAtLeast(SEGMENT_BYTES, 61);
         this.segmentMs = longAtLeast(SEGMENT_MS, 1);
@@ -126,6 +145,9 @@ public final class LogConfig {
         this.minCleanableDirtyRatio = ratio(MIN_CLEANABLE_DIRTY_RATIO);
         oneOf(COMPRESSION_TYPE, "producer", "uncompressed", "gzip", "snappy", "lz4", "zstd");
         intAtLeast(MIN_INSYNC_REPLICAS, 1);
+        this.timestampBeforeMaxMs = longAtLeast(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, 0);
+        this.timestampAfterMaxMs = longAtLeast(MESSAGE_TIMESTAMP_AFTER_MAX_MS, 0);
+        this.maxDecompressedMessageBytes = intAtLeast(MAX_DECOMPRESSED_MESSAGE_BYTES, 0);
     }
 
     /** Kafka's broker defaults. */
@@ -186,7 +208,16 @@ public final class LogConfig {
             }
             merged.put(k, v.trim());
         });
-        return new LogConfig(merged);
+        return new LogConfig(merged, fullRecordValidation);
+    }
+
+    /**
+     * A copy that validates produced batches fully (every record, as Kafka) or only by their headers
+     * (magic, sizes, CRC, counts). Carried through {@link #with}; set from the broker's
+     * {@code odradek.produce.validation}.
+     */
+    public LogConfig withFullRecordValidation(boolean full) {
+        return full == fullRecordValidation ? this : new LogConfig(values, full);
     }
 
     /** The topic-level keys this config knows, in a stable order. */
@@ -271,6 +302,23 @@ public final class LogConfig {
         return minCleanableDirtyRatio;
     }
 
+    public long timestampBeforeMaxMs() {
+        return timestampBeforeMaxMs;
+    }
+
+    public long timestampAfterMaxMs() {
+        return timestampAfterMaxMs;
+    }
+
+    public int maxDecompressedMessageBytes() {
+        return maxDecompressedMessageBytes;
+    }
+
+    /** False when the broker trusts its clients and checks batch headers only. */
+    public boolean fullRecordValidation() {
+        return fullRecordValidation;
+    }
+
     private double ratio(String key) {
         double r;
         try {
@@ -323,12 +371,13 @@ public final class LogConfig {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof LogConfig other && values.equals(other.values);
+        return o instanceof LogConfig other && values.equals(other.values)
+                && fullRecordValidation == other.fullRecordValidation;
     }
 
     @Override
     public int hashCode() {
-        return values.hashCode();
+        return values.hashCode() * 31 + Boolean.hashCode(fullRecordValidation);
     }
 
     @Override

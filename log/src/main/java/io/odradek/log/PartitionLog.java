@@ -327,7 +327,7 @@ public final class PartitionLog implements AutoCloseable {
         synchronized (lock) {
             ensureOpen();
             LogConfig cfg = config;
-            BatchValidator.validate(records, cfg.maxMessageBytes());
+            BatchValidator.validate(records, cfg, topic, partition, clock.millis());
             long firstOffset = end.offset();
             ProducerStateManager.ProducerAppend producerAppend = producers.begin();
             RecordBatchHeader h = new RecordBatchHeader(records, records.position());

@@ -48,4 +48,27 @@ class LogConfigTest {
         assertThat(LogConfig.fromBrokerConfig(Map.of("log.retention.hours", "1", "log.retention.ms", "5"))
                 .retentionMs()).isEqualTo(5L);
     }
+
+    @Test
+    void validationKeysHaveKafkasDefaultsAndBrokerSynonyms() {
+        LogConfig d = LogConfig.defaults();
+        assertThat(d.timestampBeforeMaxMs()).isEqualTo(Long.MAX_VALUE);
+        assertThat(d.timestampAfterMaxMs()).isEqualTo(3_600_000L);
+        assertThat(d.maxDecompressedMessageBytes()).isEqualTo(2_147_483_639);
+        assertThat(d.fullRecordValidation()).isTrue();
+        LogConfig c = LogConfig.fromBrokerConfig(Map.of("log.message.timestamp.before.max.ms", "1000",
+                "log.message.timestamp.after.max.ms", "2000", "max.decompressed.message.bytes", "3000"));
+        assertThat(c.timestampBeforeMaxMs()).isEqualTo(1000L);
+        assertThat(c.timestampAfterMaxMs()).isEqualTo(2000L);
+        assertThat(c.maxDecompressedMessageBytes()).isEqualTo(3000);
+        assertThatThrownBy(() -> d.with(Map.of("message.timestamp.after.max.ms", "-1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 0");
+    }
+
+    @Test
+    void headerOnlyValidationSurvivesTopicOverrides() {
+        LogConfig trusted = LogConfig.defaults().withFullRecordValidation(false);
+        assertThat(trusted.with(Map.of("retention.ms", "5")).fullRecordValidation()).isFalse();
+        assertThat(trusted).isNotEqualTo(LogConfig.defaults());
+    }
 }

@@ -140,6 +140,21 @@ public final class BrokerConfigDef {
                 + "ulimit -n and vm.max_map_count / 2 (Kafka: no limit).");
         define("odradek.index.idle.unmap.ms", LONG, "60000", atLeast(1),
                 "Unmap a segment's .index/.timeindex after this long unused; they are mapped again on next use.");
+
+        // Record validation (issue 6)
+        define("log.message.timestamp.before.max.ms", LONG, Long.toString(Long.MAX_VALUE), atLeast(0),
+                "CreateTime topics: refuse a record older than now minus this (INVALID_TIMESTAMP).");
+        define("log.message.timestamp.after.max.ms", LONG, "3600000", atLeast(0),
+                "CreateTime topics: refuse a record newer than now plus this (INVALID_TIMESTAMP).");
+        define("max.decompressed.message.bytes", INT, "2147483639", atLeast(0),
+                "Largest decompressed record accepted from a compressed batch (INVALID_RECORD).");
+        define("odradek.produce.validation", STRING, "full", oneOf("full", "header"),
+                "Odradek only. full (default): every produced record is walked and checked as Kafka's LogValidator"
+                        + " does (framing, counts, offset deltas, timestamps, keys on compacted topics, compressed"
+                        + " batches decompressed as a stream). header: only batch headers are checked (magic, sizes,"
+                        + " CRC, count, attributes), which saves the walk's CPU but is only safe for trusted clients:"
+                        + " one malformed batch with a valid CRC is then stored and breaks the partition for every"
+                        + " reader (Kafka's consumers, kafka-dump-log, compaction).");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();

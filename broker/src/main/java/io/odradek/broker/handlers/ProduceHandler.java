@@ -6,6 +6,7 @@ import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.log.LogAppendException;
 import io.odradek.log.LogException;
 import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.Partition;
@@ -48,7 +49,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     else INVALID_RECORD; ZSTD below v7 is UNSUPPORTED_COMPRESSION_TYPE. Null or empty records are
  *     INVALID_RECORD too (Kafka's check lets null through to fail later as an unknown server error).
  *     Everything else (CRC, lengths, max.message.bytes, producer epoch and sequence) is the log's, whose
- *     {@code LogAppendException} carries the error code; its message goes in error_message (v8+).</li>
+ *     {@code LogAppendException} carries the error code; its message goes in error_message (v8+), and
+ *     the records it names (a compacted topic's keyless records, out-of-range timestamps) go in
+ *     record_errors (v8+) with their index in the batch, as Kafka's RecordValidationException. The log
+ *     walks every record before appending (see {@code BatchValidator}) unless
+ *     {@code odradek.produce.validation=header}.</li>
  * <li>acks must be -1, 0 or 1, else every partition gets INVALID_REQUIRED_ACKS. acks=1 answers once every
  *     partition's append is in the log. acks=all then waits, in the waiting-operations set, until each
  *     appended partition's high watermark passes its last offset: at once on one node; after timeout_ms
@@ -191,7 +196,7 @@ public final class ProduceHandler implements ApiHandler {
         return partition.appendAsLeader(frameBytes.nioBuffer(), acks).handle((result, error) -> {
             frameBytes.release();
             if (error != null) {
-                appendFailed(out, unwrap(error));
+                appendFailed(version, out, unwrap(error));
                 failed.set(true);
             } else {
                 out.set(PartitionProduceResponse.ERROR_CODE, ErrorCode.NONE.code())
@@ -210,9 +215,10 @@ public final class ProduceHandler implements ApiHandler {
      * A refused append's partition response. The log's {@link LogException} carries the error code and
      * message; record-level errors (v8+ record_errors) from a {@code LogAppendException} go in here too.
      */
-    private static void appendFailed(Struct out, Throwable error) {
+    private static void appendFailed(short version, Struct out, Throwable error) {
         if (error instanceof LogException e) {
             fail(out, e.errorCode(), e.getMessage());
+            addRecordErrors(version, out, e);
         } else {
             fail(out, ErrorCode.UNKNOWN_SERVER_ERROR, "append failed: " + error);
         }
@@ -286,6 +292,17 @@ public final class ProduceHandler implements ApiHandler {
                 // Its connection is gone: no response (null, as for acks=0), so nothing is logged or written.
                 case CANCELLED -> future.complete(null);
                 case FAILED -> future.completeExceptionally(failure());
+            }
+        }
+    }
+
+    /** Kafka's record_errors (v8+): index and reason of each record that made the log refuse the batch. */
+    private static void addRecordErrors(short version, Struct out, LogException e) {
+        if (version >= 8 && e instanceof LogAppendException refused) {
+            for (LogAppendException.RecordError r : refused.recordErrors()) {
+                out.add(PartitionProduceResponse.RECORD_ERRORS)
+                        .set(PartitionProduceResponse.BatchIndexAndErrorMessage.BATCH_INDEX, r.batchIndex())
+                        .set(PartitionProduceResponse.BatchIndexAndErrorMessage.BATCH_INDEX_ERROR_MESSAGE, r.message());
             }
         }
     }

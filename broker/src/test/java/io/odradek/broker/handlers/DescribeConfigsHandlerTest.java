@@ -46,8 +46,9 @@ class DescribeConfigsHandlerTest {
         assertThat(r.get(DescribeConfigsResult.RESOURCE_NAME)).isEqualTo("orders");
         Map<String, Struct> configs = byName(r);
         assertThat(configs.keySet()).containsExactly("cleanup.policy", "compression.type", "delete.retention.ms",
-                "file.delete.delay.ms", "flush.messages", "flush.ms", "index.interval.bytes", "max.message.bytes",
-                "message.timestamp.type", "min.cleanable.dirty.ratio", "min.insync.replicas", "retention.bytes", "retention.ms", "segment.bytes", "segment.index.bytes",
+                "file.delete.delay.ms", "flush.messages", "flush.ms", "index.interval.bytes",
+                "max.decompressed.message.bytes", "max.message.bytes", "message.timestamp.after.max.ms",
+                "message.timestamp.before.max.ms", "message.timestamp.type", "min.cleanable.dirty.ratio", "min.insync.replicas", "retention.bytes", "retention.ms", "segment.bytes", "segment.index.bytes",
                 "segment.ms");
         assertEntry(configs.get("retention.ms"), "1000", 1, 5);
         assertThat(synonyms(configs.get("retention.ms"))).containsExactly(
@@ -81,7 +82,7 @@ class DescribeConfigsHandlerTest {
         assertThat(results).extracting(x -> x.get(DescribeConfigsResult.ERROR_CODE)).containsExactly(
                 ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code(), ErrorCode.INVALID_TOPIC_EXCEPTION.code(), ErrorCode.NONE.code());
         assertThat(results.get(0).get(DescribeConfigsResult.CONFIGS)).isEmpty();
-        assertThat(results.get(2).get(DescribeConfigsResult.CONFIGS)).hasSize(16);
+        assertThat(results.get(2).get(DescribeConfigsResult.CONFIGS)).hasSize(19);
     }
 
     @Test

@@ -1,0 +1,100 @@
+package io.odradek.log.validation;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import org.xerial.snappy.Snappy;
+
+/**
+ * Reads snappy-java's framing (what Kafka's producers write for snappy batches) chunk by chunk from the
+ * batch's buffer into per-thread buffers; {@code SnappyInputStream} allocates its buffers per stream. The
+ * bytes are the same, so the verdict is the same: input without the framing header falls back to
+ * {@code SnappyInputStream}, which, like Kafka, reads it as one raw snappy block.
+ *
+ * <p>Framing: magic {0x82, 'SNAPPY', 0}, version int32, compatible-version int32 (big endian), then chunks of
+ * [compressed length int32][raw snappy block]; a repeated header (concatenated streams) is skipped.
+ */
+final class SnappyFramedInput extends BlockInput {
+    private static final byte[] MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
+    private static final int MAGIC_HEAD = 0x82534E41; // the first four magic bytes as a big-endian int
+    private static final int HEADER_SIZE = 16;
+    private static final int CACHED = 64 * 1024;
+    private static final ThreadLocal<byte[][]> BUFFERS =
+            ThreadLocal.withInitial(() -> new byte[][] {new byte[CACHED], new byte[CACHED]});
+
+    private final ByteBuffer in;
+    private byte[] compressed;
+
+    private SnappyFramedInput(ByteBuffer in) {
+        this.in = in;
+        byte[][] cached = BUFFERS.get();
+        this.compressed = cached[0];
+        this.block = cached[1];
+    }
+
+    /** A reader for the snappy batch payload in {@code raw} (position to limit). */
+    static InputStream open(ByteBuffer raw) throws IOException {
+        ByteBuffer in = raw.duplicate();
+        if (!hasMagic(in, in.position())) {
+            return new org.xerial.snappy.SnappyInputStream(new CompressedRecords.ByteBufferInput(in));
+        }
+        in.position(in.position() + HEADER_SIZE);
+        return new SnappyFramedInput(in);
+    }
+
+    private static boolean hasMagic(ByteBuffer b, int at) {
+        if (b.limit() - at < HEADER_SIZE) {
+            return false;
+        }
+        for (int i = 0; i < MAGIC.length; i++) {
+            if (b.get(at + i) != MAGIC[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    boolean nextBlock() throws IOException {
+        while (in.remaining() > 0) {
+            if (in.remaining() < 4) {
+                throw new IOException("truncated snappy chunk length");
+            }
+            int size = in.getInt();
+            if (size == MAGIC_HEAD && hasMagic(in, in.position() - 4)) {
+                in.position(in.position() - 4 + HEADER_SIZE); // a concatenated stream's header
+                continue;
+            }
+            if (size < 0 || size > in.remaining()) {
+                throw new IOException("snappy chunk of " + size + " bytes with " + in.remaining() + " left");
+            }
+            byte[] src;
+            int srcOff;
+            if (in.hasArray()) {
+                src = in.array();
+                srcOff = in.arrayOffset() + in.position();
+            } else {
+                if (compressed.length < size) {
+                    compressed = new byte[size]; // larger than the cached buffer: this stream only
+                }
+                in.get(in.position(), compressed, 0, size);
+                src = compressed;
+                srcOff = 0;
+            }
+            int length = Snappy.uncompressedLength(src, srcOff, size);
+            if (length < 0) {
+                throw new IOException("snappy chunk claims " + length + " bytes");
+            }
+            if (block.length < length) {
+                block = new byte[length];
+            }
+            lim = Snappy.uncompress(src, srcOff, size, block, 0);
+            in.position(in.position() + size);
+            pos = 0;
+            if (lim > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
