@@ -77,7 +77,8 @@ public final class BenchTool {
                         return;
                     }
                     last = notReady;
-                    Thread.sleep(20);
+                    // Metadata for thousands of partitions is a big answer: ask less often, not to slow the start.
+                    Thread.sleep(minPartitions > 0 ? 100 : 20);
                 }
             } catch (IOException e) {
                 last = e.toString();
