@@ -1,0 +1,294 @@
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The few measurements bench/run needs that Kafka's own tools do not make. Compiled by bench/run against the
+ * cached kafka-clients jar; talks to 127.0.0.1 only.
+ *
+ * <pre>
+ *   ready PORT TIMEOUT_MS [MIN_PARTITIONS]   poll until the broker answers ApiVersions and Metadata (with a
+ *                                            leader for every partition, and at least MIN_PARTITIONS outside
+ *                                            internal topics); prints the epoch millisecond it did
+ *   create PORT NAME:PARTITIONS...           create these topics (one request)
+ *   create-many PORT PREFIX TOPICS PARTITIONS
+ *                                            create TOPICS topics PREFIX-0.. of PARTITIONS partitions each,
+ *                                            one request per topic
+ *   fanout PORT TOPIC CONSUMERS RATE SECONDS SIZE
+ *                                            CONSUMERS consumers, each in its own group, tail TOPIC while one
+ *                                            producer sends RATE records/s of SIZE bytes for SECONDS; prints
+ *                                            delivery latency percentiles over every (record, consumer) pair
+ * </pre>
+ */
+public final class BenchTool {
+    public static void main(String[] args) throws Exception {
+        switch (args.length == 0 ? "" : args[0]) {
+            case "ready" -> ready(Integer.parseInt(args[1]), Long.parseLong(args[2]),
+                    args.length > 3 ? Integer.parseInt(args[3]) : 0);
+            case "create" -> create(Integer.parseInt(args[1]), Arrays.copyOfRange(args, 2, args.length));
+            case "create-many" -> createMany(Integer.parseInt(args[1]), args[2], Integer.parseInt(args[3]),
+                    Integer.parseInt(args[4]));
+            case "fanout" -> fanout(Integer.parseInt(args[1]), args[2], Integer.parseInt(args[3]),
+                    Integer.parseInt(args[4]), Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+            default -> {
+                System.err.println("usage: BenchTool ready|create|fanout ... (see the source)");
+                System.exit(2);
+            }
+        }
+    }
+
+    // ---- ready: raw ApiVersions v0 then Metadata v4 (all topics), no client library, so it is cheap to poll.
+
+    private static void ready(int port, long timeoutMs, int minPartitions) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        String last = "no answer";
+        while (System.currentTimeMillis() < deadline) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+                s.setSoTimeout(5000);
+                s.setTcpNoDelay(true);
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                while (System.currentTimeMillis() < deadline) {
+                    String notReady = probe(out, in, minPartitions);
+                    if (notReady == null) {
+                        System.out.println(System.currentTimeMillis());
+                        return;
+                    }
+                    last = notReady;
+                    // Metadata for thousands of partitions is a big answer: ask less often, not to slow the start.
+                    Thread.sleep(minPartitions > 0 ? 100 : 20);
+                }
+            } catch (IOException e) {
+                last = e.toString();
+                Thread.sleep(5);
+            }
+        }
+        System.err.println("not ready after " + timeoutMs + " ms: " + last);
+        System.exit(1);
+    }
+
+    /** Null when ready, else why not. */
+    private static String probe(DataOutputStream out, DataInputStream in, int minPartitions) throws IOException {
+        // ApiVersions v0: api key 18, version 0, correlation id 1, null client id.
+        out.writeInt(10);
+        out.writeShort(18);
+        out.writeShort(0);
+        out.writeInt(1);
+        out.writeShort(-1);
+        out.flush();
+        ByteBuffer r = readFrame(in);
+        r.getInt(); // correlation id
+        short error = r.getShort();
+        if (error != 0) return "ApiVersions error " + error;
+
+        // Metadata v4: all topics (null array), no auto-creation.
+        out.writeInt(15);
+        out.writeShort(3);
+        out.writeShort(4);
+        out.writeInt(2);
+        out.writeShort(-1);
+        out.writeInt(-1);
+        out.writeByte(0);
+        out.flush();
+        r = readFrame(in);
+        r.getInt(); // correlation id
+        r.getInt(); // throttle time
+        int brokers = r.getInt();
+        if (brokers < 1) return "no brokers in Metadata";
+        for (int i = 0; i < brokers; i++) {
+            r.getInt();
+            skipString(r);
+            r.getInt();
+            skipString(r);
+        }
+        skipString(r); // cluster id
+        r.getInt(); // controller id
+        int topics = r.getInt();
+        int partitions = 0;
+        for (int t = 0; t < topics; t++) {
+            short topicError = r.getShort();
+            String name = readString(r);
+            boolean internal = r.get() != 0;
+            if (topicError != 0) return "topic " + name + " error " + topicError;
+            int n = r.getInt();
+            for (int p = 0; p < n; p++) {
+                short partitionError = r.getShort();
+                int index = r.getInt();
+                int leader = r.getInt();
+                skipInt32Array(r); // replicas
+                skipInt32Array(r); // isr
+                if (partitionError != 0 || leader < 0) {
+                    return name + "-" + index + " error " + partitionError + " leader " + leader;
+                }
+            }
+            if (!internal) partitions += n;
+        }
+        return partitions >= minPartitions ? null : partitions + " of " + minPartitions + " partitions";
+    }
+
+    private static ByteBuffer readFrame(DataInputStream in) throws IOException {
+        byte[] b = new byte[in.readInt()];
+        in.readFully(b);
+        return ByteBuffer.wrap(b);
+    }
+
+    private static void skipInt32Array(ByteBuffer r) {
+        int n = r.getInt(); // read before r.position() is taken: getInt moves it
+        r.position(r.position() + 4 * n);
+    }
+
+    private static void skipString(ByteBuffer r) {
+        short len = r.getShort();
+        if (len > 0) r.position(r.position() + len);
+    }
+
+    private static String readString(ByteBuffer r) {
+        short len = r.getShort();
+        if (len < 0) return null;
+        byte[] b = new byte[len];
+        r.get(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    // ---- create
+
+    private static void create(int port, String[] specs) throws Exception {
+        List<NewTopic> topics = new ArrayList<>();
+        for (String spec : specs) {
+            String[] nameAndCount = spec.split(":");
+            topics.add(new NewTopic(nameAndCount[0], Integer.parseInt(nameAndCount[1]), (short) 1));
+        }
+        try (Admin admin = admin(port)) {
+            admin.createTopics(topics).all().get();
+        }
+    }
+
+    private static void createMany(int port, String prefix, int topics, int partitions) throws Exception {
+        try (Admin admin = admin(port)) {
+            for (int t = 0; t < topics; t++) {
+                admin.createTopics(List.of(new NewTopic(prefix + "-" + t, partitions, (short) 1))).all().get();
+            }
+        }
+    }
+
+    private static Admin admin(int port) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", "127.0.0.1:" + port);
+        props.put("default.api.timeout.ms", "600000");
+        props.put("request.timeout.ms", "600000");
+        return Admin.create(props);
+    }
+
+    // ---- fanout
+
+    private static void fanout(int port, String topic, int consumers, int rate, int seconds, int size)
+            throws Exception {
+        int expected = rate * seconds;
+        long[][] latencies = new long[consumers][expected];
+        AtomicIntegerArray counts = new AtomicIntegerArray(consumers);
+        CountDownLatch assigned = new CountDownLatch(consumers);
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> threads = new ArrayList<>();
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        for (int c = 0; c < consumers; c++) {
+            int id = c;
+            Properties props = new Properties();
+            props.put("bootstrap.servers", "127.0.0.1:" + port);
+            props.put("group.id", "fanout-" + run + "-" + c);
+            props.put("auto.offset.reset", "latest");
+            props.put("key.deserializer", ByteArrayDeserializer.class.getName());
+            props.put("value.deserializer", ByteArrayDeserializer.class.getName());
+            Thread t = new Thread(() -> {
+                try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+                    consumer.subscribe(List.of(topic));
+                    while (consumer.assignment().isEmpty()) consumer.poll(Duration.ofMillis(100));
+                    consumer.assignment().forEach(consumer::position); // resolve "latest" before producing
+                    assigned.countDown();
+                    while (!stop.get()) {
+                        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(100))) {
+                            long now = System.nanoTime();
+                            int n = counts.get(id);
+                            if (n < expected) {
+                                latencies[id][n] = now - ByteBuffer.wrap(rec.value()).getLong();
+                                counts.set(id, n + 1); // after the write: publishes it to the main thread
+                            }
+                        }
+                    }
+                }
+            }, "consumer-" + c);
+            t.start();
+            threads.add(t);
+        }
+        if (!assigned.await(120, TimeUnit.SECONDS)) throw new IllegalStateException("consumers not assigned");
+
+        Properties props = new Properties();
+        props.put("bootstrap.servers", "127.0.0.1:" + port);
+        props.put("acks", "1");
+        props.put("linger.ms", "0");
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        long periodNs = 1_000_000_000L / rate;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            long start = System.nanoTime();
+            for (int i = 0; i < expected; i++) {
+                long due = start + i * periodNs;
+                long wait = due - System.nanoTime();
+                if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
+                byte[] value = new byte[size];
+                ByteBuffer.wrap(value).putLong(System.nanoTime());
+                producer.send(new ProducerRecord<>(topic, value));
+            }
+            producer.flush();
+        }
+        long drainUntil = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < drainUntil && total(counts) < expected * consumers) {
+            Thread.sleep(50);
+        }
+        stop.set(true);
+        for (Thread t : threads) t.join();
+
+        int total = total(counts);
+        long[] all = new long[total];
+        int k = 0;
+        for (int c = 0; c < consumers; c++) {
+            System.arraycopy(latencies[c], 0, all, k, counts.get(c));
+            k += counts.get(c);
+        }
+        Arrays.sort(all);
+        System.out.printf("fanout consumers=%d sent=%d delivered=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f%n",
+                consumers, expected, total, pct(all, 0.50), pct(all, 0.99), total == 0 ? 0 : all[total - 1] / 1e6);
+    }
+
+    private static int total(AtomicIntegerArray counts) {
+        int sum = 0;
+        for (int i = 0; i < counts.length(); i++) sum += counts.get(i);
+        return sum;
+    }
+
+    private static double pct(long[] sorted, double p) {
+        if (sorted.length == 0) return 0;
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+    }
+}
