@@ -49,6 +49,30 @@ public final class LogSafe {
         return out.toString();
     }
 
+    /**
+     * A whole log message made one line: control characters, line breaks and bidirectional overrides escaped
+     * as in {@link #escape}, nothing cut and backslashes kept. The log formatter applies it to every message,
+     * so text that reached a message unescaped (a group id in a coordinator's line) still cannot forge lines.
+     */
+    public static String oneLine(String message) {
+        StringBuilder out = null;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            String escaped = c == '\\' ? null : escapeOf(c);
+            if (escaped != null && out == null) {
+                out = new StringBuilder(message.length() + 16).append(message, 0, i);
+            }
+            if (out != null) {
+                if (escaped != null) {
+                    out.append(escaped);
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? message : out.toString();
+    }
+
     private static String escapeOf(char c) {
         switch (c) {
             case '\n':

@@ -12,7 +12,8 @@ import java.util.logging.LogRecord;
  * {@code 2026-11-30 13:45:01.123 INFO  [thread] Logger: message}, one line per record (plus the stack
  * trace of an attached exception). The logger is shown by its last name segment, the level in the
  * names most people read (ERROR, WARN, INFO, DEBUG, TRACE). The thread is the caller's: records are
- * formatted synchronously by the handler on the logging thread.
+ * formatted synchronously by the handler on the logging thread. A message never spans lines: control
+ * characters in it (from a client's group id, say) are escaped ({@link LogSafe#oneLine}).
  */
 public final class OneLineFormatter extends Formatter {
     private static final DateTimeFormatter TIME =
@@ -25,7 +26,7 @@ public final class OneLineFormatter extends Formatter {
         line.append(' ').append(levelName(record.getLevel())).append(" [")
                 .append(Thread.currentThread().getName()).append("] ")
                 .append(shortName(record.getLoggerName())).append(": ")
-                .append(formatMessage(record))
+                .append(LogSafe.oneLine(formatMessage(record)))
                 .append(System.lineSeparator());
         if (record.getThrown() != null) {
             StringWriter trace = new StringWriter();

@@ -39,6 +39,20 @@ class OneLineFormatterTest {
     }
 
     @Test
+    void aGroupIdWithControlBytesCannotForgeALineOrColourTheTerminal() {
+        LogRecord record = new LogRecord(Level.INFO, "group evil\n2026-01-01 00:00:00.000 ERROR [x] Fake: \u001b[31mpwned"
+                + " is stable at generation 1 (C:\\data)");
+        record.setLoggerName("io.odradek.coordinator.group.ClassicGroupProtocol");
+        record.setInstant(Instant.EPOCH);
+
+        String text = new OneLineFormatter().format(record);
+
+        assertThat(text.lines()).hasSize(1);
+        assertThat(text).endsWith("ClassicGroupProtocol: group evil\\n2026-01-01 00:00:00.000 ERROR [x] Fake: "
+                + "\\u001b[31mpwned is stable at generation 1 (C:\\data)" + System.lineSeparator());
+    }
+
+    @Test
     void levelNamesAreTheUsualOnes() {
         assertThat(LogSetup.parseLevel("debug")).isEqualTo(Level.FINE);
         assertThat(LogSetup.parseLevel("WARN")).isEqualTo(Level.WARNING);
