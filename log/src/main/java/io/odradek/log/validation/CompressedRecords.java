@@ -5,6 +5,7 @@ import static io.odradek.log.validation.RecordChecks.invalid;
 import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import io.odradek.log.LogAppendException;
+import io.odradek.wire.batch.ByteBufferInput;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -229,38 +230,6 @@ final class CompressedRecords {
             in.close();
         } catch (IOException | RuntimeException ignored) {
             // the verdict is already made; closing only frees the codec's buffers
-        }
-    }
-
-    /** The compressed bytes of a batch as a stream, read in place. */
-    static final class ByteBufferInput extends InputStream {
-        private final ByteBuffer buffer;
-
-        ByteBufferInput(ByteBuffer buffer) {
-            this.buffer = buffer;
-        }
-
-        @Override
-        public int read() {
-            return buffer.hasRemaining() ? buffer.get() & 0xff : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) {
-            if (len == 0) {
-                return 0;
-            }
-            if (!buffer.hasRemaining()) {
-                return -1;
-            }
-            int n = Math.min(len, buffer.remaining());
-            buffer.get(b, off, n);
-            return n;
-        }
-
-        @Override
-        public int available() {
-            return buffer.remaining();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.odradek.log.validation;
 
+import io.odradek.wire.batch.ByteBufferInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -36,7 +37,7 @@ final class SnappyFramedInput extends BlockInput {
     static InputStream open(ByteBuffer raw) throws IOException {
         ByteBuffer in = raw.duplicate();
         if (!hasMagic(in, in.position())) {
-            return new org.xerial.snappy.SnappyInputStream(new CompressedRecords.ByteBufferInput(in));
+            return new org.xerial.snappy.SnappyInputStream(new ByteBufferInput(in));
         }
         in.position(in.position() + HEADER_SIZE);
         return new SnappyFramedInput(in);

@@ -253,43 +253,4 @@ public final class RecordBatchReader implements AutoCloseable {
         }
         throw new IOException("varlong longer than 10 bytes");
     }
-
-    /** The records section of a batch as a stream, without copying it. */
-    private static final class ByteBufferInput extends InputStream {
-        private final ByteBuffer buffer;
-
-        ByteBufferInput(ByteBuffer buffer) {
-            this.buffer = buffer;
-        }
-
-        @Override
-        public int read() {
-            return buffer.hasRemaining() ? buffer.get() & 0xff : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) {
-            if (len == 0) {
-                return 0;
-            }
-            if (!buffer.hasRemaining()) {
-                return -1;
-            }
-            int n = Math.min(len, buffer.remaining());
-            buffer.get(b, off, n);
-            return n;
-        }
-
-        @Override
-        public long skip(long n) {
-            int k = (int) Math.max(0, Math.min(n, buffer.remaining()));
-            buffer.position(buffer.position() + k);
-            return k;
-        }
-
-        @Override
-        public int available() {
-            return buffer.remaining();
-        }
-    }
 }
