@@ -46,7 +46,7 @@ final class BrokerServices implements AutoCloseable {
         try {
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
-            partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(config.numIoThreads()),
+            partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
                     new WaitingOperations<Partition>("waiting-operations"));
             topics.onTopicDeleted(partitions::removeTopic);
             GroupCoordinator groups = startGroupCoordinator(config, topics, partitions);
@@ -61,6 +61,15 @@ final class BrokerServices implements AutoCloseable {
             topics.close();
             throw e;
         }
+    }
+
+    /**
+     * num.io.threads, but no more than there are cores: a writer appends without blocking on anything but
+     * the disk, so writers beyond the cores only add thread switches to every produce (Kafka's request
+     * handler threads, which the key sizes there, also wait on locks and purgatory).
+     */
+    static int writerThreads(BrokerConfig config) {
+        return Math.max(1, Math.min(config.numIoThreads(), Runtime.getRuntime().availableProcessors()));
     }
 
     /**

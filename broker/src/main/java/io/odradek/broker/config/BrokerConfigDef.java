@@ -80,7 +80,7 @@ public final class BrokerConfigDef {
         // Network
         define("socket.request.max.bytes", INT, "104857600", atLeast(1), "Largest request frame accepted.");
         define("num.network.threads", INT, "3", atLeast(1), "Accepted for compatibility; Netty sizes its event loops.");
-        define("num.io.threads", INT, "8", atLeast(1), "Writer threads: each partition's appends run on one of them.");
+        define("num.io.threads", INT, "8", atLeast(1), "Writer threads, at most one per core: each partition's appends run on one of them.");
 
         // Network: backpressure and connection limits (issue 6)
         define("queued.max.requests", INT, "500", atLeast(1),
