@@ -43,7 +43,7 @@ class FullDiskTest {
     void aFullDiskAnswersStorageErrorsLogsOnceAndDeleteTopicsFreesTheSpace() throws Exception {
         Path dir = broker.logDir();
         broker.stop();
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", dir.toString()),
+        assumeTrue(Tmpfs.mount(dir, "8m"),
                 "mounting a tmpfs needs root (mount -t tmpfs): the full-disk test is skipped here");
         List<String> fullLines = new CopyOnWriteArrayList<>();
         Handler capture = new Handler() {
@@ -109,7 +109,7 @@ class FullDiskTest {
             broker.stopAsIfCrashed(); // no clean-shutdown marker: the next start recovers the log
             broker.start();
 
-            List<String> values = readAll("keep", keptBefore.size() + 1);
+            List<String> values = readAll("keep");
             List<String> expected = new ArrayList<>(keptBefore);
             expected.add("after");
             assertThat(values).containsExactlyElementsOf(expected);
@@ -119,38 +119,19 @@ class FullDiskTest {
             logManagerLog.removeHandler(capture);
             broker.closeClients();
             broker.stop();
-            run("umount", dir.toString());
+            Tmpfs.unmount(dir);
         }
     }
 
-    private List<String> readAll(String topic, int count) {
+    private List<String> readAll(String topic) {
         KafkaConsumer<String, String> consumer = Clients.consumer(broker, Map.of());
-        TopicPartition tp = new TopicPartition(topic, 0);
-        consumer.assign(List.of(tp));
-        consumer.seekToBeginning(List.of(tp));
-        List<String> values = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (values.size() < count && System.nanoTime() < deadline) {
-            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                values.add(r.value());
-            }
-        }
-        return values;
+        return Clients.readAll(consumer, List.of(new TopicPartition(topic, 0)), Duration.ofSeconds(30)).stream()
+                .map(ConsumerRecord::value).toList();
     }
 
     private static List<Path> tmpFiles(Path dir) throws IOException {
         try (Stream<Path> walk = Files.walk(dir)) {
             return walk.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
-        }
-    }
-
-    private static boolean run(String... command) throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor() == 0;
-        } catch (IOException e) {
-            return false;
         }
     }
 }

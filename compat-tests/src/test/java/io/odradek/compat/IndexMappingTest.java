@@ -38,7 +38,7 @@ class IndexMappingTest {
     void twoThousandPartitionsHoldNoIndexMappingsOnceIdle() throws Exception {
         Path dir = broker.logDir();
         broker.stop();
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=512m", "tmpfs", dir.toString()),
+        assumeTrue(Tmpfs.mount(dir, "512m"),
                 "mounting a tmpfs needs root (mount -t tmpfs): the 2,000-partition mapping test is skipped here");
         try {
             broker.start();
@@ -79,7 +79,7 @@ class IndexMappingTest {
         } finally {
             broker.closeClients();
             broker.stop();
-            run("umount", dir.toString());
+            Tmpfs.unmount(dir);
         }
     }
 
@@ -88,15 +88,5 @@ class IndexMappingTest {
         return Files.readAllLines(Path.of("/proc/self/maps")).stream()
                 .filter(l -> l.contains(prefix) && (l.endsWith(".index") || l.endsWith(".timeindex")))
                 .count();
-    }
-
-    private static boolean run(String... command) throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor() == 0;
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

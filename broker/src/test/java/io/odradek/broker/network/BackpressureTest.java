@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.odradek.broker.Broker;
-import io.odradek.broker.BrokerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,30 +35,19 @@ class BackpressureTest {
     @TempDir
     Path logDir;
     Broker broker;
-    final List<AutoCloseable> toClose = new ArrayList<>();
+    final LoopbackBroker loopback = new LoopbackBroker();
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable c : toClose) {
-            c.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
+        loopback.close();
     }
 
     private void start(Map<String, String> settings) throws InterruptedException {
-        Map<String, String> config = new HashMap<>(settings);
-        config.put("node.id", "1");
-        config.put("listeners", "PLAINTEXT://127.0.0.1:0");
-        config.put("log.dirs", logDir.toString());
-        broker = Broker.start(BrokerConfig.of(config));
+        broker = loopback.start(logDir, settings);
     }
 
     private RawClient connect(int receiveBufferBytes) throws IOException {
-        RawClient client = new RawClient(broker.port(), receiveBufferBytes);
-        toClose.add(client);
-        return client;
+        return loopback.connect(receiveBufferBytes);
     }
 
     @Test
