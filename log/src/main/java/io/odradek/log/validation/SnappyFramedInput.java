@@ -1,6 +1,5 @@
 package io.odradek.log.validation;
 
-import io.odradek.wire.batch.ByteBufferInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -9,8 +8,9 @@ import org.xerial.snappy.Snappy;
 /**
  * Reads snappy-java's framing (what Kafka's producers write for snappy batches) chunk by chunk from the
  * batch's buffer into per-thread buffers; {@code SnappyInputStream} allocates its buffers per stream. The
- * bytes are the same, so the verdict is the same: input without the framing header falls back to
- * {@code SnappyInputStream}, which, like Kafka, reads it as one raw snappy block.
+ * bytes are the same, so the verdict is the same. Input without the framing header is read, like Kafka's
+ * {@code SnappyInputStream} reads it, as one raw snappy block, here through the same bounded path: a block
+ * is never allocated from a claimed size it could not expand to.
  *
  * <p>Framing: magic {0x82, 'SNAPPY', 0}, version int32, compatible-version int32 (big endian), then chunks of
  * [compressed length int32][raw snappy block]; a repeated header (concatenated streams) is skipped.
@@ -20,14 +20,19 @@ final class SnappyFramedInput extends BlockInput {
     private static final int MAGIC_HEAD = 0x82534E41; // the first four magic bytes as a big-endian int
     private static final int HEADER_SIZE = 16;
     private static final int CACHED = 64 * 1024;
+    /** Most bytes a snappy chunk can expand to per compressed byte (its densest element: 64 bytes from a 3-byte copy). */
+    private static final int MAX_EXPANSION = 32;
     private static final ThreadLocal<byte[][]> BUFFERS =
             ThreadLocal.withInitial(() -> new byte[][] {new byte[CACHED], new byte[CACHED]});
 
     private final ByteBuffer in;
+    /** Unframed input: the whole payload is one raw block, read once. */
+    private boolean rawBlock;
     private byte[] compressed;
 
-    private SnappyFramedInput(ByteBuffer in) {
+    private SnappyFramedInput(ByteBuffer in, boolean rawBlock) {
         this.in = in;
+        this.rawBlock = rawBlock;
         byte[][] cached = BUFFERS.get();
         this.compressed = cached[0];
         this.block = cached[1];
@@ -37,10 +42,10 @@ final class SnappyFramedInput extends BlockInput {
     static InputStream open(ByteBuffer raw) throws IOException {
         ByteBuffer in = raw.duplicate();
         if (!hasMagic(in, in.position())) {
-            return new org.xerial.snappy.SnappyInputStream(new ByteBufferInput(in));
+            return new SnappyFramedInput(in, true);
         }
         in.position(in.position() + HEADER_SIZE);
-        return new SnappyFramedInput(in);
+        return new SnappyFramedInput(in, false);
     }
 
     private static boolean hasMagic(ByteBuffer b, int at) {
@@ -58,10 +63,15 @@ final class SnappyFramedInput extends BlockInput {
     @Override
     boolean nextBlock() throws IOException {
         while (in.remaining() > 0) {
-            if (in.remaining() < 4) {
+            int size;
+            if (rawBlock) {
+                size = in.remaining();
+                rawBlock = false; // one block, then the end (in is consumed below)
+            } else if (in.remaining() < 4) {
                 throw new IOException("truncated snappy chunk length");
+            } else {
+                size = in.getInt();
             }
-            int size = in.getInt();
             if (size == MAGIC_HEAD && hasMagic(in, in.position() - 4)) {
                 in.position(in.position() - 4 + HEADER_SIZE); // a concatenated stream's header
                 continue;
@@ -83,8 +93,10 @@ final class SnappyFramedInput extends BlockInput {
                 srcOff = 0;
             }
             int length = Snappy.uncompressedLength(src, srcOff, size);
-            if (length < 0) {
-                throw new IOException("snappy chunk claims " + length + " bytes");
+            // Snappy expands at most ~21x (a 3-byte copy of 64 bytes): a chunk claiming more is a lie, refused
+            // before its buffer is allocated from the client's number.
+            if (length < 0 || length > (long) size * MAX_EXPANSION + MAX_EXPANSION) {
+                throw new IOException("snappy chunk of " + size + " bytes claims " + length + " uncompressed");
             }
             if (block.length < length) {
                 block = new byte[length];
