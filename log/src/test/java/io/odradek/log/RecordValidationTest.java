@@ -444,6 +444,18 @@ class RecordValidationTest {
         assertThat(accepted(unframed, LogConfig.defaults())).containsExactly("0:a", "1:b");
     }
 
+    @ParameterizedTest(name = "framed {0}")
+    @ValueSource(booleans = {true, false})
+    void aSnappyBlockClaimingTwoGigabytesIsRefusedBeforeAnythingIsAllocated(boolean framed) throws Exception {
+        // Varint preamble 2^31-1, then a few literal bytes: no snappy block of 8 bytes can expand that far.
+        byte[] chunk = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, 0x08, 'a', 'b'};
+        ByteBuffer stream = ByteBuffer.allocate(16 + 4 + chunk.length)
+                .put(new byte[] {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0}).putInt(1).putInt(1)
+                .putInt(chunk.length).put(chunk);
+        ByteBuffer bomb = raw().raw(framed ? stream.array() : chunk).count(1).attributes(2).build();
+        assertInvalidRecord(rejected(bomb, LogConfig.defaults()), "claims 2147483647 uncompressed");
+    }
+
     @Test
     void concatenatedSnappyStreamsAreReadThrough() {
         byte[] both = recordsOf(raw().record("k", "a").record("k", "b"));
@@ -526,6 +538,33 @@ class RecordValidationTest {
         String noKey = "Compacted topic cannot accept message without key in topic partition t-0.";
         assertThat(e.recordErrors()).containsExactly(new RecordError(1, noKey), new RecordError(2, noKey));
         assertThat(e.getMessage()).startsWith("One or more records have been rejected due to 2 record errors in total");
+    }
+
+    @Test
+    void aThousandKeylessRecordsKeepTheFirstHundredErrorsAndCountTheRest() throws Exception {
+        RawBatch batch = raw();
+        for (int i = 0; i < 1000; i++) {
+            batch.record(null, "v" + i);
+        }
+        LogAppendException e = rejected(batch.build(), config(Map.of(LogConfig.CLEANUP_POLICY, "compact")));
+        assertThat(e.recordErrors()).hasSize(100);
+        assertThat(e.recordErrors().get(99).batchIndex()).isEqualTo(99);
+        assertThat(e.getMessage()).startsWith("One or more records have been rejected due to 1000 record errors in total");
+    }
+
+    @Test
+    void aHeaderMaxTimestampThatIsNotTheRecordsIsCorrectedAsKafkaDoes() {
+        // Retention and producer expiry trust the header's max timestamp: a producer cannot pin it far ahead.
+        ByteBuffer lying = raw().record(0, 0, RawBatch.bytes("k"), RawBatch.bytes("a"))
+                .record(5_000, 1, RawBatch.bytes("k"), RawBatch.bytes("b")).maxTimestamp(Long.MAX_VALUE).build();
+        try (PartitionLog log = PartitionLog.open(logDir, "t", 0, config(Map.of()),
+                PartitionLog.Options.defaults().withClock(clock))) {
+            assertThat(log.append(lying, 0).lastOffset()).isEqualTo(1L);
+            RecordBatchHeader stored = new RecordBatchHeader(lying, 0);
+            assertThat(stored.maxTimestamp()).isEqualTo(NOW + 5_000);
+            assertThat(stored.isValidCrc()).isTrue();
+            assertThat(log.maxTimestampOffset()).contains(new OffsetAndTimestamp(1L, NOW + 5_000));
+        }
     }
 
     @Test

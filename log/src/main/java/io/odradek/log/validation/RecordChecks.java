@@ -16,8 +16,14 @@ import java.util.List;
  * their record indexes (Produce v8+ record_errors), as Kafka's {@code processRecordErrors} does.
  * Offset deltas must be the record's index: Odradek stores a batch as sent and never rewrites it (Kafka
  * would recompress a compressed batch with other deltas, and keeps an uncompressed one's deltas as sent).
+ * The one header field corrected, as Kafka's LogValidator corrects it, is a CreateTime batch's
+ * maxTimestamp, when it is not the largest record timestamp: retention and producer expiry trust it.
+ * At most {@value #MAX_REPORTED_ERRORS} record errors are kept (the rest are counted), so a batch of
+ * millions of tiny bad records costs no more than their walk.
  */
 public final class RecordChecks {
+    static final int MAX_REPORTED_ERRORS = 100;
+
     private final String topic;
     private final int partition;
     private final boolean compacted;
@@ -27,12 +33,16 @@ public final class RecordChecks {
     private final long afterMaxMs;
     private final int maxRecordBytes;
 
+    private RecordBatchHeader header;
     private long baseOffset;
     private long baseTimestamp;
     private boolean logAppendTimeBatch;
     private long maxTimestamp;
-    /** Allocated on the first rejected record only. */
+    /** The largest record timestamp seen in this batch. */
+    private long recordsMaxTimestamp;
+    /** Allocated on the first rejected record only; at most MAX_REPORTED_ERRORS of errorCount. */
     private List<RecordError> errors;
+    private int errorCount;
     private boolean timestampError;
 
     public RecordChecks(String topic, int partition, LogConfig config, long now) {
@@ -48,6 +58,9 @@ public final class RecordChecks {
 
     /** Starts the checks of the batch {@code h} points at. */
     void startBatch(RecordBatchHeader h) {
+        header = h;
+        recordsMaxTimestamp = RecordBatchHeader.NO_TIMESTAMP;
+        errorCount = 0;
         baseOffset = h.baseOffset();
         baseTimestamp = h.baseTimestamp();
         logAppendTimeBatch = h.isLogAppendTime();
@@ -68,29 +81,39 @@ public final class RecordChecks {
                     + " offset deltas 0, 1, 2, ... in topic partition " + partitionName() + ".");
         }
         if (compacted && keyLength < 0) {
-            add(index, "Compacted topic cannot accept message without key in topic partition " + partitionName() + ".");
+            if (reported()) {
+                add(index, "Compacted topic cannot accept message without key in topic partition " + partitionName() + ".");
+            }
             return;
         }
         long timestamp = logAppendTimeBatch ? maxTimestamp : baseTimestamp + timestampDelta;
+        recordsMaxTimestamp = Math.max(recordsMaxTimestamp, timestamp);
         if (createTimeTopic && timestamp != RecordBatchHeader.NO_TIMESTAMP) {
             long diff = now - timestamp;
             if (diff > beforeMaxMs || -diff > afterMaxMs) {
                 timestampError = true;
-                add(index, "Timestamp " + timestamp + " of message with offset " + (baseOffset + offsetDelta)
-                        + " is out of range. The timestamp should be within [" + (now - beforeMaxMs) + ", "
-                        + (now + afterMaxMs) + "]");
+                if (reported()) {
+                    add(index, "Timestamp " + timestamp + " of message with offset " + (baseOffset + offsetDelta)
+                            + " is out of range. The timestamp should be within [" + (now - beforeMaxMs) + ", "
+                            + (now + afterMaxMs) + "]");
+                }
             }
         } else if (logAppendTimeBatch) {
             timestampError = true;
-            add(index, "Invalid timestamp type in message DefaultRecord(offset=" + (baseOffset + offsetDelta)
-                    + ", timestamp=" + timestamp + ", key=" + Math.max(0, keyLength) + " bytes, value="
-                    + Math.max(0, valueLength) + " bytes). Producer should not set timestamp type to LogAppendTime.");
+            if (reported()) {
+                add(index, "Invalid timestamp type in message DefaultRecord(offset=" + (baseOffset + offsetDelta)
+                        + ", timestamp=" + timestamp + ", key=" + Math.max(0, keyLength) + " bytes, value="
+                        + Math.max(0, valueLength) + " bytes). Producer should not set timestamp type to LogAppendTime.");
+            }
         }
     }
 
     /** After the batch's last record: throws the collected record errors, as Kafka's processRecordErrors. */
     void endBatch() {
         if (errors == null) {
+            if (!logAppendTimeBatch && maxTimestamp != recordsMaxTimestamp) {
+                header.setCreateTimeMaxTimestamp(recordsMaxTimestamp);
+            }
             return;
         }
         if (timestampError) {
@@ -98,8 +121,13 @@ public final class RecordChecks {
                     "One or more records have been rejected due to invalid timestamp", errors);
         }
         throw new LogAppendException(ErrorCode.INVALID_RECORD, "One or more records have been rejected due to "
-                + errors.size() + " record errors in total, and only showing the first three errors at most: "
+                + errorCount + " record errors in total, and only showing the first three errors at most: "
                 + errors.subList(0, Math.min(3, errors.size())), errors);
+    }
+
+    /** Counts one more record error; true while it is among the first MAX_REPORTED_ERRORS, whose message is kept. */
+    private boolean reported() {
+        return ++errorCount <= MAX_REPORTED_ERRORS;
     }
 
     private void add(int index, String message) {

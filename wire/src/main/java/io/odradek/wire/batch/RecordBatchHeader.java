@@ -206,6 +206,15 @@ public final class RecordBatchHeader {
         buffer.putInt(position + CRC_OFFSET, (int) computeCrc());
     }
 
+    /**
+     * Kafka's correction of a CreateTime batch whose header maxTimestamp is not its records' largest
+     * timestamp: sets it and rewrites the CRC (maxTimestamp is checksummed). The whole batch must be in the buffer.
+     */
+    public void setCreateTimeMaxTimestamp(long timestamp) {
+        buffer.putLong(position + MAX_TIMESTAMP_OFFSET, timestamp);
+        buffer.putInt(position + CRC_OFFSET, (int) computeCrc());
+    }
+
     @Override
     public String toString() {
         return "RecordBatchHeader(baseOffset=" + baseOffset() + ", lastOffset=" + lastOffset()
