@@ -80,7 +80,7 @@ public final class LogManager implements AutoCloseable {
     private final Set<UUID> pendingDeletionIds = new java.util.HashSet<>();
     /** Log dirs taken offline by an I/O error (Kafka's LogDirFailureChannel); recovered by a restart. */
     private final Set<Path> offlineDirs = ConcurrentHashMap.newKeySet();
-    private final DiskFullLog diskFullLog;
+    private final StorageErrorLog storageErrorLog;
     private volatile LogConfig defaults;
     private volatile boolean closed;
 
@@ -89,7 +89,7 @@ public final class LogManager implements AutoCloseable {
         this.defaults = defaults;
         this.clock = clock;
         this.background = background;
-        this.diskFullLog = new DiskFullLog(clock);
+        this.storageErrorLog = new StorageErrorLog(clock);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(background.threads(), r -> {
             Thread t = new Thread(r, "odradek-log-manager");
             t.setDaemon(true);
@@ -274,15 +274,20 @@ public final class LogManager implements AutoCloseable {
     }
 
     /**
-     * Kafka's handling of an I/O error in a log dir. A full disk (ENOSPC) only fails the operation, with one
-     * rate-limited line, so deleting topics or records frees space and the dir works again. Any other I/O
+     * Kafka's handling of an I/O error in a log dir. A full disk (ENOSPC) or an exhausted OS limit (open
+     * files, memory maps) only fails the operation, with one rate-limited line, so deleting topics or records frees space and the dir works again. Any other I/O
      * error takes the whole dir offline: one ERROR line naming the dir and the cause, then every partition
      * in it answers KAFKA_STORAGE_ERROR while the other dirs keep serving; a restart loads it afresh.
      */
     private void storageError(Path dir, PartitionLog log, String what, IOException e) {
         String where = log.topic() + "-" + log.partition();
+        String limit = StorageLimits.explain(e);
         if (StorageLimits.isDiskFull(e)) {
-            diskFullLog.report(dir, what + " on " + where);
+            storageErrorLog.diskFull(dir, what + " on " + where);
+        } else if (limit != null) {
+            // Out of file descriptors or map entries is the process's limit, not the disk's (a flood of client
+            // connections can cause it): fail the operation, keep the dir.
+            storageErrorLog.osLimit(dir, what + " on " + where, limit);
         } else {
             markOffline(dir, what + " on " + where + " failed: " + e);
         }
