@@ -324,10 +324,12 @@ public final class PartitionLog implements AutoCloseable {
      * write. Throws {@link LogAppendException} (nothing written) on a bad batch or producer sequence.
      */
     public AppendResult append(ByteBuffer records, int leaderEpoch) {
+        // The record walk reads (and may correct) only the caller's buffer: outside the lock, so retention,
+        // cleaner swaps and flushes never wait on a decompression.
+        BatchValidator.validate(records, config, topic, partition, clock.millis());
         synchronized (lock) {
             ensureOpen();
             LogConfig cfg = config;
-            BatchValidator.validate(records, cfg, topic, partition, clock.millis());
             long firstOffset = end.offset();
             ProducerStateManager.ProducerAppend producerAppend = producers.begin();
             RecordBatchHeader h = new RecordBatchHeader(records, records.position());
