@@ -88,7 +88,7 @@ public final class Partition {
 
     /** Offsets below this belong to no open transaction; the high watermark until transactions exist. */
     public long lastStableOffset() {
-        return highWatermark;
+        return highWatermark();
     }
 
     /** Where a reader with this isolation must stop. */
