@@ -161,7 +161,7 @@ public final class MetadataHandler implements ApiHandler {
     }
 
     private static boolean creatable(String name) {
-        return TopicNames.isValid(name) && !TopicNames.isInternal(name);
+        return TopicNames.isValid(name) && !TopicNames.isReservedForBroker(name);
     }
 
     private void addTopic(Struct response, TopicInfo t, boolean topicOps) {
