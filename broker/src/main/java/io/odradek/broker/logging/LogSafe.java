@@ -21,11 +21,25 @@ public final class LogSafe {
         if (text == null) {
             return "null";
         }
-        int end = Math.min(text.length(), MAX_CHARS);
+        return scan(text, MAX_CHARS, true);
+    }
+
+    /**
+     * A whole log message made one line: control characters, line breaks and bidirectional overrides escaped
+     * as in {@link #escape}, nothing cut and backslashes kept. The log formatter applies it to every message,
+     * so text that reached a message unescaped (a group id in a coordinator's line) still cannot forge lines.
+     */
+    public static String oneLine(String message) {
+        return scan(message, Integer.MAX_VALUE, false);
+    }
+
+    /** The text escaped up to {@code maxChars}; the same string when nothing needs escaping or cutting. */
+    private static String scan(String text, int maxChars, boolean escapeBackslash) {
+        int end = Math.min(text.length(), maxChars);
         StringBuilder out = null;
         for (int i = 0; i < end; i++) {
             char c = text.charAt(i);
-            String escaped = escapeOf(c);
+            String escaped = c == '\\' && !escapeBackslash ? null : escapeOf(c);
             if (escaped != null && out == null) {
                 out = new StringBuilder(end + 16).append(text, 0, i);
             }
@@ -37,40 +51,13 @@ public final class LogSafe {
                 }
             }
         }
-        if (out == null && end == text.length()) {
-            return text;
+        if (end == text.length()) {
+            return out == null ? text : out.toString();
         }
         if (out == null) {
             out = new StringBuilder(end + 24).append(text, 0, end);
         }
-        if (end < text.length()) {
-            out.append("...(").append(text.length() - end).append(" more chars)");
-        }
-        return out.toString();
-    }
-
-    /**
-     * A whole log message made one line: control characters, line breaks and bidirectional overrides escaped
-     * as in {@link #escape}, nothing cut and backslashes kept. The log formatter applies it to every message,
-     * so text that reached a message unescaped (a group id in a coordinator's line) still cannot forge lines.
-     */
-    public static String oneLine(String message) {
-        StringBuilder out = null;
-        for (int i = 0; i < message.length(); i++) {
-            char c = message.charAt(i);
-            String escaped = c == '\\' ? null : escapeOf(c);
-            if (escaped != null && out == null) {
-                out = new StringBuilder(message.length() + 16).append(message, 0, i);
-            }
-            if (out != null) {
-                if (escaped != null) {
-                    out.append(escaped);
-                } else {
-                    out.append(c);
-                }
-            }
-        }
-        return out == null ? message : out.toString();
+        return out.append("...(").append(text.length() - end).append(" more chars)").toString();
     }
 
     private static String escapeOf(char c) {
@@ -89,6 +76,11 @@ public final class LogSafe {
         boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f);
         boolean lineBreak = c == '\u2028' || c == '\u2029';
         boolean bidi = (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
-        return control || lineBreak || bidi ? String.format("\\u%04x", (int) c) : null;
+        return control || lineBreak || bidi ? unicodeEscape(c) : null;
+    }
+
+    private static String unicodeEscape(char c) {
+        String hex = Integer.toHexString(c);
+        return "\\u" + "0000".substring(hex.length()) + hex;
     }
 }
