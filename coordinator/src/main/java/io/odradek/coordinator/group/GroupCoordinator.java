@@ -121,9 +121,8 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Starts reading every partition back from its log; each serves requests as soon as it is loaded. */
     public void startup() {
-        int current = partitions;
-        started = true;
-        load(current);
+        load(partitions);
+        started = true; // after every partition is registered as loading: requests meanwhile wait, not redirect
     }
 
     /**
