@@ -124,10 +124,11 @@ class MetadataHandlerTest {
     void illegalNameIsInvalidTopicAndInternalTopicsAreNotAutoCreated() {
         fixture(Map.of());
 
-        Struct r = fx.call(fx.metadata(), 9, request("bad/name", "__consumer_offsets"));
+        Struct r = fx.call(fx.metadata(), 9, request("bad/name", "__consumer_offsets", "__cluster_metadata"));
 
         assertThat(r.get(Response.TOPICS)).extracting(t -> t.get(MetadataResponseTopic.ERROR_CODE)).containsExactly(
-                ErrorCode.INVALID_TOPIC_EXCEPTION.code(), ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code());
+                ErrorCode.INVALID_TOPIC_EXCEPTION.code(), ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code(),
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code());
         assertThat(r.get(Response.TOPICS).get(1).get(MetadataResponseTopic.IS_INTERNAL)).isTrue();
         assertThat(fx.topics.topics()).isEmpty();
     }

@@ -11,7 +11,7 @@ import java.util.Map;
 
 /** A broker on a loopback port for the network tests, with the raw clients they open; closed after each test. */
 final class LoopbackBroker implements AutoCloseable {
-    private final List<AutoCloseable> clients = new ArrayList<>();
+    private final List<RawClient> clients = new ArrayList<>();
     private Broker broker;
 
     /** Starts node 1 on an ephemeral loopback port over {@code logDir}, with these settings on top. */
@@ -32,8 +32,8 @@ final class LoopbackBroker implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        for (AutoCloseable c : clients) {
+    public void close() throws IOException {
+        for (RawClient c : clients) {
             c.close();
         }
         if (broker != null) {
