@@ -285,6 +285,7 @@ class RecordValidationTest {
         }
         ByteBuffer sent = b.build().buffer();
         byte[] compressedRecords = Batches.bytes(sent.duplicate().position(RecordBatchHeader.HEADER_SIZE));
+        long sentCrc = new RecordBatchHeader(sent, 0).crc();
 
         try (PartitionLog log = PartitionLog.open(logDir, "t", 0, LogConfig.defaults(),
                 PartitionLog.Options.defaults().withClock(clock))) {
@@ -292,6 +293,9 @@ class RecordValidationTest {
             ByteBuffer stored = readSlice(log.read(0L, 1 << 20));
             assertThat(Batches.bytes(stored.duplicate().position(RecordBatchHeader.HEADER_SIZE)))
                     .as("never recompressed").isEqualTo(compressedRecords);
+            RecordBatchHeader storedHeader = new RecordBatchHeader(stored, 0);
+            assertThat(storedHeader.maxTimestamp()).isEqualTo(NOW + 49);
+            assertThat(storedHeader.crc()).as("a Kafka producer's max timestamp needs no correction").isEqualTo(sentCrc);
             assertThat(offsetsAndValues(stored)).hasSize(50).startsWith("0:value-0").endsWith("49:value-49");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
