@@ -5,10 +5,10 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * Builds one uncompressed magic-v2 record batch, for records the broker writes itself (the group
- * coordinator's {@code __consumer_offsets}). Base offset 0 and leader epoch -1 are placeholders the log
- * stamps on append; no producer id, no sequence. Records carry a key, a value (null for a tombstone)
- * and no headers.
+ * Builds one uncompressed magic-v2 record batch, for records the broker writes itself (the coordinators'
+ * internal topics, transaction markers). Base offset 0 and leader epoch -1 are placeholders the log
+ * stamps on append. No producer id and no sequence unless {@link #producer} sets them; transactional and
+ * control flags only when asked. Records carry a key, a value (null for a tombstone) and no headers.
  *
  * <p>Record layout (Kafka's {@code DefaultRecord}): length varint, attributes int8, timestampDelta
  * varlong, offsetDelta varint, key (varint length, -1 for null), value (likewise), header count varint.
@@ -19,10 +19,34 @@ public final class RecordBatchBuilder {
     private final ByteArrayOutputStream scratch = new ByteArrayOutputStream();
     private int count;
     private long maxTimestamp;
+    private long producerId = RecordBatchHeader.NO_PRODUCER_ID;
+    private short producerEpoch = RecordBatchHeader.NO_PRODUCER_EPOCH;
+    private int baseSequence = RecordBatchHeader.NO_SEQUENCE;
+    private short attributes;
 
     public RecordBatchBuilder(long baseTimestamp) {
         this.baseTimestamp = baseTimestamp;
         this.maxTimestamp = baseTimestamp;
+    }
+
+    /** The producer the batch is written for (a transactional offset commit, a transaction marker). */
+    public RecordBatchBuilder producer(long id, short epoch, int firstSequence) {
+        this.producerId = id;
+        this.producerEpoch = epoch;
+        this.baseSequence = firstSequence;
+        return this;
+    }
+
+    /** Sets the transactional attribute: the records belong to the producer's open transaction. */
+    public RecordBatchBuilder transactional() {
+        attributes |= RecordBatchHeader.TRANSACTIONAL_FLAG;
+        return this;
+    }
+
+    /** Sets the control attribute (and transactional, which control batches always carry). */
+    public RecordBatchBuilder control() {
+        attributes |= RecordBatchHeader.TRANSACTIONAL_FLAG | RecordBatchHeader.CONTROL_FLAG;
+        return this;
     }
 
     public RecordBatchBuilder append(byte[] key, byte[] value) {
@@ -60,13 +84,13 @@ public final class RecordBatchBuilder {
                 .putInt(RecordBatchHeader.NO_PARTITION_LEADER_EPOCH)
                 .put(RecordBatchHeader.MAGIC_V2)
                 .putInt(0) // crc, below
-                .putShort((short) 0) // attributes: no compression, CreateTime, not transactional
+                .putShort(attributes) // no compression, CreateTime; transactional/control as asked
                 .putInt(count - 1)
                 .putLong(baseTimestamp)
                 .putLong(maxTimestamp)
-                .putLong(RecordBatchHeader.NO_PRODUCER_ID)
-                .putShort(RecordBatchHeader.NO_PRODUCER_EPOCH)
-                .putInt(RecordBatchHeader.NO_SEQUENCE)
+                .putLong(producerId)
+                .putShort(producerEpoch)
+                .putInt(baseSequence)
                 .putInt(count)
                 .put(records.toByteArray());
         CRC32C crc = new CRC32C();

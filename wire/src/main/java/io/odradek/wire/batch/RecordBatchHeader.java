@@ -46,8 +46,12 @@ public final class RecordBatchHeader {
 
     private static final int COMPRESSION_MASK = 0x07;
     private static final int TIMESTAMP_TYPE_MASK = 0x08;
-    private static final int TRANSACTIONAL_MASK = 0x10;
-    private static final int CONTROL_MASK = 0x20;
+    /** Attribute bit: the batch belongs to a transaction. */
+    public static final short TRANSACTIONAL_FLAG = 0x10;
+    /** Attribute bit: the batch holds control records (transaction markers). */
+    public static final short CONTROL_FLAG = 0x20;
+    private static final int TRANSACTIONAL_MASK = TRANSACTIONAL_FLAG;
+    private static final int CONTROL_MASK = CONTROL_FLAG;
     private static final int DELETE_HORIZON_MASK = 0x40;
 
     private ByteBuffer buffer;
