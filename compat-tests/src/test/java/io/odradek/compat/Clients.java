@@ -30,6 +30,26 @@ final class Clients {
                 new StringSerializer()));
     }
 
+    /** A producer with this transactional.id, its transactions already initialised (initTransactions). */
+    static KafkaProducer<String, String> transactionalProducer(OdradekBroker broker, String transactionalId,
+            Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        KafkaProducer<String, String> producer = producer(broker, config);
+        producer.initTransactions();
+        return producer;
+    }
+
+    /** A consumer without a group at isolation.level read_committed. */
+    static KafkaConsumer<String, String> readCommitted(OdradekBroker broker) {
+        return consumer(broker, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
+    }
+
+    /** A consumer without a group at isolation.level read_uncommitted (Kafka's default, said explicitly). */
+    static KafkaConsumer<String, String> readUncommitted(OdradekBroker broker) {
+        return consumer(broker, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"));
+    }
+
     static KafkaProducer<byte[], byte[]> bytesProducer(OdradekBroker broker, Map<String, Object> settings) {
         return broker.track(new KafkaProducer<>(producerConfig(broker, settings), new ByteArraySerializer(),
                 new ByteArraySerializer()));
