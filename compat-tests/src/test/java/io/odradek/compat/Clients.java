@@ -3,6 +3,7 @@ package io.odradek.compat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +109,49 @@ final class Clients {
             consumer.poll(Duration.ofMillis(200)).forEach(records::add);
         }
         return records;
+    }
+
+    /**
+     * Every record of a topic read from the beginning to the end offsets at that isolation.level (read_committed:
+     * the last stable offset), ordered by partition and offset, by a consumer closed afterwards.
+     */
+    static List<ConsumerRecord<String, String>> readAtIsolation(OdradekBroker broker, String topic, int partitions,
+            String isolation) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig(broker,
+                Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation)), new StringDeserializer(),
+                new StringDeserializer())) {
+            List<ConsumerRecord<String, String>> records = new ArrayList<>(readAll(consumer,
+                    partitions(topic, partitions), Duration.ofSeconds(60)));
+            records.sort(Comparator.<ConsumerRecord<String, String>>comparingInt(ConsumerRecord::partition)
+                    .thenComparingLong(ConsumerRecord::offset));
+            return records;
+        }
+    }
+
+    /** ListOffsets latest at that isolation.level, partition by partition: high watermarks or last stable offsets. */
+    static List<Long> endOffsets(OdradekBroker broker, String topic, int partitions, String isolation) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig(broker,
+                Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation)), new StringDeserializer(),
+                new StringDeserializer())) {
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions(topic, partitions), Duration.ofSeconds(60));
+            return IntStream.range(0, partitions).mapToObj(p -> end.get(new TopicPartition(topic, p))).toList();
+        }
+    }
+
+    /** Waits (up to 30 s) until the read_committed end offsets (last stable offsets) are these. */
+    static void awaitLastStableOffsets(OdradekBroker broker, String topic, List<Long> expected)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        List<Long> end = endOffsets(broker, topic, expected.size(), "read_committed");
+        while (!end.equals(expected) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            end = endOffsets(broker, topic, expected.size(), "read_committed");
+        }
+        if (!end.equals(expected)) {
+            throw new AssertionError("last stable offsets of " + topic + ": expected " + expected + " within 30 s, "
+                    + "still " + end + " (high watermarks " + endOffsets(broker, topic, expected.size(),
+                    "read_uncommitted") + ")");
+        }
     }
 
     private static boolean reached(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {

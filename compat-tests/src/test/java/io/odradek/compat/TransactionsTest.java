@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -251,7 +250,7 @@ class TransactionsTest {
         producer.beginTransaction();
         assertThat(producer.send(new ProducerRecord<>(topic, 0, "e", "expired-0")).get().offset()).isZero();
 
-        awaitLastStableOffset(topic, 2); // the abort marker at offset 1
+        Clients.awaitLastStableOffsets(BROKER, topic, List.of(2L)); // the abort marker at offset 1
 
         Throwable late = catchThrowable(() -> producer.send(new ProducerRecord<>(topic, 0, "e", "late")).get());
         if (late instanceof ExecutionException e) {
@@ -271,17 +270,6 @@ class TransactionsTest {
         assertThat(endOffsets(topic, 1, "read_committed")).containsExactly(4L);
     }
 
-    /** Waits until read_committed's end offset (the last stable offset) reaches {@code offset}. */
-    static void awaitLastStableOffset(String topic, long offset) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        List<Long> end = endOffsets(topic, 1, "read_committed");
-        while (end.get(0) < offset && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            end = endOffsets(topic, 1, "read_committed");
-        }
-        assertThat(end).as("last stable offset of %s-0", topic).containsExactly(offset);
-    }
-
     private static void send(KafkaProducer<String, String> producer, String topic, String key, String value)
             throws Exception {
         producer.send(new ProducerRecord<>(topic, 0, key, value)).get();
@@ -294,22 +282,10 @@ class TransactionsTest {
     }
 
     static List<ConsumerRecord<String, String>> readRecords(String topic, int partitions, String isolation) {
-        try (KafkaConsumer<String, String> consumer = Clients.consumer(BROKER,
-                Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation))) {
-            List<ConsumerRecord<String, String>> records = new ArrayList<>(Clients.readAll(consumer,
-                    Clients.partitions(topic, partitions), READ_TIMEOUT));
-            records.sort((a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition())
-                    : Long.compare(a.offset(), b.offset()));
-            return records;
-        }
+        return Clients.readAtIsolation(BROKER, topic, partitions, isolation);
     }
 
-    /** ListOffsets latest at that isolation: the high watermark, or for read_committed the last stable offset. */
     static List<Long> endOffsets(String topic, int partitions, String isolation) {
-        try (KafkaConsumer<String, String> consumer = Clients.consumer(BROKER,
-                Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation))) {
-            Map<TopicPartition, Long> end = consumer.endOffsets(Clients.partitions(topic, partitions), READ_TIMEOUT);
-            return IntStream.range(0, partitions).mapToObj(p -> end.get(new TopicPartition(topic, p))).toList();
-        }
+        return Clients.endOffsets(BROKER, topic, partitions, isolation);
     }
 }

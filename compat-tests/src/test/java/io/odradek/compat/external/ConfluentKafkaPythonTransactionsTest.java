@@ -1,0 +1,108 @@
+package io.odradek.compat.external;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.odradek.compat.OdradekBroker;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Transactions from librdkafka (confluent-kafka-python 1.7 on librdkafka 2.0): it speaks transaction protocol
+ * v1 (InitProducerId, AddPartitionsToTxn, EndTxn, no epoch bump per transaction), and its consumer reads at
+ * read_committed using the aborted_transactions list of each Fetch response.
+ */
+@ExtendWith(ExternalClients.class)
+class ConfluentKafkaPythonTransactionsTest {
+    @RegisterExtension
+    static final OdradekBroker broker = OdradekBroker.withConfig(Map.of("transaction.state.log.num.partitions", "3"));
+
+    private final ConfluentKafkaPython python = new ConfluentKafkaPython(broker);
+
+    @Test
+    void committedTransactionsAreReadCommittedAndTheAbortedOneOnlyReadUncommitted() throws Exception {
+        String topic = "py-txn";
+        broker.createTopic(topic, 2);
+        ConfluentKafkaPython.Run produced = python.run("produce", Map.of("transactionalId", "py-txn-1",
+                "transactions", List.of(
+                        ConfluentKafkaPython.transaction(true, List.of(
+                                ConfluentKafkaPython.message(topic, 0, "k1", "committed-1"),
+                                ConfluentKafkaPython.message(topic, 1, "k2", "committed-2"),
+                                ConfluentKafkaPython.message(topic, 0, "k3", "committed-3"))),
+                        ConfluentKafkaPython.transaction(false, List.of(
+                                ConfluentKafkaPython.message(topic, 0, "k4", "aborted-4"),
+                                ConfluentKafkaPython.message(topic, 1, "k5", "aborted-5"))),
+                        ConfluentKafkaPython.transaction(true, List.of(
+                                ConfluentKafkaPython.message(topic, 1, "k6", "committed-6"))))));
+
+        // Partition 0: committed-1 @0, committed-3 @1, commit marker @2, aborted-4 @3, abort marker @4.
+        // Partition 1: committed-2 @0, marker @1, aborted-5 @2, marker @3, committed-6 @4, marker @5.
+        assertThat(produced.events("delivered")).as(produced.describe())
+                .extracting(ConfluentKafkaPythonTransactionsTest::delivery)
+                .containsExactlyInAnyOrder("0@0 k1=committed-1 null", "1@0 k2=committed-2 null",
+                        "0@1 k3=committed-3 null", "0@3 k4=aborted-4 null", "1@2 k5=aborted-5 null",
+                        "1@4 k6=committed-6 null");
+        assertThat(produced.events()).extracting(e -> e.get("event").asText()).filteredOn(e -> !e.equals("delivered"))
+                .containsExactly("committed", "aborted", "committed", "done");
+
+        ConfluentKafkaPython.Run committed = python.run("consume", Map.of("topic", topic, "partitions", 2,
+                "isolation", "read_committed"));
+        assertThat(committed.events("message")).as(committed.describe())
+                .extracting(ConfluentKafkaPythonTransactionsTest::message)
+                .containsExactly("0@0 k1=committed-1", "0@1 k3=committed-3", "1@0 k2=committed-2",
+                        "1@4 k6=committed-6");
+        assertThat(committed.events("watermarks")).extracting(ConfluentKafkaPythonTransactionsTest::watermarks)
+                .containsExactly("0: 0-5", "1: 0-6");
+
+        ConfluentKafkaPython.Run uncommitted = python.run("consume", Map.of("topic", topic, "partitions", 2,
+                "isolation", "read_uncommitted"));
+        assertThat(uncommitted.events("message")).as(uncommitted.describe())
+                .extracting(ConfluentKafkaPythonTransactionsTest::message)
+                .containsExactly("0@0 k1=committed-1", "0@1 k3=committed-3", "0@3 k4=aborted-4",
+                        "1@0 k2=committed-2", "1@2 k5=aborted-5", "1@4 k6=committed-6");
+    }
+
+    @Test
+    void openTransactionOfAnotherProducerHoldsReadCommittedBackAtItsFirstOffset() throws Exception {
+        String topic = "py-open";
+        broker.createTopic(topic, 1);
+        // A Java producer leaves a transaction open at offset 1, after one committed record at 0.
+        KafkaProducer<String, String> producer = broker.track(new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "py-open-java"), new StringSerializer(), new StringSerializer()));
+        producer.initTransactions();
+        producer.beginTransaction();
+        producer.send(new ProducerRecord<>(topic, 0, "j", "committed")).get();
+        producer.commitTransaction(); // marker @1
+        producer.beginTransaction();
+        producer.send(new ProducerRecord<>(topic, 0, "j", "open")).get(); // @2
+
+        ConfluentKafkaPython.Run committed = python.run("consume", Map.of("topic", topic, "partitions", 1,
+                "isolation", "read_committed"));
+        assertThat(committed.events("watermarks")).extracting(ConfluentKafkaPythonTransactionsTest::watermarks)
+                .as("the last stable offset").containsExactly("0: 0-2");
+        assertThat(committed.events("message")).extracting(ConfluentKafkaPythonTransactionsTest::message)
+                .containsExactly("0@0 j=committed");
+        producer.abortTransaction();
+    }
+
+    private static String delivery(JsonNode e) {
+        return message(e) + " " + (e.get("error").isNull() ? "null" : e.get("error").asText());
+    }
+
+    private static String message(JsonNode e) {
+        return e.get("partition").asInt() + "@" + e.get("offset").asLong() + " " + e.get("key").asText() + "="
+                + e.get("value").asText();
+    }
+
+    private static String watermarks(JsonNode e) {
+        return e.get("partition").asInt() + ": " + e.get("low").asLong() + "-" + e.get("high").asLong();
+    }
+}
