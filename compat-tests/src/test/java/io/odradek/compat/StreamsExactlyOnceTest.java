@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -24,12 +26,16 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -55,6 +61,8 @@ class StreamsExactlyOnceTest {
             "transaction.state.log.num.partitions", "3"));
 
     private final List<Path> stateDirs = new ArrayList<>();
+    /** The first exception that stopped a stream thread: the reason for a failure. */
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private KafkaStreams streams;
 
     @AfterEach
@@ -89,10 +97,10 @@ class StreamsExactlyOnceTest {
         Map<String, List<Long>> bothRuns = awaitCounts(expectedCounts(lines));
         assertThat(bothRuns).isEqualTo(expectedSequences(lines));
 
-        assertThat(broker.admin().listTopics().names().get()).contains(
+        assertThat(OdradekBroker.await(broker.admin().listTopics(new ListTopicsOptions().listInternal(true)).names())).contains(
                 APP + "-counts-repartition", APP + "-counts-changelog");
-        Map<TopicPartition, Long> committed = broker.admin().listConsumerGroupOffsets(APP)
-                .partitionsToOffsetAndMetadata().get().entrySet().stream()
+        Map<TopicPartition, Long> committed = OdradekBroker.await(broker.admin().listConsumerGroupOffsets(APP)
+                .partitionsToOffsetAndMetadata()).entrySet().stream()
                 .filter(e -> e.getKey().topic().equals(INPUT))
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
         assertThat(committed).as("the input offsets committed in the application's transactions")
@@ -114,11 +122,16 @@ class StreamsExactlyOnceTest {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(INPUT, Consumed.with(Serdes.String(), Serdes.String()))
                 .flatMapValues(line -> Arrays.asList(line.split(" ")))
-                .groupBy((key, word) -> word)
-                .count(Materialized.as("counts"))
+                .groupBy((key, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
+                .count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("counts")
+                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
                 .toStream()
                 .to(OUTPUT, Produced.with(Serdes.String(), Serdes.Long()));
         KafkaStreams app = new KafkaStreams(builder.build(), props);
+        app.setUncaughtExceptionHandler(e -> {
+            failure.compareAndSet(null, e);
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
         app.start();
         return app;
     }
@@ -136,6 +149,9 @@ class StreamsExactlyOnceTest {
             Map<String, Long> latest = new TreeMap<>();
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (!latest.equals(expected)) {
+                if (failure.get() != null) {
+                    throw new AssertionError("the application failed; counts so far " + latest, failure.get());
+                }
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("word counts did not reach " + expected + " within " + TIMEOUT
                             + "; latest " + latest + "; streams state " + (streams == null ? "-" : streams.state()));
