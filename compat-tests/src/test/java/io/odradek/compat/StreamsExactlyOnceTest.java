@@ -27,6 +27,8 @@ import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -87,7 +89,9 @@ class StreamsExactlyOnceTest {
         streams = start();
         Map<String, List<Long>> firstRun = awaitCounts(expectedCounts(lines.subList(0, 200)));
         assertThat(firstRun).isEqualTo(expectedSequences(lines.subList(0, 200)));
-        streams.close(Duration.ofSeconds(30));
+        // Leaving the group, so the restarted instance does not wait out the old member's session.
+        streams.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
         streams = null;
 
         // The same application.id on a fresh state directory: its store is restored from the changelog
