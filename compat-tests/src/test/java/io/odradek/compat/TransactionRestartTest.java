@@ -3,25 +3,34 @@ package io.odradek.compat;
 import static io.odradek.compat.OdradekBroker.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.tools.DumpLogSegments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A broker that goes down in the middle of a transaction: after the restart, an open transaction is aborted
  * (by its timeout, or by the next initTransactions of its transactional.id) and never becomes visible; a
- * transaction whose commit had been decided (PrepareCommit written) is completed and becomes visible.
+ * transaction whose outcome had been decided (PrepareCommit or PrepareAbort written) is completed as decided.
  */
 class TransactionRestartTest {
     /** One __transaction_state partition, so the test knows which file holds the coordinator's records. */
@@ -76,54 +85,98 @@ class TransactionRestartTest {
     }
 
     /**
-     * Approximates a crash between the coordinator's PrepareCommit record and the markers: the commit runs on
-     * another thread while this one watches the __transaction_state segment and stops the broker (removing
-     * the clean-shutdown marker) as soon as that segment grows, i.e. once the PrepareCommit record is written.
-     * Twenty partitions make the window for their markers wide; how many markers were on disk at the stop is
-     * printed (the outcome asserted is the same either way: every record committed, exactly once).
+     * A crash after the coordinator wrote PrepareCommit (or PrepareAbort) and before the markers: the
+     * transaction runs to completion, then the broker stops uncleanly and the writes that came after the
+     * Prepare record are torn as an unsynced crash leaves them: the coordinator's last batch (the Complete
+     * record) and each partition's last batch (the marker) are cut in half, and the producer-state snapshots
+     * (written at shutdown, which a crash would not have reached) are removed. Recovery drops the torn
+     * batches, so the restarted coordinator finds the transaction prepared and must finish it: write the
+     * markers and the Complete record. Kafka's own decoder confirms the Prepare record is the last one kept.
      */
-    @Test
-    void transactionWhoseCommitWasDecidedBeforeACrashIsCompletedAfterTheRestart() throws Exception {
+    @ParameterizedTest(name = "commit {0}")
+    @ValueSource(booleans = {true, false})
+    void transactionPreparedBeforeACrashIsCompletedAfterTheRestart(boolean commit) throws Exception {
         String topic = "restart-prepared";
-        int partitions = 20;
+        int partitions = 3;
         broker.createTopic(topic, partitions);
-        KafkaProducer<String, String> producer = Clients.transactionalProducer(broker, "prepared", Map.of(
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 5000));
+        KafkaProducer<String, String> producer = Clients.transactionalProducer(broker, "prepared", Map.of());
         producer.beginTransaction();
         for (int p = 0; p < partitions; p++) {
-            producer.send(new ProducerRecord<>(topic, p, "k", "prepared-" + p)).get();
+            producer.send(new ProducerRecord<>(topic, p, "k", "prepared-" + p)).get(); // 0, marker 1
         }
-        Path stateSegment = SegmentFile.onlyLogSegment(broker.partitionDir("__transaction_state", 0));
-        long sizeBeforeCommit = Files.size(stateSegment);
-
-        CompletableFuture<Void> commit = CompletableFuture.runAsync(producer::commitTransaction);
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (Files.size(stateSegment) == sizeBeforeCommit && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
+        if (commit) {
+            producer.commitTransaction();
+        } else {
+            producer.abortTransaction();
         }
-        assertThat(Files.size(stateSegment)).as("the coordinator wrote PrepareCommit").isGreaterThan(sizeBeforeCommit);
-        broker.stopAsIfCrashed();
-        int markersOnDisk = 0;
-        for (int p = 0; p < partitions; p++) {
-            markersOnDisk += SegmentFile.batches(SegmentFile.onlyLogSegment(broker.partitionDir(topic, p))).size() - 1;
-        }
-        System.out.printf("%s: %d of %d partitions had their commit marker when the broker stopped%n",
-                getClass().getSimpleName(), markersOnDisk, partitions);
         producer.close(Duration.ZERO);
-        commit.handle((ok, failure) -> null).join();
+        broker.closeClients();
+        broker.stopAsIfCrashed();
+
+        Path stateDir = broker.partitionDir("__transaction_state", 0);
+        Path stateSegment = SegmentFile.onlyLogSegment(stateDir);
+        String prepare = commit ? "PrepareCommit" : "PrepareAbort";
+        String complete = commit ? "CompleteCommit" : "CompleteAbort";
+        assertThat(transactionStates(stateSegment)).as("the coordinator's records").endsWith(prepare, complete);
+        tearLastBatch(stateSegment);
+        assertThat(transactionStates(stateSegment)).as("what the crash kept").last().isEqualTo(prepare);
+        for (int p = 0; p < partitions; p++) {
+            Path segment = SegmentFile.onlyLogSegment(broker.partitionDir(topic, p));
+            assertThat(SegmentFile.batches(segment)).as("the records and the marker").hasSize(2);
+            tearLastBatch(segment);
+            deleteSnapshots(broker.partitionDir(topic, p));
+        }
+        deleteSnapshots(stateDir);
 
         broker.start();
 
         awaitLastStableOffsets(topic, IntStream.range(0, partitions).mapToObj(p -> 2L).toList());
-        assertThat(read(topic, partitions, "read_committed"))
-                .containsExactlyElementsOf(IntStream.range(0, partitions).mapToObj(p -> p + "@0 prepared-" + p).toList());
-        assertThat(describe("prepared").state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        List<String> written = IntStream.range(0, partitions).mapToObj(p -> p + "@0 prepared-" + p).toList();
+        assertThat(read(topic, partitions, "read_committed")).isEqualTo(commit ? written : List.of());
+        assertThat(read(topic, partitions, "read_uncommitted")).isEqualTo(written);
+        assertThat(describe("prepared").state())
+                .isEqualTo(commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT);
+        for (int p = 0; p < partitions; p++) {
+            assertThat(SegmentFile.batches(SegmentFile.onlyLogSegment(broker.partitionDir(topic, p))))
+                    .as("partition %d: the records and the marker written after the restart", p)
+                    .extracting(b -> b.baseOffset() + "-" + b.lastOffset()).containsExactly("0-0", "1-1");
+        }
         // A new instance of the producer starts cleanly on top of the completed transaction.
         KafkaProducer<String, String> next = Clients.transactionalProducer(broker, "prepared", Map.of());
         next.beginTransaction();
         assertThat(next.send(new ProducerRecord<>(topic, 0, "k", "next")).get().offset()).isEqualTo(2);
         next.commitTransaction();
-        assertThat(read(topic, 1, "read_committed")).containsExactly("0@0 prepared-0", "0@2 next");
+        assertThat(read(topic, 1, "read_committed"))
+                .isEqualTo(commit ? List.of("0@0 prepared-0", "0@2 next") : List.of("0@2 next"));
+    }
+
+    /** The transactionStatus of each __transaction_state record in the segment, in order, as Kafka decodes it. */
+    private static List<String> transactionStates(Path segment) throws Exception {
+        KafkaTool.Output dump = KafkaTool.run(DumpLogSegments::main, "--files", segment.toString(),
+                "--transaction-log-decoder");
+        List<String> states = new ArrayList<>();
+        Matcher m = Pattern.compile("\"transactionStatus\":\"(\\w+)\"").matcher(dump.stdout());
+        while (m.find()) {
+            states.add(m.group(1));
+        }
+        return states;
+    }
+
+    /** Cuts the segment half way into its last batch, as a crash can leave an unsynced write. */
+    private static void tearLastBatch(Path segment) throws IOException {
+        List<SegmentFile.Batch> batches = SegmentFile.batches(segment);
+        SegmentFile.Batch last = batches.get(batches.size() - 1);
+        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+            ch.truncate(last.position() + last.size() / 2);
+        }
+    }
+
+    private static void deleteSnapshots(Path partitionDir) throws IOException {
+        try (Stream<Path> files = Files.list(partitionDir)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".snapshot")).toList()) {
+                Files.delete(f);
+            }
+        }
     }
 
     private TransactionDescription describe(String transactionalId) {
