@@ -1,6 +1,5 @@
 package io.odradek.compat;
 
-import static io.odradek.compat.OdradekBroker.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -16,7 +15,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -58,7 +56,7 @@ class TransactionRestartTest {
         awaitLastStableOffsets(topic, List.of(3L, 2L));
         assertThat(read(topic, 2, "read_committed")).isEmpty();
         assertThat(read(topic, 2, "read_uncommitted")).containsExactly("0@0 open-0", "0@1 open-1", "1@0 open-2");
-        assertThat(describe("open-timeout").state()).isEqualTo(TransactionState.COMPLETE_ABORT);
+        Clients.awaitTransactionState(broker, "open-timeout", TransactionState.COMPLETE_ABORT);
     }
 
     @Test
@@ -77,11 +75,11 @@ class TransactionRestartTest {
         next.beginTransaction();
         assertThat(next.send(new ProducerRecord<>(topic, 0, "k", "kept")).get().offset()).isEqualTo(3);
         next.commitTransaction(); // marker 4
+        awaitLastStableOffsets(topic, List.of(5L));
 
         assertThat(read(topic, 1, "read_committed")).containsExactly("0@3 kept");
         assertThat(read(topic, 1, "read_uncommitted")).containsExactly("0@0 lost-0", "0@1 lost-1", "0@3 kept");
-        assertThat(endOffsets(topic, 1, "read_committed")).containsExactly(5L);
-        assertThat(describe("open-init").state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        Clients.awaitTransactionState(broker, "open-init", TransactionState.COMPLETE_COMMIT);
     }
 
     /**
@@ -134,8 +132,8 @@ class TransactionRestartTest {
         List<String> written = IntStream.range(0, partitions).mapToObj(p -> p + "@0 prepared-" + p).toList();
         assertThat(read(topic, partitions, "read_committed")).isEqualTo(commit ? written : List.of());
         assertThat(read(topic, partitions, "read_uncommitted")).isEqualTo(written);
-        assertThat(describe("prepared").state())
-                .isEqualTo(commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT);
+        Clients.awaitTransactionState(broker, "prepared",
+                commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT);
         for (int p = 0; p < partitions; p++) {
             assertThat(SegmentFile.batches(SegmentFile.onlyLogSegment(broker.partitionDir(topic, p))))
                     .as("partition %d: the records and the marker written after the restart", p)
@@ -146,6 +144,7 @@ class TransactionRestartTest {
         next.beginTransaction();
         assertThat(next.send(new ProducerRecord<>(topic, 0, "k", "next")).get().offset()).isEqualTo(2);
         next.commitTransaction();
+        awaitLastStableOffsets(topic, List.of(4L, 2L, 2L));
         assertThat(read(topic, 1, "read_committed"))
                 .isEqualTo(commit ? List.of("0@0 prepared-0", "0@2 next") : List.of("0@2 next"));
     }
@@ -179,10 +178,6 @@ class TransactionRestartTest {
         }
     }
 
-    private TransactionDescription describe(String transactionalId) {
-        return await(broker.admin().describeTransactions(List.of(transactionalId)).description(transactionalId));
-    }
-
     private void awaitLastStableOffsets(String topic, List<Long> expected) throws InterruptedException {
         Clients.awaitLastStableOffsets(broker, topic, expected);
     }
@@ -191,9 +186,5 @@ class TransactionRestartTest {
     private List<String> read(String topic, int partitions, String isolation) {
         return Clients.readAtIsolation(broker, topic, partitions, isolation).stream()
                 .map(r -> r.partition() + "@" + r.offset() + " " + r.value()).toList();
-    }
-
-    private List<Long> endOffsets(String topic, int partitions, String isolation) {
-        return Clients.endOffsets(broker, topic, partitions, isolation);
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -52,6 +53,7 @@ class TransactionalDumpLogSegmentsTest {
         a.beginTransaction();
         send(a, "r0", "r1", "r2");
         a.commitTransaction();
+        awaitMarkers(3); // before another producer writes at an offset the test predicts
         b.beginTransaction();
         send(b, "b0");
         b.flush();
@@ -59,14 +61,20 @@ class TransactionalDumpLogSegmentsTest {
         send(a, "a0", "a1");
         a.flush();
         a.abortTransaction();
+        awaitMarkers(7);
         b.commitTransaction();
+        awaitMarkers(8);
         a.beginTransaction();
         send(a, "c0");
         a.commitTransaction();
+        awaitMarkers(10);
         b.beginTransaction();
         send(b, "b1");
         b.flush();
         b.abortTransaction();
+        awaitMarkers(12);
+        Clients.awaitTransactionState(broker, "dump-a", TransactionState.COMPLETE_COMMIT);
+        Clients.awaitTransactionState(broker, "dump-b", TransactionState.COMPLETE_ABORT);
         broker.closeClients();
         broker.stop();
         segment = SegmentFile.onlyLogSegment(broker.partitionDir(TOPIC, 0));
@@ -162,6 +170,11 @@ class TransactionalDumpLogSegmentsTest {
                 "PrepareCommit epoch 1 " + p, "CompleteCommit epoch 1 ", "Ongoing epoch 1 " + p,
                 "PrepareAbort epoch 2 " + p, "CompleteAbort epoch 2 ");
         assertThat(transitions).containsOnlyKeys("dump-a", "dump-b");
+    }
+
+    /** Waits until the marker at this offset is written (the coordinator writes it after answering EndTxn). */
+    private void awaitMarkers(long markerOffset) throws InterruptedException {
+        Clients.awaitHighWatermarks(broker, TOPIC, List.of(markerOffset + 1));
     }
 
     private static void send(KafkaProducer<String, String> producer, String... values) {

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -40,6 +41,7 @@ class TransactionsCommandTest {
         done.beginTransaction();
         done.send(new ProducerRecord<>(topic, 0, "k", "done-0")).get(); // 0, marker 1
         done.commitTransaction();
+        Clients.awaitTransactionState(broker, "tc-done", TransactionState.COMPLETE_COMMIT); // marker written
         KafkaProducer<String, String> open = Clients.transactionalProducer(broker, "tc-open", Map.of());
         long beforeBegin = System.currentTimeMillis();
         open.beginTransaction();

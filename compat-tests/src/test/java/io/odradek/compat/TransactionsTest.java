@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -62,6 +61,7 @@ class TransactionsTest {
         producer.beginTransaction();
         RecordMetadata second = producer.send(new ProducerRecord<>(topic, 0, "k8", "second-8")).get();
         producer.commitTransaction();
+        Clients.awaitLastStableOffsets(BROKER, topic, List.of(8L, 4L));
 
         assertThat(first).extracting(m -> m.partition() + "@" + m.offset())
                 .containsExactly("0@0", "0@1", "0@2", "0@3", "0@4", "1@0", "1@1", "1@2");
@@ -70,7 +70,6 @@ class TransactionsTest {
                 "0@4 k4=first-4", "0@6 k8=second-8", "1@0 k5=first-5", "1@1 k6=first-6", "1@2 k7=first-7");
         assertThat(read(topic, 2, "read_committed")).containsExactlyElementsOf(expected);
         assertThat(read(topic, 2, "read_uncommitted")).containsExactlyElementsOf(expected);
-        assertThat(endOffsets(topic, 2, "read_committed")).containsExactly(8L, 4L);
         assertThat(endOffsets(topic, 2, "read_uncommitted")).containsExactly(8L, 4L);
     }
 
@@ -86,10 +85,13 @@ class TransactionsTest {
         send(committer, topic, "a", "a0"); // 0
         send(committer, topic, "a", "a1"); // 1
         committer.commitTransaction(); // marker 2
+        // Markers follow the coordinator's decision: wait for them before another producer writes.
+        Clients.awaitHighWatermarks(BROKER, topic, List.of(3L));
         aborter.beginTransaction();
         send(aborter, topic, "b", "b0"); // 3
         send(aborter, topic, "b", "b1"); // 4
         aborter.abortTransaction(); // marker 5
+        Clients.awaitHighWatermarks(BROKER, topic, List.of(6L));
         // Two transactions interleaved on one partition: the aborted one's records lie between committed ones.
         committer.beginTransaction();
         aborter.beginTransaction();
@@ -98,15 +100,16 @@ class TransactionsTest {
         send(committer, topic, "c", "c1"); // 8
         send(aborter, topic, "d", "d1"); // 9
         aborter.abortTransaction(); // marker 10
+        Clients.awaitHighWatermarks(BROKER, topic, List.of(11L));
         send(plain, topic, "p", "plain0"); // 11, not transactional: visible at once to both
         committer.commitTransaction(); // marker 12
+        Clients.awaitLastStableOffsets(BROKER, topic, List.of(13L));
 
         assertThat(read(topic, 1, "read_committed")).containsExactly(
                 "0@0 a=a0", "0@1 a=a1", "0@6 c=c0", "0@8 c=c1", "0@11 p=plain0");
         assertThat(read(topic, 1, "read_uncommitted")).containsExactly(
                 "0@0 a=a0", "0@1 a=a1", "0@3 b=b0", "0@4 b=b1", "0@6 c=c0", "0@7 d=d0", "0@8 c=c1", "0@9 d=d1",
                 "0@11 p=plain0");
-        assertThat(endOffsets(topic, 1, "read_committed")).containsExactly(13L);
     }
 
     @Test
@@ -126,8 +129,8 @@ class TransactionsTest {
         assertThat(read(topic, 1, "read_committed")).containsExactly("0@0 p=before");
 
         producer.commitTransaction(); // marker 3
+        Clients.awaitLastStableOffsets(BROKER, topic, List.of(4L));
         assertThat(read(topic, 1, "read_committed")).containsExactly("0@0 p=before", "0@1 t=open0", "0@2 p=during");
-        assertThat(endOffsets(topic, 1, "read_committed")).containsExactly(4L);
     }
 
     @Test
@@ -155,13 +158,12 @@ class TransactionsTest {
         Throwable commit = catchThrowable(zombie::commitTransaction);
         assertThat(commit).as("the zombie cannot commit").isNotNull();
         successor.commitTransaction();
+        Clients.awaitLastStableOffsets(BROKER, topic, List.of(4L, 4L)); // the zombie's abort markers at 1
 
         assertThat(read(topic, 2, "read_committed")).containsExactly("0@2 s=successor-0", "1@2 s=successor-1");
         assertThat(read(topic, 2, "read_uncommitted"))
                 .containsExactly("0@0 z=zombie-0", "0@2 s=successor-0", "1@0 z=zombie-1", "1@2 s=successor-1");
-        TransactionDescription description = await(BROKER.admin().describeTransactions(List.of("zombie"))
-                .description("zombie"));
-        assertThat(description.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        Clients.awaitTransactionState(BROKER, "zombie", TransactionState.COMPLETE_COMMIT);
     }
 
     @Test
@@ -222,6 +224,7 @@ class TransactionsTest {
             next.forEach((tp, offset) -> committed.put(tp, offset.offset()));
         }
 
+        Clients.awaitNoOpenTransactions(BROKER, output, 2);
         List<String> expected = new ArrayList<>();
         for (int p = 0; p < 2; p++) {
             for (int i = p; i < 40; i += 2) {
@@ -234,10 +237,14 @@ class TransactionsTest {
         assertThat(downstream).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(readRecords(output, 2, "read_uncommitted")).as("the aborted copies are in the log")
                 .hasSize(40 + aborted);
-        Map<TopicPartition, OffsetAndMetadata> groupOffsets = await(BROKER.admin()
-                .listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
-        assertThat(groupOffsets.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
-                e -> e.getValue().offset()))).isEqualTo(inputEnd);
+        // The last commit's offsets are visible once its marker is in __consumer_offsets.
+        long offsetsDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        Map<TopicPartition, Long> groupOffsets = groupOffsets(group);
+        while (!groupOffsets.equals(inputEnd) && System.nanoTime() < offsetsDeadline) {
+            Thread.sleep(100);
+            groupOffsets = groupOffsets(group);
+        }
+        assertThat(groupOffsets).as("the group's committed offsets").isEqualTo(inputEnd);
     }
 
     @Test
@@ -264,10 +271,15 @@ class TransactionsTest {
         producer.beginTransaction();
         assertThat(producer.send(new ProducerRecord<>(topic, 0, "e", "after")).get().offset()).isEqualTo(2);
         producer.commitTransaction(); // marker 3
+        Clients.awaitLastStableOffsets(BROKER, topic, List.of(4L));
 
         assertThat(read(topic, 1, "read_uncommitted")).containsExactly("0@0 e=expired-0", "0@2 e=after");
         assertThat(read(topic, 1, "read_committed")).containsExactly("0@2 e=after");
-        assertThat(endOffsets(topic, 1, "read_committed")).containsExactly(4L);
+    }
+
+    private static Map<TopicPartition, Long> groupOffsets(String group) {
+        return await(BROKER.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()).entrySet()
+                .stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
     }
 
     private static void send(KafkaProducer<String, String> producer, String topic, String key, String value)

@@ -3,6 +3,7 @@ package io.odradek.compat.external;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.odradek.compat.Clients;
 import io.odradek.compat.OdradekBroker;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,8 @@ class ConfluentKafkaPythonTransactionsTest {
         assertThat(produced.events()).extracting(e -> e.get("event").asText()).filteredOn(e -> !e.equals("delivered"))
                 .containsExactly("committed", "aborted", "committed", "done");
 
+        // commit_transaction returns once the coordinator has decided; the markers follow.
+        Clients.awaitLastStableOffsets(broker, topic, List.of(5L, 6L));
         ConfluentKafkaPython.Run committed = python.run("consume", Map.of("topic", topic, "partitions", 2,
                 "isolation", "read_committed"));
         assertThat(committed.events("message")).as(committed.describe())

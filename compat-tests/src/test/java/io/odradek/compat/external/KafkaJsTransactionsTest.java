@@ -3,6 +3,7 @@ package io.odradek.compat.external;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.odradek.compat.Clients;
 import io.odradek.compat.OdradekBroker;
 import java.util.Comparator;
 import java.util.List;
@@ -47,6 +48,7 @@ class KafkaJsTransactionsTest {
         assertThat(produced.events()).extracting(e -> e.get("event").asText()).filteredOn(e -> !e.equals("sent"))
                 .containsExactly("committed", "aborted", "committed");
 
+        Clients.awaitLastStableOffsets(broker, topic, List.of(5L, 6L)); // the last commit's markers
         KafkaJs.Run committed = kafkajs.consume(Map.of("topic", topic, "groupId", "js-txn-committed", "expect", 4));
         assertThat(lines(committed)).as(committed.describe()).containsExactly(
                 "0@0 k1=committed-1", "0@1 k3=committed-3", "1@0 k2=committed-2", "1@4 k6=committed-6");
