@@ -149,6 +149,75 @@ class TransactionRestartTest {
                 .isEqualTo(commit ? List.of("0@0 prepared-0", "0@2 next") : List.of("0@2 next"));
     }
 
+    /**
+     * Twenty transactions of five records, every third one aborted, on a partition that rolls a segment every
+     * kilobyte: read_committed skips exactly the aborted ones, before and after a crash, and the .txnindex
+     * files (Kafka's DumpLogSegments reads them) hold each aborted transaction once, in the segment of its marker.
+     * Transaction k takes offsets 6k to 6k+4 and its marker 6k+5.
+     */
+    @Test
+    void abortedTransactionsAcrossManySegmentsStayInvisibleAfterACrash() throws Exception {
+        String topic = "restart-aborted-segments";
+        broker.createTopic(topic, 1, Map.of("segment.bytes", "1024"));
+        KafkaProducer<String, String> producer = Clients.transactionalProducer(broker, "many", Map.of());
+        List<String> committed = new ArrayList<>();
+        List<String> all = new ArrayList<>();
+        List<String> aborted = new ArrayList<>();
+        for (int k = 0; k < 20; k++) {
+            boolean commit = k % 3 != 1;
+            producer.beginTransaction();
+            for (int j = 0; j < 5; j++) {
+                String value = "txn" + k + "-" + j + "-" + "x".repeat(60);
+                producer.send(new ProducerRecord<>(topic, 0, "k", value));
+                all.add("0@" + (6 * k + j) + " " + value);
+                if (commit) {
+                    committed.add("0@" + (6 * k + j) + " " + value);
+                }
+            }
+            if (commit) {
+                producer.commitTransaction();
+            } else {
+                producer.abortTransaction();
+                aborted.add("firstOffset: " + 6 * k + " lastOffset: " + (6 * k + 5) + " lastStableOffset: "
+                        + (6 * k + 6));
+            }
+        }
+        awaitLastStableOffsets(topic, List.of(120L));
+        assertThat(read(topic, 1, "read_committed")).isEqualTo(committed);
+        assertThat(read(topic, 1, "read_uncommitted")).isEqualTo(all);
+        producer.close();
+        broker.closeClients();
+
+        broker.stopAsIfCrashed();
+        List<Path> segments;
+        try (Stream<Path> files = Files.list(broker.partitionDir(topic, 0))) {
+            segments = files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList();
+        }
+        assertThat(segments).as("segments of at most 1 KB").hasSizeGreaterThan(5);
+        List<String> indexed = new ArrayList<>();
+        for (Path segment : segments) {
+            String name = segment.getFileName().toString();
+            Path txnIndex = segment.resolveSibling(name.replace(".log", ".txnindex"));
+            if (!Files.exists(txnIndex)) {
+                continue;
+            }
+            long segmentBase = Long.parseLong(name.replace(".log", ""));
+            KafkaTool.Output dump = KafkaTool.run(DumpLogSegments::main, "--files", txnIndex.toString());
+            for (String line : dump.stdout().lines().filter(l -> l.startsWith("version:")).toList()) {
+                String entry = line.replaceFirst("^version: 0 producerId: \\d+ ", "");
+                long marker = Long.parseLong(entry.replaceAll(".*lastOffset: (\\d+).*", "$1"));
+                assertThat(marker).as("%s holds %s", txnIndex.getFileName(), entry).isGreaterThanOrEqualTo(segmentBase);
+                indexed.add(entry);
+            }
+        }
+        assertThat(indexed).as("the aborted transactions in the .txnindex files").isEqualTo(aborted);
+
+        broker.start();
+
+        assertThat(read(topic, 1, "read_committed")).isEqualTo(committed);
+        assertThat(read(topic, 1, "read_uncommitted")).isEqualTo(all);
+    }
+
     /** The transactionStatus of each __transaction_state record in the segment, in order, as Kafka decodes it. */
     private static List<String> transactionStates(Path segment) throws Exception {
         KafkaTool.Output dump = KafkaTool.run(DumpLogSegments::main, "--files", segment.toString(),
