@@ -4,14 +4,17 @@ import io.odradek.log.checkpoint.LeaderEpochFile;
 import io.odradek.log.checkpoint.PartitionMetadataFile;
 import io.odradek.log.producer.ActiveProducer;
 import io.odradek.log.producer.BatchMetadata;
+import io.odradek.log.producer.ProducerEntry;
 import io.odradek.log.producer.ProducerSnapshotFile;
 import io.odradek.log.producer.ProducerStateManager;
 import io.odradek.log.segment.Segment;
 import io.odradek.log.txn.AbortedTxn;
+import io.odradek.log.txn.CompletedTxn;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
@@ -20,9 +23,11 @@ import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -73,8 +78,12 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    /** Log end as readers see it: next offset, the active segment and its byte size at that point. */
-    private record LogEnd(long offset, Segment segment, int position) {
+    /**
+     * Log end as readers see it: next offset, the active segment and its byte size at that point, and the
+     * first offset of the oldest transaction then open (Long.MAX_VALUE none), so a read_committed read
+     * bounds itself by the same state it reads.
+     */
+    private record LogEnd(long offset, Segment segment, int position, long firstUnstableOffset) {
     }
 
     /** How many producer snapshots to keep besides those needed for retention; Kafka keeps one per segment. */
@@ -135,6 +144,9 @@ public final class PartitionLog implements AutoCloseable {
             PartitionLog log = new PartitionLog(dir, topic, partition, config, options, id);
             try {
                 new LogLoader(log, options).load();
+            } catch (UncheckedIOException e) {
+                log.releaseSegments();
+                throw e.getCause();
             } catch (IOException | RuntimeException e) {
                 log.releaseSegments(); // a failed open (a full disk, too many files) keeps no descriptors
                 throw e;
@@ -168,6 +180,10 @@ public final class PartitionLog implements AutoCloseable {
     private static final class LogLoader {
         private final PartitionLog log;
         private final Options options;
+        /** Bases of the segments recovery rebuilt: their transaction indexes are written again by the replay. */
+        private final Set<Long> recovered = new HashSet<>();
+        /** The lowest of them, MAX_VALUE if none. */
+        private long firstRecovered = Long.MAX_VALUE;
 
         LogLoader(PartitionLog log, Options options) {
             this.log = log;
@@ -190,15 +206,16 @@ public final class PartitionLog implements AutoCloseable {
             long leo = active.nextOffset();
             log.logStartOffset = Math.min(leo, Math.max(options.logStartOffset(), log.segments.firstKey()));
             log.recoveryPoint = leo;
-            log.end = new LogEnd(leo, active, active.size());
             log.epochs.truncateFromEnd(leo);
             log.epochs.truncateFromStart(log.logStartOffset);
             loadProducerState(leo);
+            log.end = new LogEnd(leo, active, active.size(), log.producers.firstUnstableOffset());
         }
 
         /**
          * A {@code <base>.log.swap} is a finished cleaned segment whose swap-in a crash interrupted: it
-         * replaces the original (whose indexes go too; recovery rebuilds them). Index files named
+         * replaces the original (whose indexes go too; recovery rebuilds them, the transaction index
+         * included). Index files named
          * {@code .swap} are deleted rather than trusted, whether their log file was renamed into place yet
          * or not: the segment is then missing an index and recovery rebuilds it. A {@code .cleaned} file
          * is an unfinished clean: deleted.
@@ -209,7 +226,8 @@ public final class PartitionLog implements AutoCloseable {
                     String name = p.getFileName().toString();
                     if (name.endsWith(LogCleaner.CLEANED_SUFFIX)
                             || name.endsWith(Segment.INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)
-                            || name.endsWith(Segment.TIME_INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)) {
+                            || name.endsWith(Segment.TIME_INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)
+                            || name.endsWith(Segment.TXN_INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)) {
                         Files.deleteIfExists(p);
                     } else if (name.endsWith(Segment.LOG_SUFFIX + LogCleaner.SWAP_SUFFIX) && name.length() > 20) {
                         long base = Long.parseLong(name.substring(0, 20));
@@ -225,7 +243,8 @@ public final class PartitionLog implements AutoCloseable {
             try (Stream<Path> files = Files.list(log.dir)) {
                 for (Path p : files.toList()) {
                     String name = p.getFileName().toString();
-                    boolean orphanIndex = name.length() > 20 && (name.endsWith(Segment.INDEX_SUFFIX) || name.endsWith(Segment.TIME_INDEX_SUFFIX))
+                    boolean orphanIndex = name.length() > 20 && (name.endsWith(Segment.INDEX_SUFFIX)
+                            || name.endsWith(Segment.TIME_INDEX_SUFFIX) || name.endsWith(Segment.TXN_INDEX_SUFFIX))
                             && !Files.exists(log.dir.resolve(name.substring(0, 20) + Segment.LOG_SUFFIX));
                     if (name.endsWith(Segment.DELETED_SUFFIX) || name.endsWith(".tmp") || orphanIndex) {
                         Files.deleteIfExists(p);
@@ -262,6 +281,10 @@ public final class PartitionLog implements AutoCloseable {
                 Segment s = Segment.open(log.dir, base, log.config, last, now);
                 boolean trusted = base < recoverFrom && s.loadFromIndexes();
                 int truncated = trusted ? 0 : s.recover(expectedNext);
+                if (!trusted) {
+                    recovered.add(base);
+                    firstRecovered = Math.min(firstRecovered, base);
+                }
                 if (!last && !trusted) {
                     s.onBecomeInactive();
                 }
@@ -293,29 +316,75 @@ public final class PartitionLog implements AutoCloseable {
             Files.deleteIfExists(log.dir.resolve(prefix + Segment.LOG_SUFFIX));
             Files.deleteIfExists(log.dir.resolve(prefix + Segment.INDEX_SUFFIX));
             Files.deleteIfExists(log.dir.resolve(prefix + Segment.TIME_INDEX_SUFFIX));
+            Files.deleteIfExists(log.dir.resolve(prefix + Segment.TXN_INDEX_SUFFIX));
         }
 
-        /** Latest usable snapshot at or below the log end, then the batch headers after it. */
+        /**
+         * Latest usable snapshot at or below the log end, then the batches after it. When recovery rebuilt
+         * segments, their transaction indexes are written again from a replay that starts at a snapshot at
+         * or below the first of them, into a scratch state if the latest snapshot lies above it (Kafka's
+         * LogSegment.recover with the producer state rebuilt up to the segment).
+         */
         private void loadProducerState(long leo) throws IOException {
+            for (long offset : ProducerSnapshotFile.list(log.dir)) {
+                if (offset > leo || offset < log.logStartOffset) {
+                    Files.deleteIfExists(ProducerSnapshotFile.path(log.dir, offset));
+                }
+            }
+            long replayFrom = loadLatestSnapshot(log.producers, leo);
+            if (firstRecovered != Long.MAX_VALUE && replayFrom > firstRecovered) {
+                ProducerStateManager scratch = new ProducerStateManager();
+                replay(scratch, loadLatestSnapshot(scratch, firstRecovered), leo, true);
+                replay(log.producers, replayFrom, leo, false);
+            } else {
+                replay(log.producers, replayFrom, leo, firstRecovered != Long.MAX_VALUE);
+            }
+        }
+
+        /** Loads the newest readable snapshot at or below {@code upTo}; returns where the replay starts. */
+        private long loadLatestSnapshot(ProducerStateManager into, long upTo) throws IOException {
             List<Long> snapshots = ProducerSnapshotFile.list(log.dir);
-            long replayFrom = log.logStartOffset;
             for (int i = snapshots.size() - 1; i >= 0; i--) {
                 long offset = snapshots.get(i);
-                Path file = ProducerSnapshotFile.path(log.dir, offset);
-                if (offset > leo || offset < log.logStartOffset || !ProducerSnapshotFile.load(file, log.producers)) {
-                    Files.deleteIfExists(file);
+                if (offset > upTo) {
                     continue;
                 }
-                replayFrom = offset;
-                break;
+                Path file = ProducerSnapshotFile.path(log.dir, offset);
+                if (ProducerSnapshotFile.load(file, into)) {
+                    return offset;
+                }
+                Files.deleteIfExists(file);
             }
-            if (replayFrom >= leo) {
+            return log.logStartOffset;
+        }
+
+        private void replay(ProducerStateManager state, long from, long leo, boolean rebuildTxnIndexes)
+                throws IOException {
+            if (from >= leo) {
                 return;
             }
-            Long first = log.segments.floorKey(replayFrom);
+            Long first = log.segments.floorKey(from);
             for (Segment s : log.segments.tailMap(first == null ? log.segments.firstKey() : first).values()) {
-                s.forEachBatchFrom(Math.max(replayFrom, s.baseOffset()), log.producers::replay);
+                boolean rebuild = rebuildTxnIndexes && recovered.contains(s.baseOffset());
+                s.forEachBatchFrom(Math.max(from, s.baseOffset()), h -> replayBatch(state, h, s, rebuild));
             }
+        }
+
+        private static void replayBatch(ProducerStateManager state, RecordBatchHeader h, Segment s,
+                                        boolean rebuildTxnIndex) {
+            CompletedTxn done = state.replay(h);
+            if (done == null) {
+                return;
+            }
+            if (done.aborted() && rebuildTxnIndex) {
+                try {
+                    s.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(), done.lastOffset(),
+                            state.lastStableOffset(done)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            state.completeTxn(done);
         }
     }
 
@@ -343,6 +412,14 @@ public final class PartitionLog implements AutoCloseable {
                                      int leaderEpoch) {
         ByteBuffer batch = new EndTxnMarker(commit, coordinatorEpoch).toBatch(producerId, producerEpoch, clock.millis());
         return append(batch, leaderEpoch, false);
+    }
+
+    /**
+     * Appends batches a coordinator built (Kafka's AppendOrigin.COORDINATOR): as {@link #append}, but they may
+     * carry a producer id without sequence numbers (transactional offset commits) or the control flag.
+     */
+    public AppendResult appendAsCoordinator(ByteBuffer records, int leaderEpoch) {
+        return append(records, leaderEpoch, false);
     }
 
     private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient) {
@@ -383,7 +460,15 @@ public final class PartitionLog implements AutoCloseable {
                 segment.append(records);
                 epochs.assign(leaderEpoch, firstOffset);
                 producerAppend.commit();
-                end = new LogEnd(lastOffset + 1, segment, segment.size());
+                for (CompletedTxn done : producerAppend.completedTxns()) {
+                    // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
+                    if (done.aborted()) {
+                        segment.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(),
+                                done.lastOffset(), producers.lastStableOffset(done)));
+                    }
+                    producers.completeTxn(done);
+                }
+                end = new LogEnd(lastOffset + 1, segment, segment.size(), producers.firstUnstableOffset());
             } catch (IOException e) {
                 throw storageError("append", e);
             }
@@ -415,7 +500,7 @@ public final class PartitionLog implements AutoCloseable {
         e.segment().onBecomeInactive();
         Segment next = Segment.create(dir, e.offset(), config, now);
         segments.put(e.offset(), next);
-        end = new LogEnd(e.offset(), next, 0);
+        end = new LogEnd(e.offset(), next, 0, e.firstUnstableOffset());
         ProducerSnapshotFile.write(dir, e.offset(), producers, false);
         deleteSnapshots();
         long upTo = e.offset();
@@ -452,14 +537,24 @@ public final class PartitionLog implements AutoCloseable {
      * log end read as empty; above the log end they are out of range.
      */
     public FileSlice read(long offset, int maxBytes, long maxOffset) {
+        return read(offset, maxBytes, maxOffset, false);
+    }
+
+    /**
+     * As {@link #read(long, int, long)}; with {@code readCommitted} the read also stops at the first offset
+     * of the oldest open transaction, taken from the same log-end snapshot as the data (read_committed: a
+     * transaction opened by an append racing this read is never half-seen).
+     */
+    public FileSlice read(long offset, int maxBytes, long maxOffset, boolean readCommitted) {
         ensureOnline();
         LogEnd e = end;
         long start = logStartOffset;
         if (offset < start || offset > e.offset()) {
             throw outOfRange(offset, start, e.offset());
         }
-        if (maxOffset < e.offset()) {
-            e = boundAt(maxOffset, e);
+        long bound = readCommitted ? Math.min(maxOffset, Math.max(e.firstUnstableOffset(), start)) : maxOffset;
+        if (bound < e.offset()) {
+            e = boundAt(bound, e);
         }
         if (offset >= e.offset()) {
             return new FileSlice(e.segment().channel(), e.position(), 0, offset);
@@ -492,12 +587,12 @@ public final class PartitionLog implements AutoCloseable {
     private LogEnd boundAt(long maxOffset, LogEnd e) {
         Map.Entry<Long, Segment> entry = segments.floorEntry(maxOffset);
         if (entry == null) {
-            return new LogEnd(maxOffset, e.segment(), 0);
+            return new LogEnd(maxOffset, e.segment(), 0, e.firstUnstableOffset());
         }
         Segment s = entry.getValue();
         try {
             FileSlice at = s.read(maxOffset, 0, endPosition(s, e));
-            return new LogEnd(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position());
+            return new LogEnd(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position(), e.firstUnstableOffset());
         } catch (IOException ex) {
             throw storageError("read", ex);
         }
@@ -866,7 +961,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Kafka's removeExpiredProducers: forgets producers whose last batch is {@code expirationMs} or more
-     * older than {@code nowMs}. Returns how many went; the next producer snapshot no longer carries them.
+     * older than {@code nowMs}, never one with an open transaction. Returns how many went; the next producer snapshot no longer carries them.
      */
     public int removeExpiredProducers(long nowMs, long expirationMs) {
         synchronized (lock) {
@@ -874,28 +969,51 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    /** First offset of the oldest open transaction on this partition; Long.MAX_VALUE when none is open. */
+    /**
+     * First offset of the oldest open transaction on this partition (never below the log start offset, as
+     * Kafka's); Long.MAX_VALUE when none is open. Lock-free: read from the published log end.
+     */
     public long firstUnstableOffset() {
-        return Long.MAX_VALUE;
+        long unstable = end.firstUnstableOffset();
+        return unstable == Long.MAX_VALUE ? unstable : Math.max(unstable, logStartOffset);
     }
 
     /**
      * The aborted transactions a read_committed fetch from {@code fetchOffset} up to {@code upperBoundOffset}
-     * must know about: those with lastOffset >= fetchOffset and firstOffset < upperBoundOffset, in offset order.
+     * must know about: those with lastOffset >= fetchOffset and firstOffset < upperBoundOffset, in offset
+     * order (Kafka's collectAbortedTransactions: the transaction indexes from the segment holding
+     * fetchOffset on, until an entry's last stable offset reaches the upper bound). Lock-free.
      */
     public List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
-        return List.of();
+        ensureOnline();
+        List<AbortedTxn> out = new ArrayList<>();
+        Long from = segments.floorKey(fetchOffset);
+        for (Segment s : (from == null ? segments : segments.tailMap(from)).values()) {
+            try {
+                if (s.txnIndex().collect(fetchOffset, upperBoundOffset, out)) {
+                    break;
+                }
+            } catch (ClosedChannelException deletedMeanwhile) {
+                // retention or the cleaner replaced the segment under us: nothing to add from it
+            } catch (IOException e) {
+                throw storageError("transaction index read", e);
+            }
+        }
+        return out;
     }
 
-    /** The producers this partition knows (DescribeProducers): a snapshot, safe from any thread. */
+    /**
+     * The producers this partition knows (DescribeProducers): epoch, last sequence and timestamp, the
+     * coordinator epoch of the last marker and the open transaction's first offset. A snapshot, lock-free.
+     */
     public List<ActiveProducer> activeProducers() {
-        synchronized (lock) {
-            List<ActiveProducer> out = new ArrayList<>();
-            for (var e : producers.producers().values()) {
-                out.add(new ActiveProducer(e.producerId(), e.epoch(), e.lastSeq(), e.lastTimestamp(), -1, -1L));
-            }
-            return out;
+        List<ActiveProducer> out = new ArrayList<>();
+        for (ProducerEntry e : producers.producers().values()) {
+            out.add(new ActiveProducer(e.producerId(), e.epoch(), e.lastSeq(), e.lastTimestamp(),
+                    e.coordinatorEpoch(), e.currentTxnFirstOffset()));
         }
+        out.sort(Comparator.comparingLong(ActiveProducer::producerId));
+        return out;
     }
 
     /** The idempotent-producer state (read it only from tests/tools; the log mutates it under its lock). */
@@ -968,6 +1086,7 @@ public final class PartitionLog implements AutoCloseable {
                 s.channel().close();
                 s.offsetIndex().close();
                 s.timeIndex().close();
+                s.txnIndex().close();
             } catch (IOException ignored) {
                 // closing only; nothing to recover
             }
