@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -80,10 +81,24 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Log end as readers see it: next offset, the active segment and its byte size at that point, and the
-     * first offset of the oldest transaction then open (Long.MAX_VALUE none), so a read_committed read
-     * bounds itself by the same state it reads.
+     * transaction state then: the first offset of the oldest open transaction (Long.MAX_VALUE none) and the
+     * decided transactions whose markers may not be replicated yet ([first, marker] pairs by first offset),
+     * so a read_committed read bounds itself by the same state it reads.
      */
-    private record LogEnd(long offset, Segment segment, int position, long firstUnstableOffset) {
+    private record LogEnd(long offset, Segment segment, int position, long firstUndecided, long[] unreplicated) {
+        LogEnd at(long newOffset, Segment newSegment, int newPosition) {
+            return new LogEnd(newOffset, newSegment, newPosition, firstUndecided, unreplicated);
+        }
+
+        /** Kafka's firstUnstableOffset: the oldest open transaction, or a decided one whose marker is not below the high watermark. */
+        long firstUnstable(long highWatermark) {
+            for (int i = 0; i < unreplicated.length; i += 2) {
+                if (unreplicated[i + 1] >= highWatermark) {
+                    return Math.min(firstUndecided, unreplicated[i]);
+                }
+            }
+            return firstUndecided;
+        }
     }
 
     /** How many producer snapshots to keep besides those needed for retention; Kafka keeps one per segment. */
@@ -102,6 +117,11 @@ public final class PartitionLog implements AutoCloseable {
 
     private volatile LogConfig config;
     private volatile LogEnd end;
+    /**
+     * The high watermark as the replication layer last reported it ({@link #updateHighWatermark}); Long.MAX_VALUE
+     * while this log alone decides (one node: every append is committed at once).
+     */
+    private volatile long committedUpTo = Long.MAX_VALUE;
     private volatile long logStartOffset;
     private volatile long recoveryPoint;
     private volatile long lastFlushMs;
@@ -209,7 +229,8 @@ public final class PartitionLog implements AutoCloseable {
             log.epochs.truncateFromEnd(leo);
             log.epochs.truncateFromStart(log.logStartOffset);
             loadProducerState(leo);
-            log.end = new LogEnd(leo, active, active.size(), log.producers.firstUnstableOffset());
+            log.producers.onHighWatermarkUpdated(leo); // what survived a restart counts as replicated
+            log.end = log.endAt(leo, active, active.size());
         }
 
         /**
@@ -468,7 +489,8 @@ public final class PartitionLog implements AutoCloseable {
                     }
                     producers.completeTxn(done);
                 }
-                end = new LogEnd(lastOffset + 1, segment, segment.size(), producers.firstUnstableOffset());
+                producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
+                end = endAt(lastOffset + 1, segment, segment.size());
             } catch (IOException e) {
                 throw storageError("append", e);
             }
@@ -494,13 +516,32 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** The log end to publish, with the producer state's transactions as they are now. Caller holds the lock. */
+    private LogEnd endAt(long offset, Segment segment, int position) {
+        LogEnd previous = end;
+        long[] unreplicated = producers.unreplicatedTxns();
+        if (unreplicated.length > 0 && previous != null && Arrays.equals(previous.unreplicated(), unreplicated)) {
+            unreplicated = previous.unreplicated();
+        }
+        return new LogEnd(offset, segment, position, producers.firstUndecidedOffset(), unreplicated);
+    }
+
+    /**
+     * The replication layer's high watermark moved (a partition with followers): a decided transaction holds
+     * the first unstable offset until the high watermark passes its marker, as in Kafka. Long.MAX_VALUE hands
+     * the decision back to this log (one node). Lock-free.
+     */
+    public void updateHighWatermark(long highWatermark) {
+        committedUpTo = highWatermark;
+    }
+
     /** Starts a new active segment at the log end. Caller holds the lock. */
     private Segment roll(long now) throws IOException {
         LogEnd e = end;
         e.segment().onBecomeInactive();
         Segment next = Segment.create(dir, e.offset(), config, now);
         segments.put(e.offset(), next);
-        end = new LogEnd(e.offset(), next, 0, e.firstUnstableOffset());
+        end = e.at(e.offset(), next, 0);
         ProducerSnapshotFile.write(dir, e.offset(), producers, false);
         deleteSnapshots();
         long upTo = e.offset();
@@ -552,7 +593,7 @@ public final class PartitionLog implements AutoCloseable {
         if (offset < start || offset > e.offset()) {
             throw outOfRange(offset, start, e.offset());
         }
-        long bound = readCommitted ? Math.min(maxOffset, Math.max(e.firstUnstableOffset(), start)) : maxOffset;
+        long bound = readCommitted ? Math.min(maxOffset, Math.max(e.firstUnstable(committedUpTo), start)) : maxOffset;
         if (bound < e.offset()) {
             e = boundAt(bound, e);
         }
@@ -587,12 +628,12 @@ public final class PartitionLog implements AutoCloseable {
     private LogEnd boundAt(long maxOffset, LogEnd e) {
         Map.Entry<Long, Segment> entry = segments.floorEntry(maxOffset);
         if (entry == null) {
-            return new LogEnd(maxOffset, e.segment(), 0, e.firstUnstableOffset());
+            return e.at(maxOffset, e.segment(), 0);
         }
         Segment s = entry.getValue();
         try {
             FileSlice at = s.read(maxOffset, 0, endPosition(s, e));
-            return new LogEnd(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position(), e.firstUnstableOffset());
+            return e.at(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position());
         } catch (IOException ex) {
             throw storageError("read", ex);
         }
@@ -970,11 +1011,12 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * First offset of the oldest open transaction on this partition (never below the log start offset, as
-     * Kafka's); Long.MAX_VALUE when none is open. Lock-free: read from the published log end.
+     * First offset of the oldest open transaction on this partition, or of a decided one whose marker the
+     * high watermark reported by {@link #updateHighWatermark} has not passed (Kafka's firstUnstableOffset;
+     * never below the log start offset); Long.MAX_VALUE when none. Lock-free: read from the published log end.
      */
     public long firstUnstableOffset() {
-        long unstable = end.firstUnstableOffset();
+        long unstable = end.firstUnstable(committedUpTo);
         return unstable == Long.MAX_VALUE ? unstable : Math.max(unstable, logStartOffset);
     }
 

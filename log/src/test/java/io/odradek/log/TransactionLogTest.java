@@ -98,6 +98,25 @@ class TransactionLogTest {
     }
 
     @Test
+    void withAReportedHighWatermarkADecidedTransactionStaysUnstableUntilItsMarkerIsBelowIt() throws IOException {
+        try (PartitionLog log = open()) {
+            log.updateHighWatermark(0L); // a partition with followers reports its high watermark
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0); // 0
+            commit(log, P1); // 1
+            log.updateHighWatermark(1L);
+            assertThat(log.firstUnstableOffset()).isZero();
+            assertThat(readCommitted(log, 0)).isEmpty();
+            log.updateHighWatermark(2L);
+            assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+            assertThat(readCommitted(log, 0)).containsExactly("0:a0", "1:COMMIT");
+            log.updateHighWatermark(Long.MAX_VALUE); // alone again: every append is committed at once
+            log.append(transactional(P1, EPOCH, 1, NOW, "a1"), 0); // 2
+            commit(log, P1); // 3
+            assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+        }
+    }
+
+    @Test
     void anAbortWhileAnotherTransactionIsOpenRecordsThatTransactionsStartAsItsLastStableOffset() {
         try (PartitionLog log = open()) {
             log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0); // 0

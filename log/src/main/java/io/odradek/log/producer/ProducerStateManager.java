@@ -22,9 +22,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * thread (entries are replaced, never changed, once published).
  */
 public final class ProducerStateManager {
+    private static final long[] NO_TXNS = new long[0];
     private final Map<Long, ProducerEntry> producers = new ConcurrentHashMap<>();
     /** Open transactions: first offset -> producer id. */
     private final TreeMap<Long, Long> ongoing = new TreeMap<>();
+    /**
+     * Decided transactions whose marker may not be replicated yet (Kafka's unreplicatedTxns): first offset ->
+     * marker offset. They hold the LSO until the high watermark passes the marker.
+     */
+    private final TreeMap<Long, Long> unreplicated = new TreeMap<>();
 
     /** Starts validating one append; nothing changes until {@link ProducerAppend#commit()}. */
     public ProducerAppend begin() {
@@ -47,9 +53,28 @@ public final class ProducerStateManager {
         }
     }
 
-    /** First offset of the oldest open transaction, Long.MAX_VALUE when none. */
-    public long firstUnstableOffset() {
+    /** First offset of the oldest open transaction, Long.MAX_VALUE when none (decided ones not counted). */
+    public long firstUndecidedOffset() {
         return ongoing.isEmpty() ? Long.MAX_VALUE : ongoing.firstKey();
+    }
+
+    /** The decided transactions whose markers may not be replicated yet, as [first offset, marker offset] pairs by first offset. */
+    public long[] unreplicatedTxns() {
+        if (unreplicated.isEmpty()) {
+            return NO_TXNS;
+        }
+        long[] pairs = new long[2 * unreplicated.size()];
+        int i = 0;
+        for (Map.Entry<Long, Long> txn : unreplicated.entrySet()) {
+            pairs[i++] = txn.getKey();
+            pairs[i++] = txn.getValue();
+        }
+        return pairs;
+    }
+
+    /** Forgets the decided transactions whose markers are below {@code highWatermark}; true if any went. */
+    public boolean onHighWatermarkUpdated(long highWatermark) {
+        return !unreplicated.isEmpty() && unreplicated.values().removeIf(marker -> marker < highWatermark);
     }
 
     /**
@@ -65,9 +90,13 @@ public final class ProducerStateManager {
         return txn.lastOffset() + 1;
     }
 
-    /** The transaction's marker is in the log (and, if aborted, in the transaction index): it no longer holds the LSO. */
+    /**
+     * The transaction's marker is in the log (and, if aborted, in the transaction index): it is decided, and
+     * holds the LSO only until the high watermark passes its marker.
+     */
     public void completeTxn(CompletedTxn txn) {
         ongoing.remove(txn.firstOffset());
+        unreplicated.put(txn.firstOffset(), txn.lastOffset());
     }
 
     /**
@@ -84,6 +113,7 @@ public final class ProducerStateManager {
     public void clear() {
         producers.clear();
         ongoing.clear();
+        unreplicated.clear();
     }
 
     /**

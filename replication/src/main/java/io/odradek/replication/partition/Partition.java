@@ -55,6 +55,8 @@ public final class Partition {
             followerLogEnds.put(follower, log.logStartOffset());
         }
         this.highWatermark = followers.isEmpty() ? log.logEndOffset() : log.logStartOffset();
+        // With followers a decided transaction stays unstable until the high watermark passes its marker.
+        log.updateHighWatermark(followers.isEmpty() ? Long.MAX_VALUE : highWatermark);
     }
 
     public String topic() {
@@ -232,6 +234,9 @@ public final class Partition {
         }
         if (candidate > highWatermark) {
             highWatermark = candidate;
+            if (!followerLogEnds.isEmpty()) {
+                log.updateHighWatermark(candidate);
+            }
             return true;
         }
         return false;

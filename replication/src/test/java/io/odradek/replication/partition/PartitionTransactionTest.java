@@ -138,7 +138,7 @@ class PartitionTransactionTest {
     }
 
     @Test
-    void withALaggingFollowerTheMarkerCompletesOnceCommittedAndTheLsoIsBoundByTheHighWatermark()
+    void withALaggingFollowerTheTransactionStaysUnstableUntilItsMarkerIsReplicated()
             throws IOException {
         Partition partition = partition(Set.of(FOLLOWER));
         await(partition.appendAsLeader(plain("a"), (short) -1)); // 0
@@ -151,14 +151,17 @@ class PartitionTransactionTest {
         CompletableFuture<AppendResult> marker = partition.appendMarker(PID, EPOCH, 0, true);
         await(partition.appendAsLeader(plain("after"), (short) -1)); // the writer has run the marker
         assertThat(marker).isNotDone();
-        // the transaction is decided, but the reader may not go past the high watermark
-        assertThat(partition.lastStableOffset()).isEqualTo(2L);
-        assertThat(batches(partition.read(0, 1 << 20, FetchIsolation.TXN_COMMITTED))).containsExactly("0", "1:t");
+        // decided, but as in Kafka the transaction stays unstable until its marker is replicated
+        assertThat(partition.highWatermark()).isEqualTo(2L);
+        assertThat(partition.lastStableOffset()).isEqualTo(1L);
+        assertThat(batches(partition.read(0, 1 << 20, FetchIsolation.TXN_COMMITTED))).containsExactly("0");
 
         partition.recordFollowerLogEnd(FOLLOWER, 3L);
 
         assertThat(await(marker).baseOffset()).isEqualTo(2L);
         assertThat(partition.lastStableOffset()).isEqualTo(3L);
+        assertThat(batches(partition.read(0, 1 << 20, FetchIsolation.TXN_COMMITTED)))
+                .containsExactly("0", "1:t", "2:marker");
     }
 
     @Test
