@@ -43,7 +43,13 @@ import java.util.stream.Stream;
  *
  * <p>Appends, rolls and retention are serialised by one lock. Reads take no lock: they start from an
  * immutable {@link LogEnd} snapshot published (volatile) after each append is fully written and indexed,
- * so they never see a half-written batch.
+ * so they never see a half-written batch. The snapshot carries the transaction state too, so a
+ * read_committed read stops at the first unstable offset of the same moment.
+ *
+ * <p>Transactions (Kafka's ProducerStateManager and TransactionIndex): a transactional batch opens its
+ * producer's transaction, a marker ({@link #appendMarker}) ends it; an aborted one is recorded in the
+ * {@code .txnindex} of the segment holding its marker, which read_committed fetches consult
+ * ({@link #abortedTransactions}).
  */
 public final class PartitionLog implements AutoCloseable {
 
@@ -90,7 +96,10 @@ public final class PartitionLog implements AutoCloseable {
             return new LogEnd(newOffset, newSegment, newPosition, firstUndecided, unreplicated);
         }
 
-        /** Kafka's firstUnstableOffset: the oldest open transaction, or a decided one whose marker is not below the high watermark. */
+        /**
+         * Kafka's firstUnstableOffset: the first offset of the oldest open transaction, or of a decided one
+         * whose marker is not below the high watermark, whichever is lower.
+         */
         long firstUnstable(long highWatermark) {
             for (int i = 0; i < unreplicated.length; i += 2) {
                 if (unreplicated[i + 1] >= highWatermark) {
@@ -236,10 +245,9 @@ public final class PartitionLog implements AutoCloseable {
         /**
          * A {@code <base>.log.swap} is a finished cleaned segment whose swap-in a crash interrupted: it
          * replaces the original (whose indexes go too; recovery rebuilds them, the transaction index
-         * included). Index files named
-         * {@code .swap} are deleted rather than trusted, whether their log file was renamed into place yet
-         * or not: the segment is then missing an index and recovery rebuilds it. A {@code .cleaned} file
-         * is an unfinished clean: deleted.
+         * included). Index files named {@code .swap} are deleted rather than trusted, whether their log file
+         * was renamed into place yet or not: the segment is then missing an index and recovery rebuilds it.
+         * A {@code .cleaned} file is an unfinished clean: deleted.
          */
         private void completeCleanerSwaps() throws IOException {
             try (Stream<Path> files = Files.list(log.dir)) {

@@ -26,8 +26,9 @@ import java.util.function.Supplier;
  *
  * <p>Appends run on the partition's writer thread, one at a time. The high watermark is the smallest log
  * end among the in-sync replicas: on one node (no followers) it is the log end as soon as an append is in
- * the log. The last stable offset is the high watermark or, if lower, the first offset of the oldest open
- * transaction. Reads are lock-free slices of the log bounded by whichever of the three the reader may see.
+ * the log. The last stable offset is the high watermark or, if lower, the first offset of the oldest
+ * transaction that is open (or, with followers, decided by a marker the high watermark has not passed yet).
+ * Reads are lock-free slices of the log bounded by whichever of the three the reader may see.
  */
 public final class Partition {
     private final PartitionLog log;
@@ -92,8 +93,8 @@ public final class Partition {
     }
 
     /**
-     * Offsets below this belong to no open transaction and are committed: what read_committed consumers may
-     * read (the high watermark, or the first offset of the oldest open transaction if lower).
+     * Offsets below this belong to no undecided transaction and are committed: what read_committed consumers
+     * may read (the high watermark, or the log's first unstable offset if lower).
      */
     public long lastStableOffset() {
         return Math.min(highWatermark(), log.firstUnstableOffset());
@@ -137,8 +138,9 @@ public final class Partition {
     /**
      * Appends a coordinator's batch (already built, with its producer id and control flags as the coordinator
      * wants them; validated as Kafka's AppendOrigin.COORDINATOR, so transactional batches without sequence
-     * numbers are accepted) through the same writer, waking the same waiters, and completes once the batch is committed:
-     * the high watermark has passed it. Nothing times out here; the coordinator decides how long to wait.
+     * numbers are accepted) through the same writer, waking the same waiters, and completes once the batch
+     * is committed: the high watermark has passed it. Nothing times out here; the coordinator decides how
+     * long to wait.
      */
     public CompletableFuture<AppendResult> appendRecordsAsCoordinator(ByteBuffer batch) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
