@@ -425,7 +425,7 @@ public final class PartitionLog implements AutoCloseable {
      * write. Throws {@link LogAppendException} (nothing written) on a bad batch or producer sequence.
      */
     public AppendResult append(ByteBuffer records, int leaderEpoch) {
-        return append(records, leaderEpoch, true);
+        return append(records, leaderEpoch, true, (short) 0);
     }
 
     /**
@@ -439,8 +439,18 @@ public final class PartitionLog implements AutoCloseable {
      */
     public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
                                      int leaderEpoch) {
+        return appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, leaderEpoch, (short) 0);
+    }
+
+    /**
+     * As {@link #appendMarker(long, short, int, boolean, int)} for WriteTxnMarkers v2's TransactionVersion
+     * (KIP-1228): from 2 on the marker carries the epoch the coordinator bumped at EndTxn, and one that is not
+     * newer than the producer's is refused (INVALID_PRODUCER_EPOCH) unless it retries a marker already written.
+     */
+    public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
+                                     int leaderEpoch, short transactionVersion) {
         ByteBuffer batch = new EndTxnMarker(commit, coordinatorEpoch).toBatch(producerId, producerEpoch, clock.millis());
-        return append(batch, leaderEpoch, false);
+        return append(batch, leaderEpoch, false, transactionVersion);
     }
 
     /**
@@ -448,10 +458,10 @@ public final class PartitionLog implements AutoCloseable {
      * carry a producer id without sequence numbers (transactional offset commits) or the control flag.
      */
     public AppendResult appendAsCoordinator(ByteBuffer records, int leaderEpoch) {
-        return append(records, leaderEpoch, false);
+        return append(records, leaderEpoch, false, (short) 0);
     }
 
-    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient) {
+    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion) {
         // The record walk reads (and may correct) only the caller's buffer: outside the lock, so retention,
         // cleaner swaps and flushes never wait on a decompression.
         BatchValidator.validate(records, config, topic, partition, clock.millis(), fromClient);
@@ -459,7 +469,7 @@ public final class PartitionLog implements AutoCloseable {
             ensureOpen();
             LogConfig cfg = config;
             long firstOffset = end.offset();
-            ProducerStateManager.ProducerAppend producerAppend = producers.begin();
+            ProducerStateManager.ProducerAppend producerAppend = producers.begin(markerTxnVersion);
             RecordBatchHeader h = new RecordBatchHeader(records, records.position());
             long next = firstOffset;
             long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;

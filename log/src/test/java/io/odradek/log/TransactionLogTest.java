@@ -338,6 +338,28 @@ class TransactionLogTest {
     }
 
     @Test
+    void aTransactionVersion2MarkerMustCarryTheBumpedEpochUnlessItRetriesOneAlreadyWritten() {
+        short tv2 = 2;
+        short bumped = (short) (EPOCH + 1);
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0); // 0
+            assertThatThrownBy(() -> log.appendMarker(P1, EPOCH, 0, true, 0, tv2))
+                    .isInstanceOfSatisfying(LogAppendException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH));
+            assertThat(log.appendMarker(P1, bumped, 0, true, 0, tv2).baseOffset()).isEqualTo(1L);
+            // the coordinator retries the marker it did not hear back about: written again, harmlessly
+            assertThat(log.appendMarker(P1, bumped, 0, true, 0, tv2).baseOffset()).isEqualTo(2L);
+            assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+            // once the producer opened its next transaction, that epoch can no longer end it
+            log.append(transactional(P1, bumped, 0, NOW, "a1"), 0); // 3
+            assertThatThrownBy(() -> log.appendMarker(P1, bumped, 0, false, 0, tv2))
+                    .isInstanceOfSatisfying(LogAppendException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH));
+            assertThat(log.firstUnstableOffset()).isEqualTo(3L);
+        }
+    }
+
+    @Test
     void aMarkerForAProducerWithoutAnOpenTransactionIsStillWritten() throws IOException {
         try (PartitionLog log = open()) {
             log.append(idempotent(P1, EPOCH, 0, NOW, "plain"), 0);

@@ -34,7 +34,16 @@ public final class ProducerStateManager {
 
     /** Starts validating one append; nothing changes until {@link ProducerAppend#commit()}. */
     public ProducerAppend begin() {
-        return new ProducerAppend();
+        return new ProducerAppend((short) 0);
+    }
+
+    /**
+     * As {@link #begin()}, for a marker written under {@code markerTransactionVersion} (WriteTxnMarkers v2's
+     * TransactionVersion, KIP-1228; 0 for older requests): from 2 on the marker carries the epoch the
+     * coordinator bumped, so the producer's current epoch itself is already too old.
+     */
+    public ProducerAppend begin(short markerTransactionVersion) {
+        return new ProducerAppend(markerTransactionVersion);
     }
 
     public ProducerEntry entry(long producerId) {
@@ -162,8 +171,10 @@ public final class ProducerStateManager {
         private final Map<Long, ProducerEntry> staged = new HashMap<>();
         private final List<ProducerEntry> started = new ArrayList<>(0);
         private final List<CompletedTxn> completed = new ArrayList<>(0);
+        private final short markerTransactionVersion;
 
-        private ProducerAppend() {
+        private ProducerAppend(short markerTransactionVersion) {
+            this.markerTransactionVersion = markerTransactionVersion;
         }
 
         /**
@@ -191,11 +202,7 @@ public final class ProducerStateManager {
                 staged.put(pid, e);
             }
             boolean known = producers.containsKey(pid);
-            if (epoch < e.epoch()) {
-                // Kafka 2.7+ answers INVALID_PRODUCER_EPOCH (abortable), not PRODUCER_FENCED, for data and markers.
-                throw new LogAppendException(ErrorCode.INVALID_PRODUCER_EPOCH, "producer " + pid + " epoch " + epoch
-                        + " is older than the current epoch " + e.epoch());
-            }
+            checkProducerEpoch(e, epoch, h.isControlBatch());
             if (h.isControlBatch()) {
                 endTransaction(e, h, assignedBase);
                 return null;
@@ -224,6 +231,25 @@ public final class ProducerStateManager {
                 started.add(e);
             }
             return null;
+        }
+
+        /**
+         * Kafka's checkProducerEpoch: an older epoch is refused with INVALID_PRODUCER_EPOCH (abortable; Kafka
+         * 2.7+ no longer answers PRODUCER_FENCED here), for data and markers alike. A transaction-version-2
+         * marker must carry a newer epoch than the producer's, except a retry of a marker already written
+         * (same epoch, no transaction open, or the epoch at its maximum).
+         */
+        private void checkProducerEpoch(ProducerEntry e, short epoch, boolean marker) {
+            boolean bumpedMarker = marker && markerTransactionVersion >= 2;
+            if (bumpedMarker ? epoch > e.epoch() : epoch >= e.epoch()) {
+                return;
+            }
+            if (bumpedMarker && epoch == e.epoch() && (!e.hasOpenTransaction() || epoch == Short.MAX_VALUE)) {
+                return; // an idempotent retry of the marker
+            }
+            throw new LogAppendException(ErrorCode.INVALID_PRODUCER_EPOCH, "producer " + e.producerId() + " epoch "
+                    + epoch + " is " + (bumpedMarker ? "not newer than" : "older than") + " the current epoch "
+                    + e.epoch());
         }
 
         /** The duplicate when this batch is a retry, else null; throws when it is out of sequence. */

@@ -156,8 +156,18 @@ public final class Partition {
      */
     public CompletableFuture<AppendResult> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch,
             boolean commit) {
+        return appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, (short) 0);
+    }
+
+    /**
+     * As {@link #appendMarker(long, short, int, boolean)} with WriteTxnMarkers v2's TransactionVersion
+     * (KIP-1228; 0 for older requests): from 2 on the marker's epoch must be newer than the producer's.
+     */
+    public CompletableFuture<AppendResult> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch,
+            boolean commit, short transactionVersion) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, leaderEpoch));
+        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, leaderEpoch,
+                transactionVersion));
         return appended.thenCompose(this::whenCommitted);
     }
 
