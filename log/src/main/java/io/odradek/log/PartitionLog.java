@@ -324,9 +324,24 @@ public final class PartitionLog implements AutoCloseable {
      * write. Throws {@link LogAppendException} (nothing written) on a bad batch or producer sequence.
      */
     public AppendResult append(ByteBuffer records, int leaderEpoch) {
+        return append(records, leaderEpoch, true);
+    }
+
+    /**
+     * PLACEHOLDER (part B writes the real one): the contract's marker append, enough for the cleaner's
+     * tests. No coordinator-epoch fencing here.
+     */
+    public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
+                                     int leaderEpoch) {
+        ByteBuffer marker = new io.odradek.wire.batch.EndTxnMarker(commit, coordinatorEpoch)
+                .toBatch(producerId, producerEpoch, clock.millis());
+        return append(marker, leaderEpoch, false);
+    }
+
+    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient) {
         // The record walk reads (and may correct) only the caller's buffer: outside the lock, so retention,
         // cleaner swaps and flushes never wait on a decompression.
-        BatchValidator.validate(records, config, topic, partition, clock.millis());
+        BatchValidator.validate(records, config, topic, partition, clock.millis(), fromClient);
         synchronized (lock) {
             ensureOpen();
             LogConfig cfg = config;
