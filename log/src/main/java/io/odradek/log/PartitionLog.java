@@ -687,11 +687,18 @@ public final class PartitionLog implements AutoCloseable {
             }
             long reclaimed = 0;
             long minHorizon = Long.MAX_VALUE;
+            long firstUncleanable;
             try {
                 LogConfig cfg = config;
-                LogCleaner.OffsetMap map = LogCleaner.buildOffsetMap(all, active, e.position());
+                // Nothing from the high watermark on is stable (on one node it is the log end); the cleaner
+                // finds open transactions itself and stops before the oldest one.
+                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), highWatermark());
+                firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {
-                    LogCleaner.Rewritten r = LogCleaner.rewrite(s, dir, cfg, map, nowMs);
+                    if (!cleaner.cleans(s)) {
+                        break;
+                    }
+                    LogCleaner.Rewritten r = cleaner.rewrite(s, dir, cfg, nowMs);
                     beforeSwapIn.accept(r.cleaned());
                     if (!swapIn(s, r.cleaned())) {
                         return reclaimed; // retention or close got there first; the next pass starts over
@@ -704,7 +711,8 @@ public final class PartitionLog implements AutoCloseable {
             } catch (IOException ex) {
                 throw storageError("clean", ex);
             }
-            firstDirtyOffset = active.baseOffset();
+            Long uncleanedBase = segments.floorKey(firstUncleanable);
+            firstDirtyOffset = uncleanedBase == null ? active.baseOffset() : Math.min(uncleanedBase, active.baseOffset());
             nextTombstoneHorizonMs = minHorizon;
             return reclaimed;
         }
