@@ -672,7 +672,8 @@ public final class PartitionLog implements AutoCloseable {
     volatile Consumer<Segment> beforeSwapIn = cleaned -> { };
 
     /**
-     * One compaction pass over every inactive segment (see {@link LogCleaner}); appends and reads go on
+     * One compaction pass over the inactive segments below the first uncleanable offset (the oldest open
+     * transaction, the high watermark, the active segment; see {@link LogCleaner}); appends and reads go on
      * meanwhile. Each cleaned segment is written, indexed and forced without the log lock, which is then
      * held only for the renames and the map update of its swap-in. Returns the bytes reclaimed.
      */
