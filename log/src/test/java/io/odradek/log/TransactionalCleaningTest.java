@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Stream;
 import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.FileRecords;
@@ -41,8 +43,7 @@ class TransactionalCleaningTest {
     @TempDir
     Path logDir;
 
-    private final java.util.concurrent.ScheduledExecutorService scheduler =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final LogFixture.ManualClock clock = new LogFixture.ManualClock(T0);
     private final Map<Long, Integer> nextSequence = new HashMap<>();
 
@@ -349,6 +350,46 @@ class TransactionalCleaningTest {
             assertThat(last).noneMatch(s -> s.startsWith(commitA + ":") || s.startsWith(abortC + ":"));
             assertThat(last).contains(dataB + ":k2=b", commitB + ":COMMIT@" + P1, dataD + ":k4=d",
                     commitD + ":COMMIT@" + P2);
+            segmentFileBatches(log);
+        }
+    }
+
+    @Test
+    void tombstonesInsideTransactionsFollowTheDeleteHorizonAndAbortedOnesDeleteNothing() throws Exception {
+        try (PartitionLog log = open(false)) {
+            long kept = txn(log, P1, "k", "v1");
+            commit(log, P1);
+            long abortedTombstone = txn(log, P2, "k", null);
+            abort(log, P2);
+            txn(log, P2, "o", "o");
+            commit(log, P2);
+            long dv = txn(log, P1, "d", "dv");
+            commit(log, P1);
+            long tomb = txn(log, P1, "d", null, "e", "ev");
+            long lastCommit = commit(log, P1);
+            fillerUntilRolled(log, 2, "f");
+
+            log.clean(clock.millis());
+
+            List<String> pass1 = dump(log);
+            assertThat(pass1).contains(kept + ":k=v1", tomb + ":d=null", (tomb + 1) + ":e=ev", lastCommit + ":COMMIT@" + P1);
+            assertThat(pass1).noneMatch(s -> s.startsWith(abortedTombstone + ":") || s.startsWith(dv + ":"));
+            RecordBatch stamped = markerBatch(log, tomb);
+            assertThat(stamped.isTransactional()).isTrue();
+            assertThat(stamped.producerId()).isEqualTo(P1);
+            assertThat(stamped.deleteHorizonMs()).hasValue(T0 + DAY);
+
+            clock.set(T0 + DAY);
+            log.clean(clock.millis());
+
+            List<String> pass2 = dump(log);
+            assertThat(pass2).noneMatch(s -> s.contains(":d="));
+            assertThat(pass2).contains(kept + ":k=v1", (tomb + 1) + ":e=ev", lastCommit + ":COMMIT@" + P1);
+            RecordBatch rest = markerBatch(log, tomb);
+            assertThat(rest.isTransactional()).isTrue();
+            assertThat(rest.countOrNull()).isEqualTo(1);
+            assertThat(rest.lastOffset()).isEqualTo(tomb + 1);
+            assertThat(rest.iterator().next().timestamp()).isEqualTo(T0);
             segmentFileBatches(log);
         }
     }
