@@ -141,6 +141,7 @@ final class LogCleaner {
         long deleteRetentionMs = config.deleteRetentionMs();
         Segment cleaned = Segment.create(dir, segment.baseOffset(), config, nowMs, CLEANED_SUFFIX);
         long[] minHorizon = {Long.MAX_VALUE};
+        List<AbortedTxn> aborted;
         try {
             CleanerBatches.forEachBatch(segment.channel(), segment.size(), h -> {
                 ByteBuffer kept = filter(h, nowMs, deleteRetentionMs);
@@ -153,6 +154,9 @@ final class LogCleaner {
                 }
                 cleaned.append(kept);
             });
+            // Kafka writes these into the cleaned segment's transaction index; once segments carry a
+            // .txnindex, append them to cleaned's here, before it is forced and renamed.
+            aborted = transactions.drainRetainedAborted();
             cleaned.onBecomeInactive();
             cleaned.flush();
             cleaned.renameFiles(SWAP_SUFFIX);
@@ -164,8 +168,7 @@ final class LogCleaner {
             }
             throw e;
         }
-        return new Rewritten(cleaned, segment.size(), cleaned.size(), minHorizon[0],
-                transactions.drainRetainedAborted());
+        return new Rewritten(cleaned, segment.size(), cleaned.size(), minHorizon[0], aborted);
     }
 
     /** The batch to write for {@code h} (the original bytes, or a rebuilt batch), or null to drop it. */
