@@ -833,7 +833,8 @@ public final class PartitionLog implements AutoCloseable {
     volatile Consumer<Segment> beforeSwapIn = cleaned -> { };
 
     /**
-     * One compaction pass over every inactive segment (see {@link LogCleaner}); appends and reads go on
+     * One compaction pass over the inactive segments below the first uncleanable offset (the oldest open
+     * transaction, the high watermark, the active segment; see {@link LogCleaner}); appends and reads go on
      * meanwhile. Each cleaned segment is written, indexed and forced without the log lock, which is then
      * held only for the renames and the map update of its swap-in. Returns the bytes reclaimed.
      */
@@ -848,11 +849,18 @@ public final class PartitionLog implements AutoCloseable {
             }
             long reclaimed = 0;
             long minHorizon = Long.MAX_VALUE;
+            long firstUncleanable;
             try {
                 LogConfig cfg = config;
-                LogCleaner.OffsetMap map = LogCleaner.buildOffsetMap(all, active, e.position());
+                // Nothing from the high watermark on is stable (on one node it is the log end); the cleaner
+                // finds open transactions itself and stops before the oldest one.
+                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), highWatermark());
+                firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {
-                    LogCleaner.Rewritten r = LogCleaner.rewrite(s, dir, cfg, map, nowMs);
+                    if (!cleaner.cleans(s)) {
+                        break;
+                    }
+                    LogCleaner.Rewritten r = cleaner.rewrite(s, dir, cfg, nowMs);
                     beforeSwapIn.accept(r.cleaned());
                     if (!swapIn(s, r.cleaned())) {
                         return reclaimed; // retention or close got there first; the next pass starts over
@@ -865,7 +873,8 @@ public final class PartitionLog implements AutoCloseable {
             } catch (IOException ex) {
                 throw storageError("clean", ex);
             }
-            firstDirtyOffset = active.baseOffset();
+            Long uncleanedBase = segments.floorKey(firstUncleanable);
+            firstDirtyOffset = uncleanedBase == null ? active.baseOffset() : Math.min(uncleanedBase, active.baseOffset());
             nextTombstoneHorizonMs = minHorizon;
             return reclaimed;
         }
