@@ -86,7 +86,13 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
                 prepared.add(id);
             }
         });
-        prepared.forEach(this::startMarkers);
+        if (!prepared.isEmpty()) {
+            // Once the partition serves (writes are refused while it loads): the completions are writes.
+            context.schedule(0, "complete-prepared-transactions", () -> {
+                prepared.forEach(this::startMarkers);
+                return CoordinatorResult.of(null);
+            });
+        }
         context.schedule(config.abortTimedOutTransactionsIntervalMs(), "abort-timed-out-transactions", this::abortTimedOutTransactions);
         context.schedule(config.removeExpiredTransactionalIdsIntervalMs(), "expire-transactional-ids", this::expireTransactionalIds);
         if (!transactions.isEmpty()) {

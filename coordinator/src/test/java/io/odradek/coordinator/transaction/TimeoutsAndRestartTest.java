@@ -70,6 +70,21 @@ class TimeoutsAndRestartTest {
     }
 
     @Test
+    void aPreparedAbortFoundAtLoadIsCompletedWhenTheMarkersAnswerAtOnce() {
+        f = new TransactionFixture(dir);
+        f.seed("tx", new TransactionMetadata(7L, 7L, -1L, (short) 4, (short) -1, 60_000, TransactionState.PREPARE_ABORT,
+                Set.of(ORDERS_0), f.clock.nowMs(), f.clock.nowMs(), (short) 0));
+
+        f.restart();
+
+        assertThat(f.markers.calls).containsExactly(new MarkerCall(7L, (short) 4, 0, false, Set.of(ORDERS_0)));
+        TransactionMetadata m = f.state("tx");
+        assertThat(m.state()).isEqualTo(TransactionState.COMPLETE_ABORT);
+        assertThat(m.partitions()).isEmpty();
+        assertThat(m.producerEpoch()).isEqualTo((short) 4);
+    }
+
+    @Test
     void anOpenTransactionKeepsItsTimeoutAcrossARestart() {
         f = new TransactionFixture(dir);
         InitProducerIdResult p = f.init("tx");

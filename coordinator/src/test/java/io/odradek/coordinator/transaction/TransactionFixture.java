@@ -65,6 +65,7 @@ final class TransactionFixture implements AutoCloseable {
         for (int p = 0; p < config.stateLogPartitions(); p++) {
             coordinator.onElection(p, coordinatorEpoch).join();
         }
+        clock.advance(0); // what a loaded partition does first (complete prepared transactions) runs now
     }
 
     /** Stops the coordinator and closes its logs, then opens both again: what a broker restart does. */
