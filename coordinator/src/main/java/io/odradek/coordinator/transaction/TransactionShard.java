@@ -499,49 +499,43 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
 
     // ------------------------------------------------------------------ timers
 
-    private CoordinatorResult<Void, TransactionRecord> abortTimedOutTransactions() {
-        context.schedule(config.abortTimedOutTransactionsIntervalMs(), "abort-timed-out-transactions", this::abortTimedOutTransactions);
-        return abortTimedOutBatch();
-    }
-
     /**
      * Ongoing transactions older than their timeout (not 2PC ones, whose timeout is Integer.MAX_VALUE) are
      * aborted as a fenced producer's would be: the epoch is bumped, so the producer that let it time out is
-     * fenced.
+     * fenced. One write each, as Kafka appends each abort on its own (a transaction's record can be large).
      */
-    private CoordinatorResult<Void, TransactionRecord> abortTimedOutBatch() {
+    private CoordinatorResult<Void, TransactionRecord> abortTimedOutTransactions() {
+        context.schedule(config.abortTimedOutTransactionsIntervalMs(), "abort-timed-out-transactions", this::abortTimedOutTransactions);
         long now = now();
-        List<TransactionRecord> records = new ArrayList<>();
-        boolean more = false;
-        for (Map.Entry<String, TransactionMetadata> e : transactions.entrySet()) {
-            TransactionMetadata m = e.getValue();
-            if (m.state() != TransactionState.ONGOING || completing.containsKey(e.getKey())
-                    || m.timeoutMs() == Integer.MAX_VALUE || m.startTimestampMs() + m.timeoutMs() >= now) {
-                continue;
-            }
-            if (records.size() == MAX_RECORDS_PER_WRITE) {
-                more = true;
-                break;
-            }
-            try {
-                records.add(record(e.getKey(), prepareAbort(m, m.clientTransactionVersion())));
-                LOG.log(System.Logger.Level.INFO, "aborting transaction of " + e.getKey() + " (producer id "
-                        + m.producerId() + ", epoch " + m.producerEpoch() + "): older than its timeout of " + m.timeoutMs() + " ms");
-            } catch (TransactionException noProducerId) {
-                // no producer id ready for its epoch overflow: the next round tries again
-            }
-        }
-        if (more) {
-            context.scheduleWrite("abort-timed-out-transactions", this::abortTimedOutBatch);
-        }
-        if (records.isEmpty()) {
-            return CoordinatorResult.of(null);
-        }
-        return new CoordinatorResult<>(records, null, true, error -> {
-            if (error == ErrorCode.NONE) {
-                records.forEach(r -> startMarkers(r.transactionalId()));
+        List<String> timedOut = new ArrayList<>();
+        transactions.forEach((id, m) -> {
+            if (isTimedOut(id, m, now)) {
+                timedOut.add(id);
             }
         });
+        timedOut.forEach(id -> context.scheduleWrite("abort-timed-out-transaction", () -> abortTimedOut(id)));
+        return CoordinatorResult.of(null);
+    }
+
+    private boolean isTimedOut(String transactionalId, TransactionMetadata m, long now) {
+        return m.state() == TransactionState.ONGOING && !completing.containsKey(transactionalId)
+                && m.timeoutMs() != Integer.MAX_VALUE && m.startTimestampMs() + m.timeoutMs() < now;
+    }
+
+    private CoordinatorResult<Void, TransactionRecord> abortTimedOut(String transactionalId) {
+        TransactionMetadata m = transactions.get(transactionalId);
+        if (m == null || !isTimedOut(transactionalId, m, now())) {
+            return CoordinatorResult.of(null); // ended meanwhile
+        }
+        TransactionMetadata aborting;
+        try {
+            aborting = prepareAbort(m, m.clientTransactionVersion());
+        } catch (TransactionException noProducerId) {
+            return CoordinatorResult.of(null); // no producer id ready for its epoch overflow: the next check tries again
+        }
+        LOG.log(System.Logger.Level.INFO, "aborting the transaction of " + transactionalId + " (producer id " + m.producerId()
+                + ", epoch " + m.producerEpoch() + "): older than its timeout of " + m.timeoutMs() + " ms");
+        return prepared(transactionalId, aborting, null);
     }
 
     private CoordinatorResult<Void, TransactionRecord> expireTransactionalIds() {
