@@ -590,8 +590,11 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         if (m == null) {
             return TransactionDescription.error(transactionalId, ErrorCode.TRANSACTIONAL_ID_NOT_FOUND);
         }
+        // As in Kafka, a partition leaves the transaction once its marker is written.
+        Completion c = completing.get(transactionalId);
+        Set<TopicPartition> partitions = c != null ? c.remaining : m.partitions();
         Map<String, List<Integer>> topics = new TreeMap<>();
-        new TreeSet<>(m.partitions()).forEach(tp -> topics.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp.partition()));
+        new TreeSet<>(partitions).forEach(tp -> topics.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp.partition()));
         return new TransactionDescription(transactionalId, ErrorCode.NONE, m.state().kafkaName(), m.timeoutMs(),
                 m.startTimestampMs(), m.producerId(), m.producerEpoch(), topics);
     }

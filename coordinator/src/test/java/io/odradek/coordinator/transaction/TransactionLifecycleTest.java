@@ -149,6 +149,10 @@ class TransactionLifecycleTest {
 
         assertThat(f.markers.calls).hasSize(1);
         assertThat(f.state("tx").state()).isEqualTo(TransactionState.PREPARE_COMMIT);
+        // Describe shows the partitions still waiting for their marker, as Kafka's does.
+        TransactionDescription waiting = f.coordinator.describeTransactions(List.of("tx")).join().get(0);
+        assertThat(waiting.state()).isEqualTo("PrepareCommit");
+        assertThat(waiting.topics()).isEqualTo(Map.of("orders", List.of(1)));
         f.clock.advance(f.config.markerRetryBackoffMs());
         assertThat(f.markers.calls).hasSize(2);
         assertThat(f.markers.last()).isEqualTo(new MarkerCall(0L, (short) 0, 0, true, Set.of(ORDERS_1)));
