@@ -80,16 +80,18 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
     /** Prepared transactions found in the log are completed (their markers sent again); timers start. */
     @Override
     public void onLoaded() {
-        List<String> prepared = new ArrayList<>();
+        List<Completion> prepared = new ArrayList<>();
         transactions.forEach((id, m) -> {
             if (isPrepared(m.state())) {
-                prepared.add(id);
+                Completion c = new Completion(id, m);
+                completing.put(id, c); // pending from now on, as in Kafka
+                prepared.add(c);
             }
         });
         if (!prepared.isEmpty()) {
-            // Once the partition serves (writes are refused while it loads): the completions are writes.
+            // Sent once the partition serves (writes are refused while it loads, and completions are writes).
             context.schedule(0, "complete-prepared-transactions", () -> {
-                prepared.forEach(this::startMarkers);
+                prepared.forEach(this::sendMarkers);
                 return CoordinatorResult.of(null);
             });
         }
