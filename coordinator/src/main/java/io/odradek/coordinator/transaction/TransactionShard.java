@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.regex.Pattern;
 
 /**
@@ -428,16 +430,16 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
             return;
         }
         List<TopicPartition> partitions = List.copyOf(c.remaining);
-        java.util.concurrent.CompletableFuture<Map<TopicPartition, ErrorCode>> sent;
+        CompletableFuture<Map<TopicPartition, ErrorCode>> sent;
         try {
             sent = markers.writeMarkers(c.producerId, c.producerEpoch, coordinatorEpoch, c.commit, partitions);
         } catch (RuntimeException e) {
-            sent = java.util.concurrent.CompletableFuture.failedFuture(e);
+            sent = CompletableFuture.failedFuture(e);
         }
         sent.whenComplete((errors, failure) -> {
             try {
                 thread.execute(() -> markersAnswered(c, errors, failure));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // shutting down: the next load completes the transaction
             }
         });
