@@ -99,11 +99,16 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         return config;
     }
 
-    /** Loads every partition of {@code __transaction_state} (one node leads them all) with coordinator epoch 0. */
-    public void startup() {
+    /**
+     * Starts loading every partition of {@code __transaction_state} (one node leads them all) with coordinator
+     * epoch 0; each serves as soon as it is loaded. Completes once all are (exceptionally if one failed).
+     */
+    public CompletableFuture<Void> startup() {
+        List<CompletableFuture<Void>> loads = new ArrayList<>();
         for (int p = 0; p < config.stateLogPartitions(); p++) {
-            onElection(p, 0);
+            loads.add(onElection(p, 0));
         }
+        return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
     }
 
     /** Kafka's rule: {@code Utils.abs(transactionalId.hashCode()) % transaction.state.log.num.partitions}. */

@@ -49,7 +49,7 @@ class CoordinatorThreadsTest {
         try (ProducerIdManager ids = ProducerIdManager.open(dir);
                 TransactionCoordinator coordinator = TransactionCoordinator.create(config,
                         p -> new PartitionLogCoordinatorLog(logs.get(p)), ids, markers)) {
-            coordinator.startup();
+            coordinator.startup().get(10, TimeUnit.SECONDS);
             List<CompletableFuture<EndTxnResult>> ends = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 String id = "tx-" + i;
