@@ -27,6 +27,16 @@ public final class PartitionLogCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
+    public CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit) {
+        try {
+            return CompletableFuture.completedFuture(
+                    log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, 0).lastOffset() + 1);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
     public long startOffset() {
         return log.logStartOffset();
     }
