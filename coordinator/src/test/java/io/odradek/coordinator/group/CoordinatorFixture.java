@@ -133,6 +133,11 @@ final class CoordinatorFixture implements AutoCloseable {
         }
     }
 
+    /** Writes and commits the oldest waiting append only. */
+    void commitNextAppend() {
+        held.poll().accept(null);
+    }
+
     /** Fails the oldest waiting append with the log's {@code error}. */
     void failNextAppend(ErrorCode error) {
         held.poll().accept(error);

@@ -280,6 +280,55 @@ class TransactionalOffsetsTest {
     }
 
     @Test
+    void aTransactionalCommitTheLogRefusesFailsEveryPartitionWithTheProducersError() {
+        fixture();
+        f.holdAppends();
+        var answer = f.coordinator.txnOffsetCommit(new TxnOffsetCommitRequest("tx", "etl", PID, EPOCH, -1, "", null,
+                List.of(new OffsetCommitRequest.Partition(ORDERS_0, 1L, -1, ""), new OffsetCommitRequest.Partition(ORDERS_1, 2L, -1, "")),
+                (short) 3));
+        f.failNextAppend(ErrorCode.INVALID_PRODUCER_EPOCH);
+        assertThat(answer.join()).containsExactly(entry(ORDERS_0, ErrorCode.INVALID_PRODUCER_EPOCH),
+                entry(ORDERS_1, ErrorCode.INVALID_PRODUCER_EPOCH));
+        f.commitAppends();
+        assertThat(stableFetch("etl", ORDERS_0).unstable()).isEmpty(); // nothing pending
+    }
+
+    @Test
+    void aRefusedMarkerAnswersTheLogsErrorAndLeavesTheOffsetsPending() {
+        fixture();
+        txnCommit("etl", PID, "orders", 0, 42L);
+        f.holdAppends();
+        var marker = f.coordinator.completeTransaction(f.coordinator.partitionFor("etl"), PID, EPOCH, 0, true);
+        assertThat(f.heldAppends()).isEqualTo(1);
+        f.failNextAppend(ErrorCode.TRANSACTION_COORDINATOR_FENCED);
+        assertThat(marker.join()).isEqualTo(ErrorCode.TRANSACTION_COORDINATOR_FENCED);
+        var notLeader = f.coordinator.completeTransaction(f.coordinator.partitionFor("etl"), PID, EPOCH, 0, true);
+        f.failNextAppend(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+        assertThat(notLeader.join()).isEqualTo(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+        f.commitAppends();
+        assertThat(stableFetch("etl", ORDERS_0).unstable()).containsExactly(ORDERS_0);
+        assertThat(committed("etl", ORDERS_0)).isNull();
+    }
+
+    @Test
+    void aMarkerIsAppliedOnlyOnceCommittedAndAfterTheWritesBeforeIt() {
+        fixture();
+        f.holdAppends();
+        var commit = f.coordinator.txnOffsetCommit(new TxnOffsetCommitRequest("tx", "etl", PID, EPOCH, -1, "", null,
+                List.of(new OffsetCommitRequest.Partition(ORDERS_0, 42L, -1, "")), (short) 3));
+        var marker = f.coordinator.completeTransaction(f.coordinator.partitionFor("etl"), PID, EPOCH, 0, true);
+        assertThat(f.heldAppends()).isEqualTo(1); // the marker waits for the offsets' write
+        f.commitNextAppend();
+        assertThat(commit.join()).containsEntry(ORDERS_0, ErrorCode.NONE);
+        assertThat(f.heldAppends()).isEqualTo(1);
+        assertThat(marker).isNotDone();
+        assertThat(committed("etl", ORDERS_0)).isNull();
+        f.commitAppends();
+        assertThat(marker.join()).isEqualTo(ErrorCode.NONE);
+        assertThat(committed("etl", ORDERS_0)).isEqualTo(42L);
+    }
+
+    @Test
     void aMarkerForAPartitionNotServedHereAnswersNotLeaderOrFollower() {
         fixture();
         f.coordinator.onResignation(1).join();
