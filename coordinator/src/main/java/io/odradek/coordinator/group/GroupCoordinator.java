@@ -38,6 +38,9 @@ import java.util.function.Supplier;
  * there once what the request changed is committed, possibly much later (a parked JoinGroup). Until a
  * partition has been read back from the log its groups answer COORDINATOR_LOAD_IN_PROGRESS; before
  * {@code __consumer_offsets} exists they answer NOT_COORDINATOR (see {@link #createOnDemand}).
+ *
+ * <p>Transactions: {@link #txnOffsetCommit} writes offsets in a producer's transaction, pending until
+ * {@link #completeTransaction} writes its marker (WriteTxnMarkers for a {@code __consumer_offsets} partition).
  */
 public final class GroupCoordinator implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(GroupCoordinator.class.getName());

@@ -39,6 +39,10 @@ import java.util.function.Supplier;
  * {@link #replay} (offsets, group deletions, consumer groups: event-sourced) or runs the callback the code
  * gave (a classic group's state, changed in memory first as in Kafka, is only described by its records).
  * The next write operation runs after that, so it sees the outcome.
+ *
+ * <p>Transactional offset commits (TxnOffsetCommit) are written as the producer's transactional batch and
+ * replayed as pending ({@link TransactionalOffsets}); the producer's marker, replayed through
+ * {@link #replayEndTransaction}, commits or drops them, at load as after a live WriteTxnMarkers.
  */
 final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private static final System.Logger LOG = System.getLogger(GroupShard.class.getName());
@@ -431,6 +435,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
 
     private ErrorCode validateTxnOffsetCommit(TxnOffsetCommitRequest req) {
         ConsumerGroup consumerGroup = consumer.group(req.groupId());
+        if (consumerGroup != null && req.generationId() < 0 && req.memberId().isEmpty() && req.groupInstanceId() == null) {
+            return ErrorCode.NONE; // no member information (v0-2): not checked, as in Kafka
+        }
         if (consumerGroup != null) {
             Function<TopicPartition, ErrorCode> check;
             try {

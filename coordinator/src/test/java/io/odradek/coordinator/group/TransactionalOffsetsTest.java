@@ -240,6 +240,26 @@ class TransactionalOffsetsTest {
     }
 
     @Test
+    void aConsumerProtocolMemberCommitsInTransactionsAtItsEpochAndAStaleOneIsAnIllegalGeneration() {
+        fixture();
+        f.topics.create("orders", 2);
+        ConsumerGroupHeartbeatResult joined = f.coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequest("cg",
+                "m1", 0, null, null, 30_000, List.of("orders"), null, null, Map.of(), "c", "/127.0.0.1", (short) 1)).join();
+        assertThat(joined.error()).isEqualTo(ErrorCode.NONE);
+        int epoch = joined.memberEpoch();
+        assertThat(memberTxnCommit("cg", PID, epoch, "m1", "orders", 0, 10L)).containsEntry(ORDERS_0, ErrorCode.NONE);
+        assertThat(memberTxnCommit("cg", PID, epoch + 1, "m1", "orders", 0, 11L)).containsEntry(ORDERS_0, ErrorCode.ILLEGAL_GENERATION);
+        assertThat(memberTxnCommit("cg", PID, epoch, "stranger", "orders", 0, 11L)).containsEntry(ORDERS_0, ErrorCode.UNKNOWN_MEMBER_ID);
+        // No member information at all (v0-2): taken, as Kafka does for a transactional commit.
+        assertThat(txnCommit("cg", PID, "orders", 1, 12L)).containsEntry(ORDERS_1, ErrorCode.NONE);
+        complete("cg", PID, true);
+        assertThat(committed("cg", ORDERS_0)).isEqualTo(10L);
+        assertThat(committed("cg", ORDERS_1)).isEqualTo(12L);
+        f.restart();
+        assertThat(committed("cg", ORDERS_0)).isEqualTo(10L);
+    }
+
+    @Test
     void metadataTooLargeIsRefusedPerPartition() {
         fixture();
         String big = "x".repeat(f.config.offsetMetadataMaxBytes() + 1);
