@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +23,19 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
 
 /**
  * The few measurements bench/run needs that Kafka's own tools do not make. Compiled by bench/run against the
@@ -39,6 +53,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *                                            CONSUMERS consumers, each in its own group, tail TOPIC while one
  *                                            producer sends RATE records/s of SIZE bytes for SECONDS; prints
  *                                            delivery latency percentiles over every (record, consumer) pair
+ *   wordcount PORT RECORDS STATE_DIR         Kafka Streams word count with exactly_once_v2 (a state store and a
+ *                                            repartition topic): RECORDS lines are produced first, then the time
+ *                                            from the application's start until a read_committed consumer has
+ *                                            seen every word's exact final count is printed
  * </pre>
  */
 public final class BenchTool {
@@ -51,8 +69,9 @@ public final class BenchTool {
                     Integer.parseInt(args[4]));
             case "fanout" -> fanout(Integer.parseInt(args[1]), args[2], Integer.parseInt(args[3]),
                     Integer.parseInt(args[4]), Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+            case "wordcount" -> wordCount(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3]);
             default -> {
-                System.err.println("usage: BenchTool ready|create|fanout ... (see the source)");
+                System.err.println("usage: BenchTool ready|create|fanout|wordcount ... (see the source)");
                 System.exit(2);
             }
         }
@@ -290,5 +309,84 @@ public final class BenchTool {
     private static double pct(long[] sorted, double p) {
         if (sorted.length == 0) return 0;
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+    }
+
+    // ---- wordcount: Kafka Streams, exactly_once_v2
+
+    private static final int WORDS_PER_LINE = 8;
+    private static final int VOCABULARY = 1000;
+
+    private static void wordCount(int port, int records, String stateDir) throws Exception {
+        String run = Long.toString(System.nanoTime(), 36);
+        String in = "wc-in-" + run;
+        String out = "wc-out-" + run;
+        try (Admin admin = admin(port)) {
+            admin.createTopics(List.of(new NewTopic(in, 3, (short) 1), new NewTopic(out, 3, (short) 1))).all().get();
+        }
+        Map<String, Long> expected = new HashMap<>();
+        Properties pp = new Properties();
+        pp.put("bootstrap.servers", "127.0.0.1:" + port);
+        pp.put("linger.ms", "5");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < records; i++) {
+                StringBuilder line = new StringBuilder();
+                for (int w = 0; w < WORDS_PER_LINE; w++) {
+                    String word = "w" + Math.floorMod(i * 31 + w * 977, VOCABULARY);
+                    expected.merge(word, 1L, Long::sum);
+                    line.append(w == 0 ? "" : " ").append(word);
+                }
+                producer.send(new ProducerRecord<>(in, Integer.toString(i), line.toString()));
+            }
+            producer.flush();
+        }
+
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
+                .flatMapValues(line -> Arrays.asList(line.split(" ")))
+                .groupBy((key, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
+                .count(Materialized.as("counts"))
+                .toStream()
+                .to(out, Produced.with(Serdes.String(), Serdes.Long()));
+        Properties sp = new Properties();
+        sp.put(StreamsConfig.APPLICATION_ID_CONFIG, "wordcount-" + run);
+        sp.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
+        sp.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        sp.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        sp.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
+        sp.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+
+        Properties cp = new Properties();
+        cp.put("bootstrap.servers", "127.0.0.1:" + port);
+        cp.put("isolation.level", "read_committed");
+        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(cp, new StringDeserializer(), new LongDeserializer())) {
+            List<TopicPartition> parts = List.of(new TopicPartition(out, 0), new TopicPartition(out, 1), new TopicPartition(out, 2));
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            Map<String, Long> seen = new HashMap<>();
+            long t0 = System.nanoTime();
+            try (KafkaStreams streams = new KafkaStreams(builder.build(), sp)) {
+                streams.start();
+                long deadline = t0 + TimeUnit.MINUTES.toNanos(10);
+                int done = 0;
+                while (done < expected.size()) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("word count incomplete after 10 minutes: " + done + " of "
+                                + expected.size() + " words at their final count");
+                    }
+                    for (ConsumerRecord<String, Long> r : consumer.poll(Duration.ofMillis(100))) {
+                        Long before = seen.put(r.key(), r.value());
+                        long want = expected.getOrDefault(r.key(), -1L);
+                        if (r.value() > want) {
+                            throw new IllegalStateException("word " + r.key() + " counted " + r.value() + ", expected " + want);
+                        }
+                        if (r.value() == want && (before == null || before != want)) {
+                            done++;
+                        }
+                    }
+                }
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                System.out.printf("wordcount records=%d words=%d seconds=%.2f%n", records, expected.size(), seconds);
+            }
+        }
     }
 }
