@@ -409,7 +409,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
      * but whatever the group's state, and an unknown group is accepted from outside group management
      * (generation -1; ILLEGAL_GENERATION otherwise). The offsets are written in the producer's transaction
      * (the runtime's transactional write) and stay pending until its marker. A failed check fails every
-     * partition; a stale member epoch of a consumer group answers ILLEGAL_GENERATION, as Kafka does.
+     * partition; a stale member epoch of a consumer group answers ILLEGAL_GENERATION, as Kafka does (v6+:
+     * STALE_MEMBER_EPOCH, and GROUP_ID_NOT_FOUND for an unknown group with a generation).
      */
     Map<TopicPartition, ErrorCode> txnOffsetCommit(TxnOffsetCommitRequest req) {
         ErrorCode invalid = validateTxnOffsetCommit(req);
@@ -434,6 +435,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     }
 
     private ErrorCode validateTxnOffsetCommit(TxnOffsetCommitRequest req) {
+        // v6 (KIP-1319) says GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH; older versions ILLEGAL_GENERATION for both.
+        ErrorCode staleEpoch = req.apiVersion() >= 6 ? ErrorCode.STALE_MEMBER_EPOCH : ErrorCode.ILLEGAL_GENERATION;
         ConsumerGroup consumerGroup = consumer.group(req.groupId());
         if (consumerGroup != null && req.generationId() < 0 && req.memberId().isEmpty() && req.groupInstanceId() == null) {
             return ErrorCode.NONE; // no member information (v0-2): not checked, as in Kafka
@@ -444,11 +447,11 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
                 // No OffsetCommit version rule here: a transactional commit may come in any version.
                 check = consumer.validateOffsetCommit(consumerGroup, req.memberId(), req.generationId(), (short) 9);
             } catch (GroupException e) {
-                return e.error == ErrorCode.STALE_MEMBER_EPOCH ? ErrorCode.ILLEGAL_GENERATION : e.error;
+                return e.error == ErrorCode.STALE_MEMBER_EPOCH ? staleEpoch : e.error;
             }
             for (OffsetCommitRequest.Partition p : req.partitions()) {
                 if (check.apply(p.partition()) != ErrorCode.NONE) {
-                    return ErrorCode.ILLEGAL_GENERATION;
+                    return staleEpoch;
                 }
             }
             return ErrorCode.NONE;
@@ -456,7 +459,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         ClassicGroup group = groups.get(req.groupId());
         if (group == null) {
             // Unknown: a producer outside group management (generation -1) makes a simple group, as in Kafka.
-            return req.generationId() < 0 ? ErrorCode.NONE : ErrorCode.ILLEGAL_GENERATION;
+            return req.generationId() < 0 ? ErrorCode.NONE
+                    : req.apiVersion() >= 6 ? ErrorCode.GROUP_ID_NOT_FOUND : ErrorCode.ILLEGAL_GENERATION;
         }
         return group.validateTxnOffsetCommit(req.memberId(), req.groupInstanceId(), req.generationId());
     }

@@ -229,6 +229,9 @@ class TransactionalOffsetsTest {
         // v0-2 carry no member: taken even from a non-empty group (an OffsetCommit would get UNKNOWN_MEMBER_ID).
         assertThat(memberTxnCommit("g", PID, -1, "", "orders", 0, 12L)).containsEntry(ORDERS_0, ErrorCode.NONE);
         assertThat(memberTxnCommit("nosuchgroup", PID, 3, "m", "orders", 0, 1L)).containsEntry(ORDERS_0, ErrorCode.ILLEGAL_GENERATION);
+        assertThat(f.coordinator.txnOffsetCommit(new TxnOffsetCommitRequest("tx", "nosuchgroup", PID, EPOCH, 3, "m", null,
+                List.of(new OffsetCommitRequest.Partition(ORDERS_0, 1L, -1, "")), (short) 6)).join())
+                .containsEntry(ORDERS_0, ErrorCode.GROUP_ID_NOT_FOUND);
 
         // Completing a rebalance: an OffsetCommit gets REBALANCE_IN_PROGRESS, a TxnOffsetCommit goes through.
         f.joinNew("g", "b", ORDERS);
@@ -250,6 +253,9 @@ class TransactionalOffsetsTest {
         assertThat(memberTxnCommit("cg", PID, epoch, "m1", "orders", 0, 10L)).containsEntry(ORDERS_0, ErrorCode.NONE);
         assertThat(memberTxnCommit("cg", PID, epoch + 1, "m1", "orders", 0, 11L)).containsEntry(ORDERS_0, ErrorCode.ILLEGAL_GENERATION);
         assertThat(memberTxnCommit("cg", PID, epoch, "stranger", "orders", 0, 11L)).containsEntry(ORDERS_0, ErrorCode.UNKNOWN_MEMBER_ID);
+        assertThat(f.coordinator.txnOffsetCommit(new TxnOffsetCommitRequest("tx", "cg", PID, EPOCH, epoch + 1, "m1", null,
+                List.of(new OffsetCommitRequest.Partition(ORDERS_0, 11L, -1, "")), (short) 6)).join())
+                .containsEntry(ORDERS_0, ErrorCode.STALE_MEMBER_EPOCH); // v6 says so plainly
         // No member information at all (v0-2): taken, as Kafka does for a transactional commit.
         assertThat(txnCommit("cg", PID, "orders", 1, 12L)).containsEntry(ORDERS_1, ErrorCode.NONE);
         complete("cg", PID, true);
