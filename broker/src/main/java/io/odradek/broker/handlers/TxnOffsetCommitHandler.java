@@ -10,6 +10,7 @@ import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.runtime.CoordinatorErrors;
 import io.odradek.coordinator.transaction.TransactionVerifier;
+import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.TxnOffsetCommitApi;
@@ -40,8 +41,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>v0-2 carry no group membership; v3+ carry the consumer's generation (or KIP-848 member epoch), member
  * id and instance id, checked as Kafka does for a transactional commit (not held back by a rebalance).
- * v6 names topics by id. A topic that does not exist (an unknown id in v6) answers UNKNOWN_TOPIC_OR_PARTITION
- * (UNKNOWN_TOPIC_ID) for all its partitions, as Kafka does; partition indexes are not checked, as in Kafka.
+ * v6 names topics by id (KIP-1319) and answers GROUP_ID_NOT_FOUND for an unknown group with a generation and
+ * STALE_MEMBER_EPOCH for a stale KIP-848 member (ILLEGAL_GENERATION before v6). As Kafka 4.4's KafkaApis: an
+ * unknown topic id (v6) answers UNKNOWN_TOPIC_ID for all its partitions, an unknown topic or partition
+ * UNKNOWN_TOPIC_OR_PARTITION, and v0-1 get COORDINATOR_NOT_AVAILABLE instead of COORDINATOR_LOAD_IN_PROGRESS.
  * No authorization (Odradek has no ACLs yet).
  */
 public final class TxnOffsetCommitHandler implements ApiHandler {
@@ -66,8 +69,8 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         return TxnOffsetCommitApi.SPEC;
     }
 
-    /** One topic of the request, the name it resolved to (null if unknown) and its partitions. */
-    private record TopicEntry(Struct topic, String name, List<Integer> partitions, ErrorCode refused) {
+    /** One topic of the request, the name it resolved to (null if unknown), its partitions and the errors of those refused here. */
+    private record TopicEntry(Struct topic, String name, List<Integer> partitions, List<ErrorCode> refused) {
     }
 
     @Override
@@ -78,29 +81,31 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         for (Struct t : request.get(Request.TOPICS)) {
             String name = version >= 6 ? topics.topicName(t.get(TxnOffsetCommitRequestTopic.TOPIC_ID)).orElse(null)
                     : t.get(TxnOffsetCommitRequestTopic.NAME);
-            boolean exists = name != null && topics.topic(name).isPresent();
-            ErrorCode refused = exists ? null : version >= 6 ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-            List<Integer> indexes = new ArrayList<>();
+            TopicInfo info = name == null ? null : topics.topic(name).orElse(null);
+            TopicEntry entry = new TopicEntry(t, name, new ArrayList<>(), new ArrayList<>());
+            entries.add(entry);
             for (Struct p : t.get(TxnOffsetCommitRequestTopic.PARTITIONS)) {
                 int index = p.get(TxnOffsetCommitRequestPartition.PARTITION_INDEX);
-                indexes.add(index);
-                if (exists) {
-                    valid.add(new OffsetCommitRequest.Partition(new TopicPartition(name, index),
-                            p.get(TxnOffsetCommitRequestPartition.COMMITTED_OFFSET),
-                            p.get(TxnOffsetCommitRequestPartition.COMMITTED_LEADER_EPOCH),
-                            p.get(TxnOffsetCommitRequestPartition.COMMITTED_METADATA)));
+                entry.partitions().add(index);
+                if (info == null || index < 0 || index >= info.partitions()) {
+                    entry.refused().add(version >= 6 && name == null ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+                    continue;
                 }
+                entry.refused().add(null);
+                valid.add(new OffsetCommitRequest.Partition(new TopicPartition(name, index),
+                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_OFFSET),
+                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_LEADER_EPOCH),
+                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_METADATA)));
             }
-            entries.add(new TopicEntry(t, name, indexes, refused));
         }
         if (valid.isEmpty()) {
-            return CompletableFuture.completedFuture(response(entries, Map.of()));
+            return CompletableFuture.completedFuture(response(entries, Map.of(), version));
         }
         TxnOffsetCommitRequest req = new TxnOffsetCommitRequest(request.get(Request.TRANSACTIONAL_ID),
                 request.get(Request.GROUP_ID), request.get(Request.PRODUCER_ID), request.get(Request.PRODUCER_EPOCH),
                 request.get(Request.GENERATION_ID_OR_MEMBER_EPOCH), request.get(Request.MEMBER_ID),
                 request.get(Request.GROUP_INSTANCE_ID), valid, version);
-        return commit(req, version).thenApply(results -> response(entries, results));
+        return commit(req, version).thenApply(results -> response(entries, results, version));
     }
 
     /** Verifies (or adds) the group's offsets partition in the transaction, then commits through the group coordinator. */
@@ -149,15 +154,19 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         return out;
     }
 
-    private static Struct response(List<TopicEntry> entries, Map<TopicPartition, ErrorCode> results) {
+    private static Struct response(List<TopicEntry> entries, Map<TopicPartition, ErrorCode> results, short version) {
         Struct response = Response.SCHEMA.newStruct();
         for (TopicEntry e : entries) {
             Struct topic = response.add(Response.TOPICS)
                     .set(TxnOffsetCommitResponseTopic.NAME, e.topic().get(TxnOffsetCommitRequestTopic.NAME))
                     .set(TxnOffsetCommitResponseTopic.TOPIC_ID, e.topic().get(TxnOffsetCommitRequestTopic.TOPIC_ID));
-            for (int partition : e.partitions()) {
-                ErrorCode error = e.refused() != null ? e.refused()
+            for (int i = 0; i < e.partitions().size(); i++) {
+                int partition = e.partitions().get(i);
+                ErrorCode error = e.refused().get(i) != null ? e.refused().get(i)
                         : results.getOrDefault(new TopicPartition(e.name(), partition), ErrorCode.UNKNOWN_SERVER_ERROR);
+                if (version < 2 && error == ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) {
+                    error = ErrorCode.COORDINATOR_NOT_AVAILABLE; // v0-1 clients do not know it (Kafka's KafkaApis)
+                }
                 topic.add(TxnOffsetCommitResponseTopic.PARTITIONS)
                         .set(TxnOffsetCommitResponsePartition.PARTITION_INDEX, partition)
                         .set(TxnOffsetCommitResponsePartition.ERROR_CODE, error.code());

@@ -84,6 +84,10 @@ class TxnOffsetCommitHandlerTest {
     }
 
     private Struct txnCommit(int version, String topic, long offset) {
+        return txnCommit(version, topic, 1, offset);
+    }
+
+    private Struct txnCommit(int version, String topic, int partition, long offset) {
         Struct request = TxnOffsetCommitApi.Request.SCHEMA.newStruct()
                 .set(TxnOffsetCommitApi.Request.TRANSACTIONAL_ID, "tx")
                 .set(TxnOffsetCommitApi.Request.GROUP_ID, "etl")
@@ -96,7 +100,7 @@ class TxnOffsetCommitHandlerTest {
             t.set(TxnOffsetCommitRequestTopic.NAME, topic);
         }
         t.add(TxnOffsetCommitRequestTopic.PARTITIONS)
-                .set(TxnOffsetCommitRequestPartition.PARTITION_INDEX, 1)
+                .set(TxnOffsetCommitRequestPartition.PARTITION_INDEX, partition)
                 .set(TxnOffsetCommitRequestPartition.COMMITTED_OFFSET, offset)
                 .set(TxnOffsetCommitRequestPartition.COMMITTED_METADATA, "m");
         return f.call(handler, version, request);
@@ -176,6 +180,9 @@ class TxnOffsetCommitHandlerTest {
         assertThat(errorOf(txnCommit(2, "orders", 1L))).isEqualTo(ErrorCode.INVALID_TXN_STATE.code());
         verification = ErrorCode.NOT_COORDINATOR;
         assertThat(errorOf(txnCommit(5, "orders", 1L))).isEqualTo(ErrorCode.NOT_COORDINATOR.code());
+        verification = ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
+        assertThat(errorOf(txnCommit(2, "orders", 1L))).isEqualTo(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS.code());
+        assertThat(errorOf(txnCommit(1, "orders", 1L))).isEqualTo(ErrorCode.COORDINATOR_NOT_AVAILABLE.code());
         // Nothing was written: a commit marker finds no pending offset.
         groups.completeTransaction(groups.partitionFor("etl"), PID, EPOCH, 0, true).join();
         assertThat(fetchV7(true)).containsExactly(-1L, 0L);
@@ -185,6 +192,7 @@ class TxnOffsetCommitHandlerTest {
     void anUnknownTopicIsRefusedWithoutAskingTheTransactionCoordinator() {
         assertThat(errorOf(txnCommit(3, "nosuchtopic", 1L))).isEqualTo(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code());
         assertThat(errorOf(txnCommit(6, "nosuchtopic", 1L))).isEqualTo(ErrorCode.UNKNOWN_TOPIC_ID.code());
+        assertThat(errorOf(txnCommit(3, "orders", 2, 1L))).isEqualTo(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code()); // 2 partitions
         assertThat(verified).isEmpty();
     }
 }
