@@ -25,6 +25,7 @@ import io.odradek.broker.handlers.OffsetDeleteHandler;
 import io.odradek.broker.handlers.OffsetFetchHandler;
 import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
+import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.topics.ConfigDescriber;
 import io.odradek.broker.topics.LocalNode;
 
@@ -66,6 +67,9 @@ final class Handlers {
                 .register(new OffsetDeleteHandler(services.groups, services.topics))
                 .register(new ConsumerGroupHeartbeatHandler(services.groups))
                 .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+
+        // Transactions: offsets (part E). Offsets committed in a transaction, verified with the transaction coordinator.
+        registry.register(new TxnOffsetCommitHandler(services.groups, services.transactions, services.topics));
         return registry;
     }
 }
