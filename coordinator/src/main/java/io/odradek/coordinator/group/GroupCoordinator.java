@@ -497,4 +497,10 @@ public final class GroupCoordinator implements AutoCloseable {
             threads.close();
         }
     }
+
+    /** PLACEHOLDER (part E writes the real one): the contract's signature, so part C's marker writer compiles. */
+    public CompletableFuture<ErrorCode> completeTransaction(int offsetsPartition, long producerId, short producerEpoch,
+            int coordinatorEpoch, boolean commit) {
+        return CompletableFuture.completedFuture(ErrorCode.UNKNOWN_SERVER_ERROR);
+    }
 }
