@@ -67,7 +67,6 @@ public final class FetchHandler implements ApiHandler {
     private static final MemoryRecords NO_RECORDS = new MemoryRecords(Unpooled.EMPTY_BUFFER);
     private static final int INITIAL_EPOCH = 0;
     private static final int FINAL_EPOCH = -1;
-    private static final byte READ_COMMITTED = 1;
 
     private final PartitionLogs topics;
     private final Partitions partitions;
@@ -160,9 +159,9 @@ public final class FetchHandler implements ApiHandler {
             // Kafka's KafkaApis: the response is capped by fetch.max.bytes, and min_bytes by that cap.
             this.maxBytes = Math.min(request.get(Request.MAX_BYTES), fetchMaxBytes);
             this.minBytes = Math.min(request.get(Request.MIN_BYTES), maxBytes);
-            byte isolationLevel = request.get(Request.ISOLATION_LEVEL);
-            this.readCommitted = isolationLevel == READ_COMMITTED;
-            this.isolation = FetchIsolation.of(fromReplica(context.version(), request), isolationLevel);
+            this.isolation = FetchIsolation.of(fromReplica(context.version(), request), request.get(Request.ISOLATION_LEVEL));
+            // Kafka lists aborted transactions only for reads bounded by the LSO (never for replicas).
+            this.readCommitted = isolation == FetchIsolation.TXN_COMMITTED;
             boolean byId = context.version() >= 13;
             List<Struct> requested = request.get(Request.TOPICS);
             this.topics = new TopicFetch[requested.size()];
