@@ -101,6 +101,19 @@ class ProduceTransactionTest {
     }
 
     @Test
+    void v13NamesTheTopicByIdAndTheCoordinatorIsAskedByName() {
+        Struct request = request("my-txn");
+        request.add(Request.TOPIC_DATA).set(TopicProduceData.TOPIC_ID, fx.topicId("orders").orElseThrow())
+                .add(TopicProduceData.PARTITION_DATA).set(PartitionProduceData.INDEX, 1)
+                .set(PartitionProduceData.RECORDS, txn("x"));
+        Struct response = fx.callAndWait(handler(true), 13, request);
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(asked).containsExactly(new Question("my-txn", PID, EPOCH, List.of(new TopicPartition("orders", 1)), true));
+        assertThat(fx.log("orders", 1).logEndOffset()).isEqualTo(1L);
+    }
+
+    @Test
     void withVerificationDisabledOlderProducersAreAppendedUnchecked() {
         Struct response = produce(handler(false), 11, txn("x"));
 
