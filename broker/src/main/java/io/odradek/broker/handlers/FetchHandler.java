@@ -240,6 +240,15 @@ public final class FetchHandler implements ApiHandler {
                 }
                 for (PartitionFetch p : topic.partitions()) {
                     Struct out = t.add(FetchableTopicResponse.PARTITIONS).set(PartitionData.PARTITION_INDEX, p.index);
+                    List<Struct> aborted = null;
+                    if (readCommitted && p.error == ErrorCode.NONE) {
+                        try {
+                            aborted = abortedTransactions(p);
+                        } catch (LogException e) {
+                            // Without its aborted list the data would read as committed: answer the error instead.
+                            p.error = e.errorCode();
+                        }
+                    }
                     if (p.error != ErrorCode.NONE) {
                         out.set(PartitionData.ERROR_CODE, p.error.code())
                                 .set(PartitionData.HIGH_WATERMARK, -1L)
@@ -252,7 +261,7 @@ public final class FetchHandler implements ApiHandler {
                                 .set(PartitionData.HIGH_WATERMARK, p.highWatermark)
                                 .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
                                 .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
-                                .set(PartitionData.ABORTED_TRANSACTIONS, readCommitted ? abortedTransactions(p) : null)
+                                .set(PartitionData.ABORTED_TRANSACTIONS, aborted)
                                 .set(PartitionData.RECORDS, p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS);
                     }
                 }
