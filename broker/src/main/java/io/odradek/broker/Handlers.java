@@ -11,6 +11,7 @@ import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
+import io.odradek.broker.handlers.DescribeProducersHandler;
 import io.odradek.broker.handlers.FetchHandler;
 import io.odradek.broker.handlers.FindCoordinatorHandler;
 import io.odradek.broker.handlers.HeartbeatHandler;
@@ -26,8 +27,10 @@ import io.odradek.broker.handlers.OffsetFetchHandler;
 import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
+import io.odradek.broker.handlers.WriteTxnMarkersHandler;
 import io.odradek.broker.topics.ConfigDescriber;
 import io.odradek.broker.topics.LocalNode;
+import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 
 /** Every API this broker serves, and the services each handler is given. */
 final class Handlers {
@@ -52,6 +55,11 @@ final class Handlers {
                 .register(new FetchHandler(logs, services.partitions, config.fetchMaxBytes()))
                 .register(new ListOffsetsHandler(services.partitions))
                 .register(new InitProducerIdHandler(services.producerIds));
+
+        // Transactions: data path (part C). Markers from outside tools (kafka-transactions abort) and the
+        // producers a partition knows; the transaction coordinator writes its markers through its own writer.
+        registry.register(new WriteTxnMarkersHandler(new LocalTransactionMarkerWriter(services.partitions, services.groups)))
+                .register(new DescribeProducersHandler(services.partitions));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
         registry.register(new FindCoordinatorHandler(node, services.groups))
