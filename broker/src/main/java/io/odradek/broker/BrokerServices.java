@@ -1,5 +1,6 @@
 package io.odradek.broker;
 
+import io.odradek.broker.api.BrokerFeatures;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
@@ -30,13 +31,16 @@ final class BrokerServices implements AutoCloseable {
     final GroupCoordinator groups;
     /** The data path's partitions, their writer threads and the waiting-operations set. */
     final Partitions partitions;
+    /** The feature levels ApiVersions reports; fixed for the broker's life. */
+    final BrokerFeatures features;
 
     private BrokerServices(TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
-            Partitions partitions) {
+            Partitions partitions, BrokerFeatures features) {
         this.topics = topics;
         this.producerIds = producerIds;
         this.groups = groups;
         this.partitions = partitions;
+        this.features = features;
     }
 
     static BrokerServices open(BrokerConfig config) {
@@ -50,7 +54,7 @@ final class BrokerServices implements AutoCloseable {
                     new WaitingOperations<Partition>("waiting-operations"));
             topics.onTopicDeleted(partitions::removeTopic);
             GroupCoordinator groups = startGroupCoordinator(config, topics, partitions);
-            return new BrokerServices(topics, producerIds, groups, partitions);
+            return new BrokerServices(topics, producerIds, groups, partitions, BrokerFeatures.kafka44(System.currentTimeMillis()));
         } catch (RuntimeException e) {
             if (partitions != null) {
                 partitions.close();

@@ -35,7 +35,7 @@ final class Handlers {
 
     static ApiRegistry registry(BrokerConfig config, BrokerServices services, LocalNode node) {
         ApiRegistry registry = new ApiRegistry();
-        registry.register(new ApiVersionsHandler(registry));
+        registry.register(new ApiVersionsHandler(registry, services.features));
 
         // Topics and cluster metadata.
         ConfigDescriber configs = new ConfigDescriber(config);
