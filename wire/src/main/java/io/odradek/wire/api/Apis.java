@@ -22,10 +22,18 @@ public final class Apis {
             CreateTopicsApi.SPEC,
             DeleteTopicsApi.SPEC,
             InitProducerIdApi.SPEC,
+            AddPartitionsToTxnApi.SPEC,
+            AddOffsetsToTxnApi.SPEC,
+            EndTxnApi.SPEC,
+            WriteTxnMarkersApi.SPEC,
+            TxnOffsetCommitApi.SPEC,
             DescribeConfigsApi.SPEC,
             DeleteGroupsApi.SPEC,
             OffsetDeleteApi.SPEC,
             DescribeClusterApi.SPEC,
+            DescribeProducersApi.SPEC,
+            DescribeTransactionsApi.SPEC,
+            ListTransactionsApi.SPEC,
             ConsumerGroupHeartbeatApi.SPEC,
             ConsumerGroupDescribeApi.SPEC);
 
