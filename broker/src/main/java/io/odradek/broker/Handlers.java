@@ -2,6 +2,8 @@ package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
+import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
@@ -11,6 +13,8 @@ import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
+import io.odradek.broker.handlers.DescribeTransactionsHandler;
+import io.odradek.broker.handlers.EndTxnHandler;
 import io.odradek.broker.handlers.FetchHandler;
 import io.odradek.broker.handlers.FindCoordinatorHandler;
 import io.odradek.broker.handlers.HeartbeatHandler;
@@ -19,6 +23,7 @@ import io.odradek.broker.handlers.JoinGroupHandler;
 import io.odradek.broker.handlers.LeaveGroupHandler;
 import io.odradek.broker.handlers.ListGroupsHandler;
 import io.odradek.broker.handlers.ListOffsetsHandler;
+import io.odradek.broker.handlers.ListTransactionsHandler;
 import io.odradek.broker.handlers.MetadataHandler;
 import io.odradek.broker.handlers.OffsetCommitHandler;
 import io.odradek.broker.handlers.OffsetDeleteHandler;
@@ -50,10 +55,10 @@ final class Handlers {
         registry.register(new ProduceHandler(logs, services.partitions))
                 .register(new FetchHandler(logs, services.partitions, config.fetchMaxBytes()))
                 .register(new ListOffsetsHandler(services.partitions))
-                .register(new InitProducerIdHandler(services.producerIds));
+                .register(new InitProducerIdHandler(services.producerIds, services.transactions));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
-        registry.register(new FindCoordinatorHandler(node, services.groups))
+        registry.register(new FindCoordinatorHandler(node, services.groups, services.transactionStateTopic))
                 .register(new JoinGroupHandler(services.groups))
                 .register(new SyncGroupHandler(services.groups))
                 .register(new HeartbeatHandler(services.groups))
@@ -66,6 +71,13 @@ final class Handlers {
                 .register(new OffsetDeleteHandler(services.groups, services.topics))
                 .register(new ConsumerGroupHeartbeatHandler(services.groups))
                 .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+
+        // Transactions (issue 7): the transaction coordinator over __transaction_state.
+        registry.register(new AddPartitionsToTxnHandler(services.transactions, services.topics))
+                .register(new AddOffsetsToTxnHandler(services.transactions))
+                .register(new EndTxnHandler(services.transactions))
+                .register(new ListTransactionsHandler(services.transactions))
+                .register(new DescribeTransactionsHandler(services.transactions));
         return registry;
     }
 }
