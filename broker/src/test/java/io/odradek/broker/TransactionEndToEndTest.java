@@ -1,0 +1,144 @@
+package io.odradek.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicListing;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Kafka 4.4's own transactional producer, admin and read_committed consumer against a broker on a loopback port. */
+class TransactionEndToEndTest {
+    @TempDir
+    Path logDir;
+    Broker broker;
+    Admin admin;
+    final List<AutoCloseable> clients = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = Broker.start(BrokerConfig.of(Map.of(
+                "node.id", "1",
+                "listeners", "PLAINTEXT://127.0.0.1:0",
+                "log.dirs", logDir.toString(),
+                "transaction.state.log.num.partitions", "4",
+                "offsets.topic.num.partitions", "2")));
+        admin = track(Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap())));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable client : clients) {
+            client.close();
+        }
+        broker.close();
+    }
+
+    @Test
+    void theAdminClientSeesTransactionVersionTwoFinalizedAsOnAKafka44Cluster() throws Exception {
+        FeatureMetadata features = admin.describeFeatures().featureMetadata().get(30, TimeUnit.SECONDS);
+        assertThat(features.finalizedFeatures().get("transaction.version").maxVersionLevel()).isEqualTo((short) 2);
+        assertThat(features.finalizedFeatures().get("group.version").maxVersionLevel()).isEqualTo((short) 1);
+        assertThat(features.finalizedFeatures().get("metadata.version").maxVersionLevel()).isEqualTo((short) 33);
+        assertThat(features.supportedFeatures().get("transaction.version").minVersion()).isZero();
+        assertThat(features.supportedFeatures().get("transaction.version").maxVersion()).isEqualTo((short) 2);
+        assertThat(features.finalizedFeaturesEpoch()).isPresent();
+    }
+
+    @Test
+    void committedRecordsReachAReadCommittedConsumerAndTheProducerUsesTransactionVersionTwo() throws Exception {
+        admin.createTopics(List.of(new NewTopic("txn-out", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        KafkaProducer<String, String> producer = track(new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "e2e-txn",
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000",
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000"),
+                new StringSerializer(), new StringSerializer()));
+        producer.initTransactions();
+        producer.beginTransaction();
+        for (int i = 0; i < 10; i++) {
+            producer.send(new ProducerRecord<>("txn-out", i % 2, "k" + i, "v" + i));
+        }
+        producer.commitTransaction();
+
+        // Transaction version 2 (KIP-890): EndTxn v5 bumped the epoch with the commit (version 1 keeps it at 0).
+        TransactionDescription described = admin.describeTransactions(List.of("e2e-txn")).description("e2e-txn")
+                .get(30, TimeUnit.SECONDS);
+        assertThat(described.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        assertThat(described.producerEpoch()).isEqualTo(1);
+        assertThat(described.topicPartitions()).isEmpty();
+
+        KafkaConsumer<String, String> consumer = track(new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"),
+                new StringDeserializer(), new StringDeserializer()));
+        List<TopicPartition> partitions = List.of(new TopicPartition("txn-out", 0), new TopicPartition("txn-out", 1));
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        List<String> seen = poll(consumer, 10);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            expected.add((i % 2) + "@" + (i / 2) + " k" + i + "=v" + i);
+        }
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
+        // Each partition ends with the commit marker: 5 records and one control batch.
+        assertThat(consumer.endOffsets(partitions)).isEqualTo(Map.of(partitions.get(0), 6L, partitions.get(1), 6L));
+
+        Map<String, TopicListing> internal = new HashMap<>();
+        for (TopicListing t : admin.listTopics(new ListTopicsOptions().listInternal(true)).listings().get(30, TimeUnit.SECONDS)) {
+            internal.put(t.name(), t);
+        }
+        assertThat(internal.get("__transaction_state").isInternal()).isTrue();
+        assertThat(admin.describeTopics(List.of("__transaction_state")).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get("__transaction_state").partitions()).hasSize(4);
+    }
+
+    private String bootstrap() {
+        return "127.0.0.1:" + broker.port();
+    }
+
+    /** "partition@offset key=value" for each record, polling until {@code count} arrived (30 s at most). */
+    private static List<String> poll(KafkaConsumer<String, String> consumer, int count) {
+        List<String> seen = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (seen.size() < count && System.nanoTime() < deadline) {
+            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                seen.add(r.partition() + "@" + r.offset() + " " + r.key() + "=" + r.value());
+            }
+        }
+        return seen;
+    }
+
+    private <T extends AutoCloseable> T track(T client) {
+        clients.add(0, client);
+        return client;
+    }
+}
