@@ -8,6 +8,7 @@ import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.api.ApiVersionsApi.Response;
+import io.odradek.wire.api.InitProducerIdApi;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.schema.Struct;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +21,10 @@ import java.util.concurrent.CompletableFuture;
  * <p>Produce is advertised from v0 although v0-2 are refused, as Kafka 4 does (KAFKA-18659): librdkafka
  * before 2.10 only compresses with gzip, snappy or lz4 when the broker's Produce range starts at v0.
  *
+ * <p>InitProducerId is advertised up to v5: v6 (KIP-939 two-phase commit) is "latestVersionUnstable" in Kafka
+ * 4.4's schema, which a Kafka broker advertises only with {@code unstable.api.versions.enable}; so Kafka 4.4
+ * producers negotiate v5, as against Kafka. A v6 request is still answered.
+ *
  * <p>v3+ also carry the feature flags ({@link BrokerFeatures}), in tagged fields that older clients skip:
  * SupportedFeatures (each feature's supported range), FinalizedFeaturesEpoch and FinalizedFeatures (each
  * finalized level as both min and max level, features at level 0 left out), as Kafka 4.4 fills them.
@@ -29,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ApiVersionsHandler implements ApiHandler {
     private static final short PRODUCE_ADVERTISED_MIN_VERSION = 0;
+    private static final short INIT_PRODUCER_ID_ADVERTISED_MAX_VERSION = 5;
     private final ApiRegistry registry;
     private final BrokerFeatures features;
 
@@ -83,9 +89,13 @@ public final class ApiVersionsHandler implements ApiHandler {
             response.add(Response.API_KEYS)
                     .set(Response.ApiVersion.API_KEY, spec.key())
                     .set(Response.ApiVersion.MIN_VERSION, advertisedMinVersion(spec))
-                    .set(Response.ApiVersion.MAX_VERSION, spec.maxVersion());
+                    .set(Response.ApiVersion.MAX_VERSION, advertisedMaxVersion(spec));
         });
         return response;
+    }
+
+    private static short advertisedMaxVersion(ApiSpec spec) {
+        return spec.key() == InitProducerIdApi.SPEC.key() ? INIT_PRODUCER_ID_ADVERTISED_MAX_VERSION : spec.maxVersion();
     }
 
     private static short advertisedMinVersion(ApiSpec spec) {

@@ -86,6 +86,17 @@ class ApiVersionsHandlerTest {
     }
 
     @Test
+    void initProducerIdIsAdvertisedUpToV5AsKafkaDoesWithoutUnstableVersions() throws Exception {
+        ApiRegistry registry = new ApiRegistry();
+        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, BrokerFeatures.kafka44(EPOCH));
+        registry.register(apiVersions).register(new InitProducerIdHandler(null, null));
+        Struct response = f.call(apiVersions, 4, ApiVersionsApi.Request.SCHEMA.newStruct());
+        assertThat(response.get(Response.API_KEYS)).extracting(k -> k.get(Response.ApiVersion.API_KEY) + ":"
+                        + k.get(Response.ApiVersion.MIN_VERSION) + "-" + k.get(Response.ApiVersion.MAX_VERSION))
+                .containsExactly("18:0-5", "22:0-5");
+    }
+
+    @Test
     void theFinalizedTransactionVersionIsTwo() {
         BrokerFeatures features = BrokerFeatures.kafka44(0);
         assertThat(features.transactionVersion()).isEqualTo((short) 2);
