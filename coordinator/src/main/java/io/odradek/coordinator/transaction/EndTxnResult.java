@@ -3,8 +3,9 @@ package io.odradek.coordinator.transaction;
 import io.odradek.wire.ErrorCode;
 
 /**
- * EndTxn's answer. Under transaction protocol v2 (EndTxn v5+) the producer id and epoch are the ones the
- * producer uses next (the epoch is bumped by every EndTxn, KIP-890); under v1 they are -1 / -1.
+ * EndTxn's answer: the producer id and epoch the producer goes on with. Under transaction protocol v2
+ * (EndTxn v5+, which carries them) the epoch is bumped by every EndTxn (KIP-890), and past an epoch
+ * overflow the producer id changes; under v1 they are unchanged. -1 / -1 with an error.
  */
 public record EndTxnResult(ErrorCode error, long producerId, short producerEpoch) {
     public static EndTxnResult error(ErrorCode error) {
