@@ -41,11 +41,15 @@ class TransactionEndToEndTest {
 
     @BeforeEach
     void start() throws Exception {
+        startBroker("4");
+    }
+
+    private void startBroker(String stateLogPartitions) throws Exception {
         broker = Broker.start(BrokerConfig.of(Map.of(
                 "node.id", "1",
                 "listeners", "PLAINTEXT://127.0.0.1:0",
                 "log.dirs", logDir.toString(),
-                "transaction.state.log.num.partitions", "4",
+                "transaction.state.log.num.partitions", stateLogPartitions,
                 "offsets.topic.num.partitions", "2")));
         admin = track(Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap())));
     }
@@ -72,13 +76,7 @@ class TransactionEndToEndTest {
     @Test
     void committedRecordsReachAReadCommittedConsumerAndTheProducerUsesTransactionVersionTwo() throws Exception {
         admin.createTopics(List.of(new NewTopic("txn-out", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        KafkaProducer<String, String> producer = track(new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "e2e-txn",
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000",
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000",
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000"),
-                new StringSerializer(), new StringSerializer()));
+        KafkaProducer<String, String> producer = transactionalProducer("e2e-txn");
         producer.initTransactions();
         producer.beginTransaction();
         for (int i = 0; i < 10; i++) {
@@ -119,6 +117,45 @@ class TransactionEndToEndTest {
         assertThat(internal.get("__transaction_state").isInternal()).isTrue();
         assertThat(admin.describeTopics(List.of("__transaction_state")).allTopicNames().get(30, TimeUnit.SECONDS)
                 .get("__transaction_state").partitions()).hasSize(4);
+    }
+
+    @Test
+    void aRestartedBrokerKnowsTheTransactionalIdAndTheNextProducerFencesTheFormerEpoch() throws Exception {
+        KafkaProducer<String, String> first = transactionalProducer("survivor");
+        first.initTransactions();
+        TransactionDescription before = admin.describeTransactions(List.of("survivor")).description("survivor")
+                .get(30, TimeUnit.SECONDS);
+        assertThat(before.state()).isEqualTo(TransactionState.EMPTY);
+        first.close();
+        clients.remove(first);
+
+        // The configured count changes, but the existing topic's partition count wins, as in Kafka.
+        for (AutoCloseable client : clients) {
+            client.close();
+        }
+        clients.clear();
+        broker.close();
+        startBroker("7");
+
+        KafkaProducer<String, String> second = transactionalProducer("survivor");
+        second.initTransactions();
+        TransactionDescription after = admin.describeTransactions(List.of("survivor")).description("survivor")
+                .get(30, TimeUnit.SECONDS);
+        assertThat(after.producerId()).isEqualTo(before.producerId());
+        assertThat(after.producerEpoch()).isEqualTo(before.producerEpoch() + 1);
+        assertThat(after.state()).isEqualTo(TransactionState.EMPTY);
+        assertThat(admin.describeTopics(List.of("__transaction_state")).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get("__transaction_state").partitions()).hasSize(4);
+    }
+
+    private KafkaProducer<String, String> transactionalProducer(String transactionalId) {
+        return track(new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000",
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000"),
+                new StringSerializer(), new StringSerializer()));
     }
 
     private String bootstrap() {
