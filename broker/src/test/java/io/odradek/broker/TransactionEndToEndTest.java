@@ -85,8 +85,8 @@ class TransactionEndToEndTest {
         producer.commitTransaction();
 
         // Transaction version 2 (KIP-890): EndTxn v5 bumped the epoch with the commit (version 1 keeps it at 0).
-        TransactionDescription described = admin.describeTransactions(List.of("e2e-txn")).description("e2e-txn")
-                .get(30, TimeUnit.SECONDS);
+        // As in Kafka, the commit is answered once PrepareCommit is written; the markers follow.
+        TransactionDescription described = describeOnceComplete("e2e-txn");
         assertThat(described.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
         assertThat(described.producerEpoch()).isEqualTo(1);
         assertThat(described.topicPartitions()).isEmpty();
@@ -120,6 +120,42 @@ class TransactionEndToEndTest {
     }
 
     @Test
+    void anAbortedTransactionIsSkippedByReadCommittedButSeenByReadUncommitted() throws Exception {
+        admin.createTopics(List.of(new NewTopic("txn-abort", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        KafkaProducer<String, String> producer = transactionalProducer("aborter");
+        producer.initTransactions();
+        producer.beginTransaction();
+        for (int i = 0; i < 3; i++) {
+            producer.send(new ProducerRecord<>("txn-abort", 0, "a" + i, "aborted"));
+        }
+        producer.flush();
+        producer.abortTransaction();
+        producer.beginTransaction();
+        producer.send(new ProducerRecord<>("txn-abort", 0, "c0", "committed"));
+        producer.send(new ProducerRecord<>("txn-abort", 0, "c1", "committed"));
+        producer.commitTransaction();
+        assertThat(describeOnceComplete("aborter").state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+
+        TopicPartition tp = new TopicPartition("txn-abort", 0);
+        // offsets: 0-2 aborted records, 3 abort marker, 4-5 committed records, 6 commit marker
+        assertThat(poll(consumer("read_committed", tp), 2)).containsExactly("0@4 c0=committed", "0@5 c1=committed");
+        assertThat(poll(consumer("read_uncommitted", tp), 5)).containsExactly("0@0 a0=aborted", "0@1 a1=aborted",
+                "0@2 a2=aborted", "0@4 c0=committed", "0@5 c1=committed");
+    }
+
+    private KafkaConsumer<String, String> consumer(String isolation, TopicPartition tp) {
+        KafkaConsumer<String, String> consumer = track(new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"),
+                new StringDeserializer(), new StringDeserializer()));
+        consumer.assign(List.of(tp));
+        consumer.seekToBeginning(List.of(tp));
+        return consumer;
+    }
+
+    @Test
     void aRestartedBrokerKnowsTheTransactionalIdAndTheNextProducerFencesTheFormerEpoch() throws Exception {
         KafkaProducer<String, String> first = transactionalProducer("survivor");
         first.initTransactions();
@@ -146,6 +182,20 @@ class TransactionEndToEndTest {
         assertThat(after.state()).isEqualTo(TransactionState.EMPTY);
         assertThat(admin.describeTopics(List.of("__transaction_state")).allTopicNames().get(30, TimeUnit.SECONDS)
                 .get("__transaction_state").partitions()).hasSize(4);
+    }
+
+    /** The transaction's description once its markers are written (PrepareCommit/PrepareAbort over), 30 s at most. */
+    private TransactionDescription describeOnceComplete(String transactionalId) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            TransactionDescription d = admin.describeTransactions(List.of(transactionalId)).description(transactionalId)
+                    .get(30, TimeUnit.SECONDS);
+            boolean preparing = d.state() == TransactionState.PREPARE_COMMIT || d.state() == TransactionState.PREPARE_ABORT;
+            if (!preparing || System.nanoTime() > deadline) {
+                return d;
+            }
+            Thread.sleep(20);
+        }
     }
 
     private KafkaProducer<String, String> transactionalProducer(String transactionalId) {
