@@ -38,6 +38,12 @@ import java.util.regex.PatternSyntaxException;
  * committed. Until a partition is loaded its ids answer COORDINATOR_LOAD_IN_PROGRESS; a partition not led
  * here answers NOT_COORDINATOR.
  *
+ * <p>Not done: KIP-939 two-phase commit beyond what Kafka 4.4 answers with it off (enable2Pc is refused
+ * unless {@code transaction.two.phase.commit.enable}; with it on, the transaction only gets no timeout;
+ * keepPreparedTxn is UNSUPPORTED_VERSION, as in 4.4). Markers for a partition that no longer exists: Kafka
+ * skips partitions without a leader in its metadata; here that is the {@link TransactionMarkerWriter}'s
+ * to do (answer NONE), since an UNKNOWN_TOPIC_OR_PARTITION answer is retried, as Kafka retries it.
+ *
  * <p>Errors are Kafka's coordinator errors. The coordinator always says PRODUCER_FENCED for a stale epoch;
  * the handlers turn it into INVALID_PRODUCER_EPOCH for request versions that predate PRODUCER_FENCED, as
  * KafkaApis does (InitProducerId &lt; v4, AddPartitionsToTxn &lt; v2, AddOffsetsToTxn &lt; v2, EndTxn &lt; v2).
@@ -99,11 +105,16 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         return config;
     }
 
-    /** Loads every partition of {@code __transaction_state} (one node leads them all) with coordinator epoch 0. */
-    public void startup() {
+    /**
+     * Starts loading every partition of {@code __transaction_state} (one node leads them all) with coordinator
+     * epoch 0; each serves as soon as it is loaded. Completes once all are (exceptionally if one failed).
+     */
+    public CompletableFuture<Void> startup() {
+        List<CompletableFuture<Void>> loads = new ArrayList<>();
         for (int p = 0; p < config.stateLogPartitions(); p++) {
-            onElection(p, 0);
+            loads.add(onElection(p, 0));
         }
+        return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
     }
 
     /** Kafka's rule: {@code Utils.abs(transactionalId.hashCode()) % transaction.state.log.num.partitions}. */

@@ -3,6 +3,7 @@ package io.odradek.coordinator.transaction;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.runtime.RecordSerde;
 import io.odradek.wire.schema.Field;
+import io.odradek.wire.schema.MalformedMessageException;
 import io.odradek.wire.schema.Schema;
 import io.odradek.wire.schema.SchemaBytes;
 import io.odradek.wire.schema.Struct;
@@ -138,7 +139,7 @@ final class TransactionLogCodec implements RecordSerde<TransactionRecord> {
                     TransactionMetadata.NO_PRODUCER_EPOCH, v.get(Value.TIMEOUT_MS), state, partitions,
                     v.get(Value.START_MS), v.get(Value.LAST_UPDATE_MS),
                     orDefault(v.get(Value.CLIENT_TRANSACTION_VERSION), (short) 0)));
-        } catch (IndexOutOfBoundsException | io.odradek.wire.schema.MalformedMessageException e) {
+        } catch (IndexOutOfBoundsException | MalformedMessageException e) {
             throw new IllegalArgumentException("unreadable __transaction_state record: " + e.getMessage(), e);
         }
     }

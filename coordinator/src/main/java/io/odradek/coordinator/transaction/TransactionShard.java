@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.regex.Pattern;
 
 /**
@@ -80,16 +82,18 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
     /** Prepared transactions found in the log are completed (their markers sent again); timers start. */
     @Override
     public void onLoaded() {
-        List<String> prepared = new ArrayList<>();
+        List<Completion> prepared = new ArrayList<>();
         transactions.forEach((id, m) -> {
             if (isPrepared(m.state())) {
-                prepared.add(id);
+                Completion c = new Completion(id, m);
+                completing.put(id, c); // pending from now on, as in Kafka
+                prepared.add(c);
             }
         });
         if (!prepared.isEmpty()) {
-            // Once the partition serves (writes are refused while it loads): the completions are writes.
+            // Sent once the partition serves (writes are refused while it loads, and completions are writes).
             context.schedule(0, "complete-prepared-transactions", () -> {
-                prepared.forEach(this::startMarkers);
+                prepared.forEach(this::sendMarkers);
                 return CoordinatorResult.of(null);
             });
         }
@@ -426,16 +430,16 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
             return;
         }
         List<TopicPartition> partitions = List.copyOf(c.remaining);
-        java.util.concurrent.CompletableFuture<Map<TopicPartition, ErrorCode>> sent;
+        CompletableFuture<Map<TopicPartition, ErrorCode>> sent;
         try {
             sent = markers.writeMarkers(c.producerId, c.producerEpoch, coordinatorEpoch, c.commit, partitions);
         } catch (RuntimeException e) {
-            sent = java.util.concurrent.CompletableFuture.failedFuture(e);
+            sent = CompletableFuture.failedFuture(e);
         }
         sent.whenComplete((errors, failure) -> {
             try {
                 thread.execute(() -> markersAnswered(c, errors, failure));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // shutting down: the next load completes the transaction
             }
         });
@@ -499,49 +503,43 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
 
     // ------------------------------------------------------------------ timers
 
-    private CoordinatorResult<Void, TransactionRecord> abortTimedOutTransactions() {
-        context.schedule(config.abortTimedOutTransactionsIntervalMs(), "abort-timed-out-transactions", this::abortTimedOutTransactions);
-        return abortTimedOutBatch();
-    }
-
     /**
      * Ongoing transactions older than their timeout (not 2PC ones, whose timeout is Integer.MAX_VALUE) are
      * aborted as a fenced producer's would be: the epoch is bumped, so the producer that let it time out is
-     * fenced.
+     * fenced. One write each, as Kafka appends each abort on its own (a transaction's record can be large).
      */
-    private CoordinatorResult<Void, TransactionRecord> abortTimedOutBatch() {
+    private CoordinatorResult<Void, TransactionRecord> abortTimedOutTransactions() {
+        context.schedule(config.abortTimedOutTransactionsIntervalMs(), "abort-timed-out-transactions", this::abortTimedOutTransactions);
         long now = now();
-        List<TransactionRecord> records = new ArrayList<>();
-        boolean more = false;
-        for (Map.Entry<String, TransactionMetadata> e : transactions.entrySet()) {
-            TransactionMetadata m = e.getValue();
-            if (m.state() != TransactionState.ONGOING || completing.containsKey(e.getKey())
-                    || m.timeoutMs() == Integer.MAX_VALUE || m.startTimestampMs() + m.timeoutMs() >= now) {
-                continue;
-            }
-            if (records.size() == MAX_RECORDS_PER_WRITE) {
-                more = true;
-                break;
-            }
-            try {
-                records.add(record(e.getKey(), prepareAbort(m, m.clientTransactionVersion())));
-                LOG.log(System.Logger.Level.INFO, "aborting transaction of " + e.getKey() + " (producer id "
-                        + m.producerId() + ", epoch " + m.producerEpoch() + "): older than its timeout of " + m.timeoutMs() + " ms");
-            } catch (TransactionException noProducerId) {
-                // no producer id ready for its epoch overflow: the next round tries again
-            }
-        }
-        if (more) {
-            context.scheduleWrite("abort-timed-out-transactions", this::abortTimedOutBatch);
-        }
-        if (records.isEmpty()) {
-            return CoordinatorResult.of(null);
-        }
-        return new CoordinatorResult<>(records, null, true, error -> {
-            if (error == ErrorCode.NONE) {
-                records.forEach(r -> startMarkers(r.transactionalId()));
+        List<String> timedOut = new ArrayList<>();
+        transactions.forEach((id, m) -> {
+            if (isTimedOut(id, m, now)) {
+                timedOut.add(id);
             }
         });
+        timedOut.forEach(id -> context.scheduleWrite("abort-timed-out-transaction", () -> abortTimedOut(id)));
+        return CoordinatorResult.of(null);
+    }
+
+    private boolean isTimedOut(String transactionalId, TransactionMetadata m, long now) {
+        return m.state() == TransactionState.ONGOING && !completing.containsKey(transactionalId)
+                && m.timeoutMs() != Integer.MAX_VALUE && m.startTimestampMs() + m.timeoutMs() < now;
+    }
+
+    private CoordinatorResult<Void, TransactionRecord> abortTimedOut(String transactionalId) {
+        TransactionMetadata m = transactions.get(transactionalId);
+        if (m == null || !isTimedOut(transactionalId, m, now())) {
+            return CoordinatorResult.of(null); // ended meanwhile
+        }
+        TransactionMetadata aborting;
+        try {
+            aborting = prepareAbort(m, m.clientTransactionVersion());
+        } catch (TransactionException noProducerId) {
+            return CoordinatorResult.of(null); // no producer id ready for its epoch overflow: the next check tries again
+        }
+        LOG.log(System.Logger.Level.INFO, "aborting the transaction of " + transactionalId + " (producer id " + m.producerId()
+                + ", epoch " + m.producerEpoch() + "): older than its timeout of " + m.timeoutMs() + " ms");
+        return prepared(transactionalId, aborting, null);
     }
 
     private CoordinatorResult<Void, TransactionRecord> expireTransactionalIds() {
@@ -596,8 +594,11 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         if (m == null) {
             return TransactionDescription.error(transactionalId, ErrorCode.TRANSACTIONAL_ID_NOT_FOUND);
         }
+        // As in Kafka, a partition leaves the transaction once its marker is written.
+        Completion c = completing.get(transactionalId);
+        Set<TopicPartition> partitions = c != null ? c.remaining : m.partitions();
         Map<String, List<Integer>> topics = new TreeMap<>();
-        new TreeSet<>(m.partitions()).forEach(tp -> topics.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp.partition()));
+        new TreeSet<>(partitions).forEach(tp -> topics.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp.partition()));
         return new TransactionDescription(transactionalId, ErrorCode.NONE, m.state().kafkaName(), m.timeoutMs(),
                 m.startTimestampMs(), m.producerId(), m.producerEpoch(), topics);
     }

@@ -5,13 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.coordinator.runtime.CoordinatorLoader;
+import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
+import io.odradek.coordinator.runtime.RecordSerde;
 import io.odradek.coordinator.transaction.TransactionFixture.MarkerCall;
 import io.odradek.wire.ErrorCode;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.coordinator.transaction.TransactionLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +61,44 @@ class TransactionLifecycleTest {
         // What __transaction_state holds, in Kafka's record format, step by step.
         assertThat(f.records("tx")).extracting(r -> r.metadata().state()).containsExactly(TransactionState.EMPTY,
                 TransactionState.ONGOING, TransactionState.ONGOING, TransactionState.PREPARE_COMMIT, TransactionState.COMPLETE_COMMIT);
+    }
+
+    @Test
+    void kafkasOwnTransactionLogReaderReadsEveryRecordWritten() {
+        f = new TransactionFixture(dir);
+        InitProducerIdResult p = f.init("tx");
+        f.add("tx", p, ORDERS_0, ORDERS_1);
+        f.end("tx", p, true);
+
+        List<String> read = new ArrayList<>();
+        CoordinatorLoader.replay(new PartitionLogCoordinatorLog(f.logs.get(f.coordinator.partitionFor("tx"))),
+                new RawSerde(), raw -> {
+                    TransactionLog.ReadResult r = TransactionLog.read(ByteBuffer.wrap(raw[0]), ByteBuffer.wrap(raw[1]));
+                    org.apache.kafka.coordinator.transaction.TransactionMetadata m = ((TransactionLog.TxnRecord) r).metadata();
+                    read.add(m.transactionalId() + " " + m.producerId() + "/" + m.producerEpoch() + " " + m.state().stateName()
+                            + " " + new TreeSet<>(m.topicPartitions().stream().map(Object::toString).toList()));
+                }, "test");
+
+        assertThat(read).containsExactly("tx 0/0 Empty []", "tx 0/0 Ongoing [orders-0, orders-1]",
+                "tx 0/0 PrepareCommit [orders-0, orders-1]", "tx 0/0 CompleteCommit []");
+    }
+
+    /** The stored key and value bytes, for Kafka's own reader. */
+    private static final class RawSerde implements RecordSerde<byte[][]> {
+        @Override
+        public byte[] key(byte[][] record) {
+            return record[0];
+        }
+
+        @Override
+        public byte[] value(byte[][] record) {
+            return record[1];
+        }
+
+        @Override
+        public byte[][] decode(byte[] key, byte[] value) {
+            return new byte[][] {key, value};
+        }
     }
 
     @Test
@@ -104,6 +149,10 @@ class TransactionLifecycleTest {
 
         assertThat(f.markers.calls).hasSize(1);
         assertThat(f.state("tx").state()).isEqualTo(TransactionState.PREPARE_COMMIT);
+        // Describe shows the partitions still waiting for their marker, as Kafka's does.
+        TransactionDescription waiting = f.coordinator.describeTransactions(List.of("tx")).join().get(0);
+        assertThat(waiting.state()).isEqualTo("PrepareCommit");
+        assertThat(waiting.topics()).isEqualTo(Map.of("orders", List.of(1)));
         f.clock.advance(f.config.markerRetryBackoffMs());
         assertThat(f.markers.calls).hasSize(2);
         assertThat(f.markers.last()).isEqualTo(new MarkerCall(0L, (short) 0, 0, true, Set.of(ORDERS_1)));
