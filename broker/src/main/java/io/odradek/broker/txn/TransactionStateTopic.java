@@ -59,7 +59,12 @@ public final class TransactionStateTopic {
         boolean exists = topics.topic(NAME).isPresent();
         TransactionStateTopic topic = new TransactionStateTopic(topics, coordinator, partitions, configs(segmentBytes), exists);
         if (exists) {
-            coordinator.startup();
+            // Each partition serves once loaded; until then its ids answer COORDINATOR_LOAD_IN_PROGRESS.
+            coordinator.startup().whenComplete((v, error) -> {
+                if (error != null) {
+                    LOG.log(System.Logger.Level.ERROR, "cannot load every partition of " + NAME, error);
+                }
+            });
         }
         return topic;
     }
