@@ -141,6 +141,29 @@ class TransactionHandlersTest {
     }
 
     @Test
+    void aFencedProducerEndingItsTransactionHearsProducerFencedFromV2AndInvalidProducerEpochBefore() {
+        InitProducerIdHandler init = new InitProducerIdHandler(producerIds, coordinator);
+        Struct first = awaitNoRetriable(() -> init(init, 4, "tx-d", -1L, (short) -1), InitProducerIdApi.Response.ERROR_CODE);
+        long pid = first.get(InitProducerIdApi.Response.PRODUCER_ID);
+        short epoch = first.get(InitProducerIdApi.Response.PRODUCER_EPOCH);
+        assertThat(init(init, 4, "tx-d", -1L, (short) -1).get(InitProducerIdApi.Response.ERROR_CODE)).isZero();
+
+        EndTxnHandler end = new EndTxnHandler(coordinator);
+        assertThat(ErrorCode.forCode(f.call(end, 2, endTxn("tx-d", pid, epoch, true)).get(EndTxnApi.Response.ERROR_CODE)))
+                .isEqualTo(ErrorCode.PRODUCER_FENCED);
+        assertThat(ErrorCode.forCode(f.call(end, 1, endTxn("tx-d", pid, epoch, true)).get(EndTxnApi.Response.ERROR_CODE)))
+                .isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH);
+        Struct offsets = AddOffsetsToTxnApi.Request.SCHEMA.newStruct()
+                .set(AddOffsetsToTxnApi.Request.TRANSACTIONAL_ID, "tx-d").set(AddOffsetsToTxnApi.Request.PRODUCER_ID, pid)
+                .set(AddOffsetsToTxnApi.Request.PRODUCER_EPOCH, epoch).set(AddOffsetsToTxnApi.Request.GROUP_ID, "g");
+        AddOffsetsToTxnHandler addOffsets = new AddOffsetsToTxnHandler(coordinator);
+        assertThat(ErrorCode.forCode(f.call(addOffsets, 3, offsets).get(AddOffsetsToTxnApi.Response.ERROR_CODE)))
+                .isEqualTo(ErrorCode.PRODUCER_FENCED);
+        assertThat(ErrorCode.forCode(f.call(addOffsets, 0, offsets).get(AddOffsetsToTxnApi.Response.ERROR_CODE)))
+                .isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH);
+    }
+
+    @Test
     void aTimeoutAboveTheMaximumIsRefused() {
         InitProducerIdHandler init = new InitProducerIdHandler(producerIds, coordinator);
         Struct request = InitProducerIdApi.Request.SCHEMA.newStruct().set(InitProducerIdApi.Request.TRANSACTIONAL_ID, "slow")
