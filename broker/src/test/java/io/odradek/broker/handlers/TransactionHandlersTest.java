@@ -182,6 +182,11 @@ class TransactionHandlersTest {
         AddPartitionsToTxnHandler add = new AddPartitionsToTxnHandler(coordinator, f.topics);
         assertThat(results(addV3(add, 3, "tx-b", pid, epoch, "orders", 1)))
                 .containsExactly("orders-1 " + ErrorCode.NONE);
+        // A partition leader verifying (v4+, verify_only): only what was added is in the transaction, nothing is added.
+        Struct verified = f.call(add, 4, AddPartitionsToTxnApi.Request.SCHEMA.newStruct()
+                .set(AddPartitionsToTxnApi.Request.TRANSACTIONS, List.of(transactionOf("tx-b", pid, epoch, true, topic("orders", 1, 0)))));
+        assertThat(results(verified.get(AddPartitionsToTxnApi.Response.RESULTS_BY_TRANSACTION).get(0).get(AddPartitionsToTxnResult.TOPIC_RESULTS)))
+                .containsExactly("orders-1 " + ErrorCode.NONE, "orders-0 " + ErrorCode.TRANSACTION_ABORTABLE);
         Struct offsets = f.call(new AddOffsetsToTxnHandler(coordinator), 3, AddOffsetsToTxnApi.Request.SCHEMA.newStruct()
                 .set(AddOffsetsToTxnApi.Request.TRANSACTIONAL_ID, "tx-b").set(AddOffsetsToTxnApi.Request.PRODUCER_ID, pid)
                 .set(AddOffsetsToTxnApi.Request.PRODUCER_EPOCH, epoch).set(AddOffsetsToTxnApi.Request.GROUP_ID, "g"));
@@ -209,7 +214,7 @@ class TransactionHandlersTest {
         assertThat(b.get(TransactionState.TRANSACTION_START_TIME_MS)).isPositive();
         assertThat(b.get(TransactionState.TOPICS)).extracting(t -> t.get(TransactionState.TopicData.TOPIC) + " "
                         + t.get(TransactionState.TopicData.PARTITIONS))
-                .contains("orders [1]");
+                .contains("orders [1]").doesNotContain("orders [0, 1]");
 
         Struct ended = f.call(new EndTxnHandler(coordinator), 4, endTxn("tx-b", pid, epoch, true));
         assertThat(ended.get(EndTxnApi.Response.ERROR_CODE)).isZero();
