@@ -164,6 +164,32 @@ class TransactionHandlersTest {
     }
 
     @Test
+    void listTransactionsV2FiltersByTransactionalIdPatternAndRefusesABadOne() {
+        InitProducerIdHandler init = new InitProducerIdHandler(producerIds, coordinator);
+        awaitNoRetriable(() -> init(init, 4, "orders-app-1", -1L, (short) -1), InitProducerIdApi.Response.ERROR_CODE);
+        awaitNoRetriable(() -> init(init, 4, "payments-app-1", -1L, (short) -1), InitProducerIdApi.Response.ERROR_CODE);
+        ListTransactionsHandler list = new ListTransactionsHandler(coordinator);
+
+        Struct matching = f.call(list, 2, ListTransactionsApi.Request.SCHEMA.newStruct()
+                .set(ListTransactionsApi.Request.TRANSACTIONAL_ID_PATTERN, "orders-.*"));
+        assertThat(matching.get(ListTransactionsApi.Response.ERROR_CODE)).isZero();
+        assertThat(matching.get(ListTransactionsApi.Response.TRANSACTION_STATES)).extracting(
+                        t -> t.get(ListTransactionsApi.Response.TransactionState.TRANSACTIONAL_ID) + " "
+                                + t.get(ListTransactionsApi.Response.TransactionState.TRANSACTION_STATE))
+                .containsExactly("orders-app-1 Empty");
+
+        Struct all = f.call(list, 0, ListTransactionsApi.Request.SCHEMA.newStruct());
+        assertThat(all.get(ListTransactionsApi.Response.TRANSACTION_STATES)).extracting(
+                        t -> t.get(ListTransactionsApi.Response.TransactionState.TRANSACTIONAL_ID))
+                .containsExactlyInAnyOrder("orders-app-1", "payments-app-1");
+
+        Struct bad = f.call(list, 2, ListTransactionsApi.Request.SCHEMA.newStruct()
+                .set(ListTransactionsApi.Request.TRANSACTIONAL_ID_PATTERN, "[unclosed"));
+        assertThat(bad.get(ListTransactionsApi.Response.ERROR_CODE)).isEqualTo(ErrorCode.INVALID_REGULAR_EXPRESSION.code());
+        assertThat(bad.get(ListTransactionsApi.Response.TRANSACTION_STATES)).isEmpty();
+    }
+
+    @Test
     void aTimeoutAboveTheMaximumIsRefused() {
         InitProducerIdHandler init = new InitProducerIdHandler(producerIds, coordinator);
         Struct request = InitProducerIdApi.Request.SCHEMA.newStruct().set(InitProducerIdApi.Request.TRANSACTIONAL_ID, "slow")
