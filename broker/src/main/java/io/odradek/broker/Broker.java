@@ -5,6 +5,7 @@ import io.odradek.broker.network.KafkaServer;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.transaction.TransactionCoordinator;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -62,6 +63,11 @@ public final class Broker implements AutoCloseable {
     /** The consumer group coordinator (classic and consumer protocols). */
     public GroupCoordinator groupCoordinator() {
         return services.groups;
+    }
+
+    /** The transaction coordinator ({@code __transaction_state}). */
+    public TransactionCoordinator transactionCoordinator() {
+        return services.transactions;
     }
 
     /** Topics, their ids and partition logs. */

@@ -319,10 +319,20 @@ public final class BrokerConfig {
         return intValue("group.consumer.heartbeat.interval.ms");
     }
 
-    // ---- producers and transactions
+    // ---- producers
+
+    public int producerIdExpirationMs() {
+        return intValue("producer.id.expiration.ms");
+    }
+
+    // ---- transactions (issue 7)
 
     public int transactionStateLogNumPartitions() {
         return intValue("transaction.state.log.num.partitions");
+    }
+
+    public int transactionStateLogSegmentBytes() {
+        return intValue("transaction.state.log.segment.bytes");
     }
 
     public short transactionStateLogReplicationFactor() {
@@ -337,8 +347,12 @@ public final class BrokerConfig {
         return intValue("transactional.id.expiration.ms");
     }
 
-    public int producerIdExpirationMs() {
-        return intValue("producer.id.expiration.ms");
+    public boolean transactionPartitionVerificationEnable() {
+        return (Boolean) values.get("transaction.partition.verification.enable");
+    }
+
+    public boolean transactionTwoPhaseCommitEnable() {
+        return (Boolean) values.get("transaction.two.phase.commit.enable");
     }
 
     // ---- partition layer (issue 6, partition seams)

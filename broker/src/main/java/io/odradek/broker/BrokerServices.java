@@ -1,13 +1,18 @@
 package io.odradek.broker;
 
+import io.odradek.broker.api.BrokerFeatures;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
+import io.odradek.broker.txn.LocalTransactionMarkerWriter;
+import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.transaction.TransactionCoordinator;
+import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionCoordinatorLog;
@@ -20,9 +25,10 @@ import java.util.function.IntFunction;
 
 /**
  * The broker's stateful services, opened in dependency order (topics and their logs, producer ids, the
- * partitions, groups over {@code __consumer_offsets}'s partitions) and closed in reverse, so the group
- * coordinator's last writes reach partitions and logs that are still open. A failure while opening closes
- * whatever was already open.
+ * partitions, groups over {@code __consumer_offsets}'s partitions, transactions over
+ * {@code __transaction_state}'s, whose markers go to data partitions and to the group coordinator) and
+ * closed in reverse, so each coordinator's last writes reach partitions and logs that are still open. A
+ * failure while opening closes whatever was already open.
  */
 final class BrokerServices implements AutoCloseable {
     final TopicService topics;
@@ -30,28 +36,50 @@ final class BrokerServices implements AutoCloseable {
     final GroupCoordinator groups;
     /** The data path's partitions, their writer threads and the waiting-operations set. */
     final Partitions partitions;
+    /** The feature levels ApiVersions reports; fixed for the broker's life. */
+    final BrokerFeatures features;
+    final TransactionCoordinator transactions;
+    /** Creates {@code __transaction_state} on first FindCoordinator for a transactional id. */
+    final TransactionStateTopic transactionStateTopic;
 
     private BrokerServices(TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
-            Partitions partitions) {
+            Partitions partitions, BrokerFeatures features, TransactionCoordinator transactions,
+            TransactionStateTopic transactionStateTopic) {
         this.topics = topics;
         this.producerIds = producerIds;
         this.groups = groups;
         this.partitions = partitions;
+        this.features = features;
+        this.transactions = transactions;
+        this.transactionStateTopic = transactionStateTopic;
     }
 
     static BrokerServices open(BrokerConfig config) {
         TopicService topics = TopicService.open(config);
         ProducerIdManager producerIds = null;
         Partitions partitions = null;
+        GroupCoordinator groups = null;
+        TransactionCoordinator transactions = null;
         try {
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
             partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
                     new WaitingOperations<Partition>("waiting-operations"));
             topics.onTopicDeleted(partitions::removeTopic);
-            GroupCoordinator groups = startGroupCoordinator(config, topics, partitions);
-            return new BrokerServices(topics, producerIds, groups, partitions);
+            groups = startGroupCoordinator(config, topics, partitions);
+            BrokerFeatures features = BrokerFeatures.kafka44(System.currentTimeMillis());
+            transactions = startTransactionCoordinator(config, topics, partitions, producerIds,
+                    groups, features);
+            TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
+                    transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
+            return new BrokerServices(topics, producerIds, groups, partitions, features, transactions, stateTopic);
         } catch (RuntimeException e) {
+            if (transactions != null) {
+                transactions.close();
+            }
+            if (groups != null) {
+                groups.close();
+            }
             if (partitions != null) {
                 partitions.close();
             }
@@ -97,9 +125,31 @@ final class BrokerServices implements AutoCloseable {
         return groups;
     }
 
+    /**
+     * The transaction coordinator over {@code __transaction_state}, with Kafka's {@code transaction.*} keys
+     * and the finalized {@code transaction.version}. An existing topic's partition count wins over
+     * {@code transaction.state.log.num.partitions}, as in Kafka. Markers go to data partitions through
+     * their {@link Partitions} and to {@code __consumer_offsets} through the group coordinator. Loading
+     * (or creating the topic on first need) is {@link TransactionStateTopic}'s.
+     */
+    private static TransactionCoordinator startTransactionCoordinator(BrokerConfig config, TopicService topics,
+            Partitions partitions, ProducerIdManager producerIds, GroupCoordinator groups, BrokerFeatures features) {
+        TransactionCoordinatorConfig txnConfig = TransactionCoordinatorConfig.from(config.effectiveConfigs())
+                .withTransactionVersionLevel(features.transactionVersion());
+        int existing = TransactionStateTopic.existingPartitions(topics);
+        if (existing > 0) {
+            txnConfig = txnConfig.withStateLogPartitions(existing);
+        }
+        IntFunction<CoordinatorLog> logs = p -> new PartitionCoordinatorLog(
+                partitions.partition(TransactionStateTopic.NAME, p).orElseThrow());
+        return TransactionCoordinator.create(txnConfig, logs, producerIds,
+                new LocalTransactionMarkerWriter(partitions, groups));
+    }
+
     /** Call once no handler runs any more: nothing may append while the logs flush and close. */
     @Override
     public void close() {
+        transactions.close(); // its markers still reach open partitions and the group coordinator
         groups.close();
         partitions.close(); // appends already handed to the writers finish before the logs close
         producerIds.close();

@@ -2,6 +2,8 @@ package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
+import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
@@ -11,6 +13,9 @@ import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
+import io.odradek.broker.handlers.DescribeProducersHandler;
+import io.odradek.broker.handlers.DescribeTransactionsHandler;
+import io.odradek.broker.handlers.EndTxnHandler;
 import io.odradek.broker.handlers.FetchHandler;
 import io.odradek.broker.handlers.FindCoordinatorHandler;
 import io.odradek.broker.handlers.HeartbeatHandler;
@@ -19,14 +24,18 @@ import io.odradek.broker.handlers.JoinGroupHandler;
 import io.odradek.broker.handlers.LeaveGroupHandler;
 import io.odradek.broker.handlers.ListGroupsHandler;
 import io.odradek.broker.handlers.ListOffsetsHandler;
+import io.odradek.broker.handlers.ListTransactionsHandler;
 import io.odradek.broker.handlers.MetadataHandler;
 import io.odradek.broker.handlers.OffsetCommitHandler;
 import io.odradek.broker.handlers.OffsetDeleteHandler;
 import io.odradek.broker.handlers.OffsetFetchHandler;
 import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
+import io.odradek.broker.handlers.TxnOffsetCommitHandler;
+import io.odradek.broker.handlers.WriteTxnMarkersHandler;
 import io.odradek.broker.topics.ConfigDescriber;
 import io.odradek.broker.topics.LocalNode;
+import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 
 /** Every API this broker serves, and the services each handler is given. */
 final class Handlers {
@@ -35,7 +44,7 @@ final class Handlers {
 
     static ApiRegistry registry(BrokerConfig config, BrokerServices services, LocalNode node) {
         ApiRegistry registry = new ApiRegistry();
-        registry.register(new ApiVersionsHandler(registry));
+        registry.register(new ApiVersionsHandler(registry, services.features));
 
         // Topics and cluster metadata.
         ConfigDescriber configs = new ConfigDescriber(config);
@@ -47,13 +56,14 @@ final class Handlers {
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
-        registry.register(new ProduceHandler(logs, services.partitions))
+        registry.register(new ProduceHandler(logs, services.partitions, services.transactions,
+                        config.transactionPartitionVerificationEnable()))
                 .register(new FetchHandler(logs, services.partitions, config.fetchMaxBytes()))
                 .register(new ListOffsetsHandler(services.partitions))
-                .register(new InitProducerIdHandler(services.producerIds));
+                .register(new InitProducerIdHandler(services.producerIds, services.transactions));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
-        registry.register(new FindCoordinatorHandler(node, services.groups))
+        registry.register(new FindCoordinatorHandler(node, services.groups, services.transactionStateTopic))
                 .register(new JoinGroupHandler(services.groups))
                 .register(new SyncGroupHandler(services.groups))
                 .register(new HeartbeatHandler(services.groups))
@@ -66,6 +76,18 @@ final class Handlers {
                 .register(new OffsetDeleteHandler(services.groups, services.topics))
                 .register(new ConsumerGroupHeartbeatHandler(services.groups))
                 .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+
+        // Transactions: the transaction coordinator over __transaction_state; offsets committed in a transaction
+        // (verified with that coordinator); markers from outside tools (kafka-transactions abort) and the
+        // producers a partition knows. The coordinator writes its own markers through the same kind of writer.
+        registry.register(new AddPartitionsToTxnHandler(services.transactions, services.topics))
+                .register(new AddOffsetsToTxnHandler(services.transactions))
+                .register(new EndTxnHandler(services.transactions))
+                .register(new TxnOffsetCommitHandler(services.groups, services.transactions, services.topics))
+                .register(new WriteTxnMarkersHandler(new LocalTransactionMarkerWriter(services.partitions, services.groups)))
+                .register(new ListTransactionsHandler(services.transactions))
+                .register(new DescribeTransactionsHandler(services.transactions))
+                .register(new DescribeProducersHandler(services.partitions));
         return registry;
     }
 }

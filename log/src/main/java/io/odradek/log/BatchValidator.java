@@ -35,9 +35,9 @@ public final class BatchValidator {
 
     /**
      * As {@link #validate(ByteBuffer, LogConfig, String, int, long)}; {@code fromClient} false is for batches
-     * the broker writes itself (Kafka's AppendOrigin.COORDINATOR): they may carry the control flag (the
-     * transaction markers to come) and skip the producer-id/sequence checks, as in Kafka's validateBatch;
-     * PartitionLog.append validates as a client today.
+     * the broker writes itself (Kafka's AppendOrigin.COORDINATOR): they may carry the control flag
+     * (transaction markers) and skip the producer-id/sequence checks, as in Kafka's validateBatch.
+     * PartitionLog.append validates as a client; appendMarker and appendAsCoordinator as the broker.
      */
     public static int validate(ByteBuffer records, LogConfig config, String topic, int partition, long now,
                                boolean fromClient) {

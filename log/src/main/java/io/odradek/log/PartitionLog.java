@@ -4,14 +4,17 @@ import io.odradek.log.checkpoint.LeaderEpochFile;
 import io.odradek.log.checkpoint.PartitionMetadataFile;
 import io.odradek.log.producer.ActiveProducer;
 import io.odradek.log.producer.BatchMetadata;
+import io.odradek.log.producer.ProducerEntry;
 import io.odradek.log.producer.ProducerSnapshotFile;
 import io.odradek.log.producer.ProducerStateManager;
 import io.odradek.log.segment.Segment;
 import io.odradek.log.txn.AbortedTxn;
+import io.odradek.log.txn.CompletedTxn;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
@@ -19,10 +22,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,7 +43,13 @@ import java.util.stream.Stream;
  *
  * <p>Appends, rolls and retention are serialised by one lock. Reads take no lock: they start from an
  * immutable {@link LogEnd} snapshot published (volatile) after each append is fully written and indexed,
- * so they never see a half-written batch.
+ * so they never see a half-written batch. The snapshot carries the transaction state too, so a
+ * read_committed read stops at the first unstable offset of the same moment.
+ *
+ * <p>Transactions (Kafka's ProducerStateManager and TransactionIndex): a transactional batch opens its
+ * producer's transaction, a marker ({@link #appendMarker}) ends it; an aborted one is recorded in the
+ * {@code .txnindex} of the segment holding its marker, which read_committed fetches consult
+ * ({@link #abortedTransactions}).
  */
 public final class PartitionLog implements AutoCloseable {
 
@@ -73,8 +85,29 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    /** Log end as readers see it: next offset, the active segment and its byte size at that point. */
-    private record LogEnd(long offset, Segment segment, int position) {
+    /**
+     * Log end as readers see it: next offset, the active segment and its byte size at that point, and the
+     * transaction state then: the first offset of the oldest open transaction (Long.MAX_VALUE none) and the
+     * decided transactions whose markers may not be replicated yet ([first, marker] pairs by first offset),
+     * so a read_committed read bounds itself by the same state it reads.
+     */
+    private record LogEnd(long offset, Segment segment, int position, long firstUndecided, long[] unreplicated) {
+        LogEnd at(long newOffset, Segment newSegment, int newPosition) {
+            return new LogEnd(newOffset, newSegment, newPosition, firstUndecided, unreplicated);
+        }
+
+        /**
+         * Kafka's firstUnstableOffset: the first offset of the oldest open transaction, or of a decided one
+         * whose marker is not below the high watermark, whichever is lower.
+         */
+        long firstUnstable(long highWatermark) {
+            for (int i = 0; i < unreplicated.length; i += 2) {
+                if (unreplicated[i + 1] >= highWatermark) {
+                    return Math.min(firstUndecided, unreplicated[i]);
+                }
+            }
+            return firstUndecided;
+        }
     }
 
     /** How many producer snapshots to keep besides those needed for retention; Kafka keeps one per segment. */
@@ -93,6 +126,11 @@ public final class PartitionLog implements AutoCloseable {
 
     private volatile LogConfig config;
     private volatile LogEnd end;
+    /**
+     * The high watermark as the replication layer last reported it ({@link #updateHighWatermark}); Long.MAX_VALUE
+     * while this log alone decides (one node: every append is committed at once).
+     */
+    private volatile long committedUpTo = Long.MAX_VALUE;
     private volatile long logStartOffset;
     private volatile long recoveryPoint;
     private volatile long lastFlushMs;
@@ -135,6 +173,9 @@ public final class PartitionLog implements AutoCloseable {
             PartitionLog log = new PartitionLog(dir, topic, partition, config, options, id);
             try {
                 new LogLoader(log, options).load();
+            } catch (UncheckedIOException e) {
+                log.releaseSegments();
+                throw e.getCause();
             } catch (IOException | RuntimeException e) {
                 log.releaseSegments(); // a failed open (a full disk, too many files) keeps no descriptors
                 throw e;
@@ -168,6 +209,10 @@ public final class PartitionLog implements AutoCloseable {
     private static final class LogLoader {
         private final PartitionLog log;
         private final Options options;
+        /** Bases of the segments recovery rebuilt: their transaction indexes are written again by the replay. */
+        private final Set<Long> recovered = new HashSet<>();
+        /** The lowest of them, MAX_VALUE if none. */
+        private long firstRecovered = Long.MAX_VALUE;
 
         LogLoader(PartitionLog log, Options options) {
             this.log = log;
@@ -190,18 +235,19 @@ public final class PartitionLog implements AutoCloseable {
             long leo = active.nextOffset();
             log.logStartOffset = Math.min(leo, Math.max(options.logStartOffset(), log.segments.firstKey()));
             log.recoveryPoint = leo;
-            log.end = new LogEnd(leo, active, active.size());
             log.epochs.truncateFromEnd(leo);
             log.epochs.truncateFromStart(log.logStartOffset);
             loadProducerState(leo);
+            log.producers.onHighWatermarkUpdated(leo); // what survived a restart counts as replicated
+            log.end = log.endAt(leo, active, active.size());
         }
 
         /**
          * A {@code <base>.log.swap} is a finished cleaned segment whose swap-in a crash interrupted: it
-         * replaces the original (whose indexes go too; recovery rebuilds them). Index files named
-         * {@code .swap} are deleted rather than trusted, whether their log file was renamed into place yet
-         * or not: the segment is then missing an index and recovery rebuilds it. A {@code .cleaned} file
-         * is an unfinished clean: deleted.
+         * replaces the original (whose indexes go too; recovery rebuilds them, the transaction index
+         * included). Index files named {@code .swap} are deleted rather than trusted, whether their log file
+         * was renamed into place yet or not: the segment is then missing an index and recovery rebuilds it.
+         * A {@code .cleaned} file is an unfinished clean: deleted.
          */
         private void completeCleanerSwaps() throws IOException {
             try (Stream<Path> files = Files.list(log.dir)) {
@@ -209,7 +255,8 @@ public final class PartitionLog implements AutoCloseable {
                     String name = p.getFileName().toString();
                     if (name.endsWith(LogCleaner.CLEANED_SUFFIX)
                             || name.endsWith(Segment.INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)
-                            || name.endsWith(Segment.TIME_INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)) {
+                            || name.endsWith(Segment.TIME_INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)
+                            || name.endsWith(Segment.TXN_INDEX_SUFFIX + LogCleaner.SWAP_SUFFIX)) {
                         Files.deleteIfExists(p);
                     } else if (name.endsWith(Segment.LOG_SUFFIX + LogCleaner.SWAP_SUFFIX) && name.length() > 20) {
                         long base = Long.parseLong(name.substring(0, 20));
@@ -225,7 +272,8 @@ public final class PartitionLog implements AutoCloseable {
             try (Stream<Path> files = Files.list(log.dir)) {
                 for (Path p : files.toList()) {
                     String name = p.getFileName().toString();
-                    boolean orphanIndex = name.length() > 20 && (name.endsWith(Segment.INDEX_SUFFIX) || name.endsWith(Segment.TIME_INDEX_SUFFIX))
+                    boolean orphanIndex = name.length() > 20 && (name.endsWith(Segment.INDEX_SUFFIX)
+                            || name.endsWith(Segment.TIME_INDEX_SUFFIX) || name.endsWith(Segment.TXN_INDEX_SUFFIX))
                             && !Files.exists(log.dir.resolve(name.substring(0, 20) + Segment.LOG_SUFFIX));
                     if (name.endsWith(Segment.DELETED_SUFFIX) || name.endsWith(".tmp") || orphanIndex) {
                         Files.deleteIfExists(p);
@@ -262,6 +310,10 @@ public final class PartitionLog implements AutoCloseable {
                 Segment s = Segment.open(log.dir, base, log.config, last, now);
                 boolean trusted = base < recoverFrom && s.loadFromIndexes();
                 int truncated = trusted ? 0 : s.recover(expectedNext);
+                if (!trusted) {
+                    recovered.add(base);
+                    firstRecovered = Math.min(firstRecovered, base);
+                }
                 if (!last && !trusted) {
                     s.onBecomeInactive();
                 }
@@ -293,29 +345,75 @@ public final class PartitionLog implements AutoCloseable {
             Files.deleteIfExists(log.dir.resolve(prefix + Segment.LOG_SUFFIX));
             Files.deleteIfExists(log.dir.resolve(prefix + Segment.INDEX_SUFFIX));
             Files.deleteIfExists(log.dir.resolve(prefix + Segment.TIME_INDEX_SUFFIX));
+            Files.deleteIfExists(log.dir.resolve(prefix + Segment.TXN_INDEX_SUFFIX));
         }
 
-        /** Latest usable snapshot at or below the log end, then the batch headers after it. */
+        /**
+         * Latest usable snapshot at or below the log end, then the batches after it. When recovery rebuilt
+         * segments, their transaction indexes are written again from a replay that starts at a snapshot at
+         * or below the first of them, into a scratch state if the latest snapshot lies above it (Kafka's
+         * LogSegment.recover with the producer state rebuilt up to the segment).
+         */
         private void loadProducerState(long leo) throws IOException {
+            for (long offset : ProducerSnapshotFile.list(log.dir)) {
+                if (offset > leo || offset < log.logStartOffset) {
+                    Files.deleteIfExists(ProducerSnapshotFile.path(log.dir, offset));
+                }
+            }
+            long replayFrom = loadLatestSnapshot(log.producers, leo);
+            if (firstRecovered != Long.MAX_VALUE && replayFrom > firstRecovered) {
+                ProducerStateManager scratch = new ProducerStateManager();
+                replay(scratch, loadLatestSnapshot(scratch, firstRecovered), leo, true);
+                replay(log.producers, replayFrom, leo, false);
+            } else {
+                replay(log.producers, replayFrom, leo, firstRecovered != Long.MAX_VALUE);
+            }
+        }
+
+        /** Loads the newest readable snapshot at or below {@code upTo}; returns where the replay starts. */
+        private long loadLatestSnapshot(ProducerStateManager into, long upTo) throws IOException {
             List<Long> snapshots = ProducerSnapshotFile.list(log.dir);
-            long replayFrom = log.logStartOffset;
             for (int i = snapshots.size() - 1; i >= 0; i--) {
                 long offset = snapshots.get(i);
-                Path file = ProducerSnapshotFile.path(log.dir, offset);
-                if (offset > leo || offset < log.logStartOffset || !ProducerSnapshotFile.load(file, log.producers)) {
-                    Files.deleteIfExists(file);
+                if (offset > upTo) {
                     continue;
                 }
-                replayFrom = offset;
-                break;
+                Path file = ProducerSnapshotFile.path(log.dir, offset);
+                if (ProducerSnapshotFile.load(file, into)) {
+                    return offset;
+                }
+                Files.deleteIfExists(file);
             }
-            if (replayFrom >= leo) {
+            return log.logStartOffset;
+        }
+
+        private void replay(ProducerStateManager state, long from, long leo, boolean rebuildTxnIndexes)
+                throws IOException {
+            if (from >= leo) {
                 return;
             }
-            Long first = log.segments.floorKey(replayFrom);
+            Long first = log.segments.floorKey(from);
             for (Segment s : log.segments.tailMap(first == null ? log.segments.firstKey() : first).values()) {
-                s.forEachBatchFrom(Math.max(replayFrom, s.baseOffset()), log.producers::replay);
+                boolean rebuild = rebuildTxnIndexes && recovered.contains(s.baseOffset());
+                s.forEachBatchFrom(Math.max(from, s.baseOffset()), h -> replayBatch(state, h, s, rebuild));
             }
+        }
+
+        private static void replayBatch(ProducerStateManager state, RecordBatchHeader h, Segment s,
+                                        boolean rebuildTxnIndex) {
+            CompletedTxn done = state.replay(h);
+            if (done == null) {
+                return;
+            }
+            if (done.aborted() && rebuildTxnIndex) {
+                try {
+                    s.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(), done.lastOffset(),
+                            state.lastStableOffset(done)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            state.completeTxn(done);
         }
     }
 
@@ -327,7 +425,7 @@ public final class PartitionLog implements AutoCloseable {
      * write. Throws {@link LogAppendException} (nothing written) on a bad batch or producer sequence.
      */
     public AppendResult append(ByteBuffer records, int leaderEpoch) {
-        return append(records, leaderEpoch, true);
+        return append(records, leaderEpoch, true, (short) 0);
     }
 
     /**
@@ -341,11 +439,29 @@ public final class PartitionLog implements AutoCloseable {
      */
     public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
                                      int leaderEpoch) {
-        ByteBuffer batch = new EndTxnMarker(commit, coordinatorEpoch).toBatch(producerId, producerEpoch, clock.millis());
-        return append(batch, leaderEpoch, false);
+        return appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, leaderEpoch, (short) 0);
     }
 
-    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient) {
+    /**
+     * As {@link #appendMarker(long, short, int, boolean, int)} for WriteTxnMarkers v2's TransactionVersion
+     * (KIP-1228): from 2 on the marker carries the epoch the coordinator bumped at EndTxn, and one that is not
+     * newer than the producer's is refused (INVALID_PRODUCER_EPOCH) unless it retries a marker already written.
+     */
+    public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
+                                     int leaderEpoch, short transactionVersion) {
+        ByteBuffer batch = new EndTxnMarker(commit, coordinatorEpoch).toBatch(producerId, producerEpoch, clock.millis());
+        return append(batch, leaderEpoch, false, transactionVersion);
+    }
+
+    /**
+     * Appends batches a coordinator built (Kafka's AppendOrigin.COORDINATOR): as {@link #append}, but they may
+     * carry a producer id without sequence numbers (transactional offset commits) or the control flag.
+     */
+    public AppendResult appendAsCoordinator(ByteBuffer records, int leaderEpoch) {
+        return append(records, leaderEpoch, false, (short) 0);
+    }
+
+    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion) {
         // The record walk reads (and may correct) only the caller's buffer: outside the lock, so retention,
         // cleaner swaps and flushes never wait on a decompression.
         BatchValidator.validate(records, config, topic, partition, clock.millis(), fromClient);
@@ -353,7 +469,7 @@ public final class PartitionLog implements AutoCloseable {
             ensureOpen();
             LogConfig cfg = config;
             long firstOffset = end.offset();
-            ProducerStateManager.ProducerAppend producerAppend = producers.begin();
+            ProducerStateManager.ProducerAppend producerAppend = producers.begin(markerTxnVersion);
             RecordBatchHeader h = new RecordBatchHeader(records, records.position());
             long next = firstOffset;
             long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;
@@ -383,7 +499,16 @@ public final class PartitionLog implements AutoCloseable {
                 segment.append(records);
                 epochs.assign(leaderEpoch, firstOffset);
                 producerAppend.commit();
-                end = new LogEnd(lastOffset + 1, segment, segment.size());
+                for (CompletedTxn done : producerAppend.completedTxns()) {
+                    // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
+                    if (done.aborted()) {
+                        segment.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(),
+                                done.lastOffset(), producers.lastStableOffset(done)));
+                    }
+                    producers.completeTxn(done);
+                }
+                producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
+                end = endAt(lastOffset + 1, segment, segment.size());
             } catch (IOException e) {
                 throw storageError("append", e);
             }
@@ -409,13 +534,32 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** The log end to publish, with the producer state's transactions as they are now. Caller holds the lock. */
+    private LogEnd endAt(long offset, Segment segment, int position) {
+        LogEnd previous = end;
+        long[] unreplicated = producers.unreplicatedTxns();
+        if (unreplicated.length > 0 && previous != null && Arrays.equals(previous.unreplicated(), unreplicated)) {
+            unreplicated = previous.unreplicated();
+        }
+        return new LogEnd(offset, segment, position, producers.firstUndecidedOffset(), unreplicated);
+    }
+
+    /**
+     * The replication layer's high watermark moved (a partition with followers): a decided transaction holds
+     * the first unstable offset until the high watermark passes its marker, as in Kafka. Long.MAX_VALUE hands
+     * the decision back to this log (one node). Lock-free.
+     */
+    public void updateHighWatermark(long highWatermark) {
+        committedUpTo = highWatermark;
+    }
+
     /** Starts a new active segment at the log end. Caller holds the lock. */
     private Segment roll(long now) throws IOException {
         LogEnd e = end;
         e.segment().onBecomeInactive();
         Segment next = Segment.create(dir, e.offset(), config, now);
         segments.put(e.offset(), next);
-        end = new LogEnd(e.offset(), next, 0);
+        end = e.at(e.offset(), next, 0);
         ProducerSnapshotFile.write(dir, e.offset(), producers, false);
         deleteSnapshots();
         long upTo = e.offset();
@@ -452,14 +596,24 @@ public final class PartitionLog implements AutoCloseable {
      * log end read as empty; above the log end they are out of range.
      */
     public FileSlice read(long offset, int maxBytes, long maxOffset) {
+        return read(offset, maxBytes, maxOffset, false);
+    }
+
+    /**
+     * As {@link #read(long, int, long)}; with {@code readCommitted} the read also stops at the first offset
+     * of the oldest open transaction, taken from the same log-end snapshot as the data (read_committed: a
+     * transaction opened by an append racing this read is never half-seen).
+     */
+    public FileSlice read(long offset, int maxBytes, long maxOffset, boolean readCommitted) {
         ensureOnline();
         LogEnd e = end;
         long start = logStartOffset;
         if (offset < start || offset > e.offset()) {
             throw outOfRange(offset, start, e.offset());
         }
-        if (maxOffset < e.offset()) {
-            e = boundAt(maxOffset, e);
+        long bound = readCommitted ? Math.min(maxOffset, Math.max(e.firstUnstable(committedUpTo), start)) : maxOffset;
+        if (bound < e.offset()) {
+            e = boundAt(bound, e);
         }
         if (offset >= e.offset()) {
             return new FileSlice(e.segment().channel(), e.position(), 0, offset);
@@ -492,12 +646,12 @@ public final class PartitionLog implements AutoCloseable {
     private LogEnd boundAt(long maxOffset, LogEnd e) {
         Map.Entry<Long, Segment> entry = segments.floorEntry(maxOffset);
         if (entry == null) {
-            return new LogEnd(maxOffset, e.segment(), 0);
+            return e.at(maxOffset, e.segment(), 0);
         }
         Segment s = entry.getValue();
         try {
             FileSlice at = s.read(maxOffset, 0, endPosition(s, e));
-            return new LogEnd(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position());
+            return e.at(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position());
         } catch (IOException ex) {
             throw storageError("read", ex);
         }
@@ -679,7 +833,8 @@ public final class PartitionLog implements AutoCloseable {
     volatile Consumer<Segment> beforeSwapIn = cleaned -> { };
 
     /**
-     * One compaction pass over every inactive segment (see {@link LogCleaner}); appends and reads go on
+     * One compaction pass over the inactive segments below the first uncleanable offset (the oldest open
+     * transaction, the high watermark, the active segment; see {@link LogCleaner}); appends and reads go on
      * meanwhile. Each cleaned segment is written, indexed and forced without the log lock, which is then
      * held only for the renames and the map update of its swap-in. Returns the bytes reclaimed.
      */
@@ -694,11 +849,18 @@ public final class PartitionLog implements AutoCloseable {
             }
             long reclaimed = 0;
             long minHorizon = Long.MAX_VALUE;
+            long firstUncleanable;
             try {
                 LogConfig cfg = config;
-                LogCleaner.OffsetMap map = LogCleaner.buildOffsetMap(all, active, e.position());
+                // Nothing from the high watermark on is stable (on one node it is the log end); the cleaner
+                // finds open transactions itself and stops before the oldest one.
+                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), highWatermark());
+                firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {
-                    LogCleaner.Rewritten r = LogCleaner.rewrite(s, dir, cfg, map, nowMs);
+                    if (!cleaner.cleans(s)) {
+                        break;
+                    }
+                    LogCleaner.Rewritten r = cleaner.rewrite(s, dir, cfg, nowMs);
                     beforeSwapIn.accept(r.cleaned());
                     if (!swapIn(s, r.cleaned())) {
                         return reclaimed; // retention or close got there first; the next pass starts over
@@ -711,7 +873,8 @@ public final class PartitionLog implements AutoCloseable {
             } catch (IOException ex) {
                 throw storageError("clean", ex);
             }
-            firstDirtyOffset = active.baseOffset();
+            Long uncleanedBase = segments.floorKey(firstUncleanable);
+            firstDirtyOffset = uncleanedBase == null ? active.baseOffset() : Math.min(uncleanedBase, active.baseOffset());
             nextTombstoneHorizonMs = minHorizon;
             return reclaimed;
         }
@@ -866,7 +1029,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Kafka's removeExpiredProducers: forgets producers whose last batch is {@code expirationMs} or more
-     * older than {@code nowMs}. Returns how many went; the next producer snapshot no longer carries them.
+     * older than {@code nowMs}, never one with an open transaction. Returns how many went; the next producer snapshot no longer carries them.
      */
     public int removeExpiredProducers(long nowMs, long expirationMs) {
         synchronized (lock) {
@@ -874,28 +1037,52 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    /** First offset of the oldest open transaction on this partition; Long.MAX_VALUE when none is open. */
+    /**
+     * First offset of the oldest open transaction on this partition, or of a decided one whose marker the
+     * high watermark reported by {@link #updateHighWatermark} has not passed (Kafka's firstUnstableOffset;
+     * never below the log start offset); Long.MAX_VALUE when none. Lock-free: read from the published log end.
+     */
     public long firstUnstableOffset() {
-        return Long.MAX_VALUE;
+        long unstable = end.firstUnstable(committedUpTo);
+        return unstable == Long.MAX_VALUE ? unstable : Math.max(unstable, logStartOffset);
     }
 
     /**
      * The aborted transactions a read_committed fetch from {@code fetchOffset} up to {@code upperBoundOffset}
-     * must know about: those with lastOffset >= fetchOffset and firstOffset < upperBoundOffset, in offset order.
+     * must know about: those with lastOffset >= fetchOffset and firstOffset < upperBoundOffset, in offset
+     * order (Kafka's collectAbortedTransactions: the transaction indexes from the segment holding
+     * fetchOffset on, until an entry's last stable offset reaches the upper bound). Lock-free.
      */
     public List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
-        return List.of();
+        ensureOnline();
+        List<AbortedTxn> out = new ArrayList<>();
+        Long from = segments.floorKey(fetchOffset);
+        for (Segment s : (from == null ? segments : segments.tailMap(from)).values()) {
+            try {
+                if (s.txnIndex().collect(fetchOffset, upperBoundOffset, out)) {
+                    break;
+                }
+            } catch (ClosedChannelException deletedMeanwhile) {
+                // retention or the cleaner replaced the segment under us: nothing to add from it
+            } catch (IOException e) {
+                throw storageError("transaction index read", e);
+            }
+        }
+        return out;
     }
 
-    /** The producers this partition knows (DescribeProducers): a snapshot, safe from any thread. */
+    /**
+     * The producers this partition knows (DescribeProducers): epoch, last sequence and timestamp, the
+     * coordinator epoch of the last marker and the open transaction's first offset. A snapshot, lock-free.
+     */
     public List<ActiveProducer> activeProducers() {
-        synchronized (lock) {
-            List<ActiveProducer> out = new ArrayList<>();
-            for (var e : producers.producers().values()) {
-                out.add(new ActiveProducer(e.producerId(), e.epoch(), e.lastSeq(), e.lastTimestamp(), -1, -1L));
-            }
-            return out;
+        List<ActiveProducer> out = new ArrayList<>();
+        for (ProducerEntry e : producers.producers().values()) {
+            out.add(new ActiveProducer(e.producerId(), e.epoch(), e.lastSeq(), e.lastTimestamp(),
+                    e.coordinatorEpoch(), e.currentTxnFirstOffset()));
         }
+        out.sort(Comparator.comparingLong(ActiveProducer::producerId));
+        return out;
     }
 
     /** The idempotent-producer state (read it only from tests/tools; the log mutates it under its lock). */
@@ -968,6 +1155,7 @@ public final class PartitionLog implements AutoCloseable {
                 s.channel().close();
                 s.offsetIndex().close();
                 s.timeIndex().close();
+                s.txnIndex().close();
             } catch (IOException ignored) {
                 // closing only; nothing to recover
             }

@@ -32,6 +32,17 @@ final class Batches {
         return b.build().buffer();
     }
 
+    /** A transactional producer's batch (the transactional attribute set), as Kafka's producer builds it. */
+    static ByteBuffer transactional(long producerId, short epoch, int baseSequence, long ts, String... values) {
+        MemoryRecordsBuilder b = MemoryRecords.builder(ByteBuffer.allocate(256 + 64 * values.length
+                        + totalLength(values)), RecordBatch.MAGIC_VALUE_V2, Compression.NONE, TimestampType.CREATE_TIME,
+                0L, ts, producerId, epoch, baseSequence, true, RecordBatch.NO_PARTITION_LEADER_EPOCH);
+        for (String v : values) {
+            b.append(new SimpleRecord(ts, ("k-" + v).getBytes(StandardCharsets.UTF_8), v.getBytes(StandardCharsets.UTF_8)));
+        }
+        return b.build().buffer();
+    }
+
     private static int totalLength(String... values) {
         int n = 0;
         for (String v : values) {

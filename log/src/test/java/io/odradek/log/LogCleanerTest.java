@@ -66,8 +66,8 @@ class LogCleanerTest {
     }
 
     /** k0..k9 updated 20 times, five records a batch, across several segments; returns offset -> "key=value". */
-    private static Map<Long, String> fill(PartitionLog log, Compression compression) {
-        Map<Long, String> written = new TreeMap<>();
+    private static TreeMap<Long, String> fill(PartitionLog log, Compression compression) {
+        TreeMap<Long, String> written = new TreeMap<>();
         for (int round = 0; round < 40; round++) {
             List<String> kv = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
@@ -106,10 +106,13 @@ class LogCleanerTest {
         return StandardCharsets.UTF_8.decode(b.duplicate()).toString();
     }
 
-    /** What a correct clean leaves: the latest record per key below {@code activeBase}, everything from it on. */
-    private static List<String> expectedAfterClean(Map<Long, String> written, long activeBase) {
+    /**
+     * What a correct clean leaves: below {@code activeBase} the latest record per key among those below it
+     * (as Kafka, records of the active segment supersede nothing yet), everything from it on.
+     */
+    private static List<String> expectedAfterClean(TreeMap<Long, String> written, long activeBase) {
         Map<String, Long> latest = new HashMap<>();
-        written.forEach((o, kv) -> latest.put(kv.substring(0, kv.indexOf('=')), o));
+        written.headMap(activeBase).forEach((o, kv) -> latest.put(kv.substring(0, kv.indexOf('=')), o));
         List<String> out = new ArrayList<>();
         written.forEach((o, kv) -> {
             if (o >= activeBase || latest.get(kv.substring(0, kv.indexOf('='))).equals(o)) {
@@ -128,7 +131,7 @@ class LogCleanerTest {
     void cleaningKeepsOnlyTheLatestValuePerKeyAtItsOriginalOffset() throws Exception {
         List<String> afterAppend;
         try (PartitionLog log = open(logDir, false)) {
-            Map<Long, String> written = fill(log, Compression.NONE);
+            TreeMap<Long, String> written = fill(log, Compression.NONE);
             long leo = log.logEndOffset();
             long sizeBefore = log.sizeInBytes();
             assertThat(log.numberOfSegments()).isGreaterThan(3);
@@ -182,10 +185,10 @@ class LogCleanerTest {
                 written.forEach((o, kv) -> expectedLast.put(kv.substring(0, kv.indexOf('=')), o + ":" + kv));
                 assertThat(lastValue).containsExactlyInAnyOrderEntriesOf(expectedLast);
                 // 5-record batches of 10 rotating keys: a batch below the active segment is entirely stale
-                // unless it is one of the last two batches
+                // unless it is one of the last two batches before it
                 List<String> allWritten = new ArrayList<>();
                 written.forEach((o, kv) -> allWritten.add(o + ":" + kv));
-                long keepFrom = Math.min(activeBase, leo - 10);
+                long keepFrom = activeBase - 10;
                 assertThat(read).containsExactlyElementsOf(
                         allWritten.stream().filter(s -> Long.parseLong(s.substring(0, s.indexOf(':'))) >= keepFrom).toList());
                 assertThat(log.logEndOffset()).isEqualTo(leo);
@@ -305,7 +308,7 @@ class LogCleanerTest {
         ExecutorService appender = Executors.newSingleThreadExecutor();
         List<String> expected = new ArrayList<>();
         try (PartitionLog log = open(logDir, false)) {
-            Map<Long, String> written = new TreeMap<>();
+            TreeMap<Long, String> written = new TreeMap<>();
             for (int i = 0; i < 12; i++) { // keys never updated: cleaned segments keep them, with index entries
                 String value = "u" + i + "-".repeat(60);
                 written.put(log.append(keyed(Compression.NONE, T0, "u" + i, value), 0).baseOffset(), "u" + i + "=" + value);

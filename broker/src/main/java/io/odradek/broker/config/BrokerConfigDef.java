@@ -116,13 +116,31 @@ public final class BrokerConfigDef {
         define("group.consumer.session.timeout.ms", INT, "45000", atLeast(1), "Session timeout of consumer-protocol groups.");
         define("group.consumer.heartbeat.interval.ms", INT, "5000", atLeast(1), "Heartbeat interval of consumer-protocol groups.");
 
-        // Producers and transactions
-        define("transaction.state.log.num.partitions", INT, "50", atLeast(1), "Partitions of __transaction_state.");
-        define("transaction.state.log.replication.factor", SHORT, "1", atLeast(1),
-                "Replication factor of __transaction_state (Kafka: 3; 1 so a single broker works).");
-        define("transaction.max.timeout.ms", INT, "900000", atLeast(1), "Largest transaction timeout a producer may ask for.");
-        define("transactional.id.expiration.ms", INT, "604800000", atLeast(1), "Forget an idle transactional id after this.");
+        // Producers
         define("producer.id.expiration.ms", INT, "86400000", atLeast(1), "Forget an idle idempotent producer after this.");
+
+        // Transactions (issue 7: the transaction coordinator and __transaction_state)
+        define("transaction.state.log.num.partitions", INT, "50", atLeast(1),
+                "Partitions of __transaction_state, fixed once it exists (an existing topic's count wins).");
+        define("transaction.state.log.segment.bytes", INT, "104857600", atLeast(1), "Segment size of __transaction_state.");
+        define("transaction.state.log.replication.factor", SHORT, "3", atLeast(1),
+                "Replication factor of __transaction_state; accepted, not acted on: one node holds every partition.");
+        define("transaction.state.log.min.isr", INT, "2", atLeast(1),
+                "Kafka sets it as the topic's min.insync.replicas; accepted, not acted on: one node is the whole ISR.");
+        define("transaction.state.log.load.buffer.size", INT, "5242880", atLeast(1),
+                "Kafka's read size when loading __transaction_state; accepted, not acted on (loading reads whole batches).");
+        define("transaction.max.timeout.ms", INT, "900000", atLeast(1),
+                "Largest transaction.timeout.ms a producer may ask for (larger: INVALID_TRANSACTION_TIMEOUT).");
+        define("transactional.id.expiration.ms", INT, "604800000", atLeast(1),
+                "Forget a transactional id after this long without a transaction.");
+        define("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, "10000", atLeast(1),
+                "How often transactions open longer than their timeout are aborted.");
+        define("transaction.remove.expired.transaction.cleanup.interval.ms", INT, "3600000", atLeast(1),
+                "How often transactional ids idle for transactional.id.expiration.ms are removed.");
+        define("transaction.partition.verification.enable", BOOLEAN, "true", ANY,
+                "Check with the coordinator that a partition is in the transaction before a transactional append.");
+        define("transaction.two.phase.commit.enable", BOOLEAN, "false", ANY,
+                "Allow InitProducerId's enable_2pc (KIP-939); off: such requests are refused as Kafka does.");
 
         // Partition layer: fetch limits, producer-state expiry, background pools (issue 6, partition seams)
         define("fetch.max.bytes", INT, "57671680", atLeast(1024),

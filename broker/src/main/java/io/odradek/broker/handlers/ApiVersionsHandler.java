@@ -2,11 +2,13 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.api.BrokerFeatures;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.api.ApiVersionsApi.Response;
+import io.odradek.wire.api.InitProducerIdApi;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.schema.Struct;
 import java.util.concurrent.CompletableFuture;
@@ -18,13 +20,27 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Produce is advertised from v0 although v0-2 are refused, as Kafka 4 does (KAFKA-18659): librdkafka
  * before 2.10 only compresses with gzip, snappy or lz4 when the broker's Produce range starts at v0.
+ *
+ * <p>InitProducerId is advertised up to v5: v6 (KIP-939 two-phase commit) is "latestVersionUnstable" in Kafka
+ * 4.4's schema, which a Kafka broker advertises only with {@code unstable.api.versions.enable}; so Kafka 4.4
+ * producers negotiate v5, as against Kafka. A v6 request is still answered.
+ *
+ * <p>v3+ also carry the feature flags ({@link BrokerFeatures}), in tagged fields that older clients skip:
+ * SupportedFeatures (each feature's supported range), FinalizedFeaturesEpoch and FinalizedFeatures (each
+ * finalized level as both min and max level, features at level 0 left out), as Kafka 4.4 fills them.
+ * Kafka's rule for v0-3 (KAFKA-17011: clients before v4 reject a supported range starting at 0):
+ * SupportedFeatures then omits features whose minimum is 0, so a v3 client sees only metadata.version
+ * there, though FinalizedFeatures still lists transaction.version and group.version.
  */
 public final class ApiVersionsHandler implements ApiHandler {
     private static final short PRODUCE_ADVERTISED_MIN_VERSION = 0;
+    private static final short INIT_PRODUCER_ID_ADVERTISED_MAX_VERSION = 5;
     private final ApiRegistry registry;
+    private final BrokerFeatures features;
 
-    public ApiVersionsHandler(ApiRegistry registry) {
+    public ApiVersionsHandler(ApiRegistry registry, BrokerFeatures features) {
         this.registry = registry;
+        this.features = features;
     }
 
     @Override
@@ -34,7 +50,31 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
-        return CompletableFuture.completedFuture(response(registry, ErrorCode.NONE));
+        Struct response = response(registry, ErrorCode.NONE);
+        if (context.version() >= 3) {
+            addFeatures(response, context.version() < 4);
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private void addFeatures(Struct response, boolean omitMinZero) {
+        for (BrokerFeatures.Feature f : features.features()) {
+            if (!(omitMinZero && f.minSupported() == 0)) {
+                response.add(Response.SUPPORTED_FEATURES)
+                        .set(Response.SupportedFeatureKey.NAME, f.name())
+                        .set(Response.SupportedFeatureKey.MIN_VERSION, f.minSupported())
+                        .set(Response.SupportedFeatureKey.MAX_VERSION, f.maxSupported());
+            }
+        }
+        response.set(Response.FINALIZED_FEATURES_EPOCH, features.finalizedEpoch());
+        for (BrokerFeatures.Feature f : features.features()) {
+            if (f.finalizedLevel() != 0) {
+                response.add(Response.FINALIZED_FEATURES)
+                        .set(Response.FinalizedFeatureKey.NAME, f.name())
+                        .set(Response.FinalizedFeatureKey.MAX_VERSION_LEVEL, f.finalizedLevel())
+                        .set(Response.FinalizedFeatureKey.MIN_VERSION_LEVEL, f.finalizedLevel());
+            }
+        }
     }
 
     /** The answer to an ApiVersions request newer than ours: the same list, to be written as a v0 body. */
@@ -49,9 +89,13 @@ public final class ApiVersionsHandler implements ApiHandler {
             response.add(Response.API_KEYS)
                     .set(Response.ApiVersion.API_KEY, spec.key())
                     .set(Response.ApiVersion.MIN_VERSION, advertisedMinVersion(spec))
-                    .set(Response.ApiVersion.MAX_VERSION, spec.maxVersion());
+                    .set(Response.ApiVersion.MAX_VERSION, advertisedMaxVersion(spec));
         });
         return response;
+    }
+
+    private static short advertisedMaxVersion(ApiSpec spec) {
+        return spec.key() == InitProducerIdApi.SPEC.key() ? INIT_PRODUCER_ID_ADVERTISED_MAX_VERSION : spec.maxVersion();
     }
 
     private static short advertisedMinVersion(ApiSpec spec) {

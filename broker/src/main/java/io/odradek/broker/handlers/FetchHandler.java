@@ -6,8 +6,10 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.fetch.SliceEnd;
 import io.odradek.log.FileSlice;
 import io.odradek.log.LogException;
+import io.odradek.log.txn.AbortedTxn;
 import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.FetchIsolation;
 import io.odradek.replication.partition.Partition;
@@ -46,22 +48,25 @@ import java.util.concurrent.CompletableFuture;
  *     alike; each partition gets min(partition_max_bytes, what is left); the first non-empty partition
  *     always gets its whole first batch, later ones get nothing rather than more than their limit.</li>
  * <li>Reads go through the {@link Partition}: consumers see up to the high watermark (read_uncommitted) or
- *     the last stable offset (read_committed, the same until transactions exist); requests from replicas
- *     (replica_id >= 0 before v15, replica_state from v15) read up to the log end, as Kafka's followers do.
- *     aborted_transactions is an empty list for read_committed and null otherwise. preferred_read_replica
- *     is -1.</li>
+ *     the last stable offset (read_committed: nothing at or past the first offset of the oldest open
+ *     transaction); requests from replicas (replica_id >= 0 before v15, replica_state from v15) read up to
+ *     the log end, as Kafka's followers do. last_stable_offset is the partition's real LSO whatever the
+ *     isolation, as in Kafka. aborted_transactions (producer_id, first_offset) is, for read_committed, the
+ *     partition's aborted transactions overlapping the range from the fetch offset to just past the last
+ *     batch returned (Kafka bounds it by the data returned too; an empty list when no data is returned), and
+ *     null for read_uncommitted, as Kafka sends it. preferred_read_replica is -1.</li>
  * <li>Fewer than min_bytes available and max_wait_ms > 0: the fetch parks in the broker's waiting-operations
- *     set, watching its partitions. Whenever one of them moves (an append by a producer or a coordinator)
- *     the fetch re-reads on its connection's event loop and answers once min_bytes are there; after
- *     max_wait_ms it answers with whatever is there; if its connection closes it is dropped at once. Any
- *     partition error answers at once.</li>
+ *     set, watching its partitions. Whenever one of them moves (an append by a producer or a coordinator, a
+ *     transaction marker moving the last stable offset) the fetch re-reads on its connection's event loop and
+ *     answers once min_bytes are there (read_committed counts only bytes below the LSO, as its reads stop
+ *     there); after max_wait_ms it answers with whatever is there; if its connection closes it is dropped at
+ *     once. Any partition error answers at once.</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
     private static final MemoryRecords NO_RECORDS = new MemoryRecords(Unpooled.EMPTY_BUFFER);
     private static final int INITIAL_EPOCH = 0;
     private static final int FINAL_EPOCH = -1;
-    private static final byte READ_COMMITTED = 1;
 
     private final PartitionLogs topics;
     private final Partitions partitions;
@@ -154,9 +159,9 @@ public final class FetchHandler implements ApiHandler {
             // Kafka's KafkaApis: the response is capped by fetch.max.bytes, and min_bytes by that cap.
             this.maxBytes = Math.min(request.get(Request.MAX_BYTES), fetchMaxBytes);
             this.minBytes = Math.min(request.get(Request.MIN_BYTES), maxBytes);
-            byte isolationLevel = request.get(Request.ISOLATION_LEVEL);
-            this.readCommitted = isolationLevel == READ_COMMITTED;
-            this.isolation = FetchIsolation.of(fromReplica(context.version(), request), isolationLevel);
+            this.isolation = FetchIsolation.of(fromReplica(context.version(), request), request.get(Request.ISOLATION_LEVEL));
+            // Kafka lists aborted transactions only for reads bounded by the LSO (never for replicas).
+            this.readCommitted = isolation == FetchIsolation.TXN_COMMITTED;
             boolean byId = context.version() >= 13;
             List<Struct> requested = request.get(Request.TOPICS);
             this.topics = new TopicFetch[requested.size()];
@@ -235,6 +240,15 @@ public final class FetchHandler implements ApiHandler {
                 }
                 for (PartitionFetch p : topic.partitions()) {
                     Struct out = t.add(FetchableTopicResponse.PARTITIONS).set(PartitionData.PARTITION_INDEX, p.index);
+                    List<Struct> aborted = null;
+                    if (readCommitted && p.error == ErrorCode.NONE) {
+                        try {
+                            aborted = abortedTransactions(p);
+                        } catch (LogException e) {
+                            // Without its aborted list the data would read as committed: answer the error instead.
+                            p.error = e.errorCode();
+                        }
+                    }
                     if (p.error != ErrorCode.NONE) {
                         out.set(PartitionData.ERROR_CODE, p.error.code())
                                 .set(PartitionData.HIGH_WATERMARK, -1L)
@@ -247,12 +261,34 @@ public final class FetchHandler implements ApiHandler {
                                 .set(PartitionData.HIGH_WATERMARK, p.highWatermark)
                                 .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
                                 .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
-                                .set(PartitionData.ABORTED_TRANSACTIONS, readCommitted ? List.of() : null)
+                                .set(PartitionData.ABORTED_TRANSACTIONS, aborted)
                                 .set(PartitionData.RECORDS, p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS);
                     }
                 }
             }
             return response;
+        }
+
+        /**
+         * Kafka's read_committed aborted_transactions: the partition's aborted transactions overlapping the
+         * range from the fetch offset to just past the returned batches (none when nothing is returned).
+         */
+        private List<Struct> abortedTransactions(PartitionFetch p) {
+            if (p.slice == null) {
+                return List.of();
+            }
+            long upperBound = SliceEnd.nextOffset(p.slice, p.lastStableOffset);
+            List<AbortedTxn> aborted = p.partition.abortedTransactions(p.fetchOffset, upperBound);
+            if (aborted.isEmpty()) {
+                return List.of();
+            }
+            List<Struct> out = new ArrayList<>(aborted.size());
+            for (AbortedTxn txn : aborted) {
+                out.add(PartitionData.AbortedTransaction.SCHEMA.newStruct()
+                        .set(PartitionData.AbortedTransaction.PRODUCER_ID, txn.producerId())
+                        .set(PartitionData.AbortedTransaction.FIRST_OFFSET, txn.firstOffset()));
+            }
+            return out;
         }
 
         CompletableFuture<Struct> park(RequestContext context) {

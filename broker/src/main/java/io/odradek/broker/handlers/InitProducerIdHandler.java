@@ -3,6 +3,8 @@ package io.odradek.broker.handlers;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.producer.ProducerIdManager;
+import io.odradek.coordinator.transaction.InitProducerIdResult;
+import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.InitProducerIdApi;
@@ -21,25 +23,37 @@ import java.util.concurrent.CompletableFuture;
  *     TransactionCoordinator does for a null transactional id, a request carrying an existing
  *     producer_id/producer_epoch (v3+, KIP-360) also just gets a new id: it is not checked, except that
  *     an id without an epoch, or an epoch without an id, is INVALID_REQUEST (Kafka's KafkaApis check).</li>
- * <li>An empty transactional_id: INVALID_REQUEST, as Kafka.</li>
- * <li>Transactions are not implemented yet: a transactional_id gets INVALID_REQUEST too, which Kafka's
- *     producer surfaces as a fatal "Unexpected error in InitProducerIdResponse ... sent to an incompatible
- *     broker. See the broker logs", and the broker logs why. (A retriable code such as
- *     COORDINATOR_NOT_AVAILABLE would only make initTransactions() spin until max.block.ms.)</li>
+ * <li>A transactional_id goes to the {@link TransactionCoordinator} (Kafka's handleInitProducerId): a new
+ *     producer id, or the same id with its epoch bumped (a new id when the epoch would overflow); the
+ *     previous epoch is fenced and its open transaction aborted first (CONCURRENT_TRANSACTIONS meanwhile,
+ *     which clients retry); a transaction_timeout_ms above {@code transaction.max.timeout.ms} is
+ *     INVALID_TRANSACTION_TIMEOUT; an empty id INVALID_REQUEST; NOT_COORDINATOR or
+ *     COORDINATOR_LOAD_IN_PROGRESS while this broker does not (yet) serve the id's partition of
+ *     {@code __transaction_state}. PRODUCER_FENCED is answered to v4+ only, INVALID_PRODUCER_EPOCH
+ *     before, as Kafka does. v6's enable_2pc / keep_prepared_txn are passed to the coordinator, which
+ *     refuses them as Kafka 4.4 does while {@code transaction.two.phase.commit.enable} is off; the v6
+ *     ongoing_txn_producer_id/epoch are -1.</li>
  * <li>The id is usually ready at once; when a new block of ids is being made durable the response waits
  *     for that write, off the event loop, and completes back on it. If it cannot be written:
  *     KAFKA_STORAGE_ERROR, which clients retry.</li>
- * <li>transaction_timeout_ms, and v6's enable_2pc / keep_prepared_txn, are accepted and ignored; the v6
- *     ongoing_txn_producer_id/epoch are -1.</li>
+ * <li>Without a transactional_id, transaction_timeout_ms and v6's enable_2pc / keep_prepared_txn are
+ *     ignored, as in Kafka.</li>
  * </ul>
  */
 public final class InitProducerIdHandler implements ApiHandler {
     private static final System.Logger LOG = System.getLogger(InitProducerIdHandler.class.getName());
 
     private final ProducerIdManager producerIds;
+    private final TransactionCoordinator transactions;
 
-    public InitProducerIdHandler(ProducerIdManager producerIds) {
+    /**
+     * @param transactions the transaction coordinator; null on a broker without one, where a
+     *                     transactional_id is INVALID_REQUEST (the client fails fatally and says the broker
+     *                     is incompatible)
+     */
+    public InitProducerIdHandler(ProducerIdManager producerIds, TransactionCoordinator transactions) {
         this.producerIds = producerIds;
+        this.transactions = transactions;
     }
 
     @Override
@@ -50,24 +64,49 @@ public final class InitProducerIdHandler implements ApiHandler {
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         String transactionalId = request.get(Request.TRANSACTIONAL_ID);
-        if (transactionalId != null) {
-            if (!transactionalId.isEmpty()) {
-                // One line per attempt is enough: the client fails fatally and does not retry.
-                LOG.log(System.Logger.Level.WARNING, "InitProducerId from " + context.clientAddress() + " (client " + context.clientId()
-                        + "): transactional producers are not supported yet (transactional.id " + transactionalId + ")");
-            }
+        long producerId = request.get(Request.PRODUCER_ID);
+        short producerEpoch = request.get(Request.PRODUCER_EPOCH);
+        if ((producerId == -1L) != (producerEpoch == -1)) {
             return CompletableFuture.completedFuture(error(ErrorCode.INVALID_REQUEST));
         }
-        boolean noId = request.get(Request.PRODUCER_ID) == -1L;
-        boolean noEpoch = request.get(Request.PRODUCER_EPOCH) == -1;
-        if (noId != noEpoch) {
-            return CompletableFuture.completedFuture(error(ErrorCode.INVALID_REQUEST));
+        if (transactionalId != null) {
+            return initTransactional(context, request, transactionalId, producerId, producerEpoch);
         }
         CompletableFuture<Long> id = producerIds.nextProducerId();
         if (id.isDone()) {
             return CompletableFuture.completedFuture(response(id));
         }
         return id.handleAsync((v, e) -> response(id), context.executor());
+    }
+
+    private CompletableFuture<Struct> initTransactional(RequestContext context, Struct request, String transactionalId,
+            long producerId, short producerEpoch) {
+        if (transactions == null || transactionalId.isEmpty()) {
+            if (transactions == null) {
+                LOG.log(System.Logger.Level.WARNING, "InitProducerId from " + context.clientAddress() + " (client "
+                        + context.clientId() + "): this broker runs no transaction coordinator (transactional.id "
+                        + transactionalId + ")");
+            }
+            return CompletableFuture.completedFuture(error(ErrorCode.INVALID_REQUEST));
+        }
+        int version = context.version();
+        return transactions.initProducerId(transactionalId, request.get(Request.TRANSACTION_TIMEOUT_MS), producerId,
+                        producerEpoch, request.get(Request.ENABLE2_PC), request.get(Request.KEEP_PREPARED_TXN))
+                .handle((result, failure) -> failure != null
+                        ? error(TxnErrors.ofFailure(failure, "InitProducerId for transactional id " + transactionalId))
+                        : transactional(result, version));
+    }
+
+    private static Struct transactional(InitProducerIdResult result, int version) {
+        ErrorCode error = TxnErrors.fencedFor(result.error(), version, 4);
+        if (error != ErrorCode.NONE) {
+            return error(error);
+        }
+        return Response.SCHEMA.newStruct()
+                .set(Response.THROTTLE_TIME_MS, 0)
+                .set(Response.ERROR_CODE, ErrorCode.NONE.code())
+                .set(Response.PRODUCER_ID, result.producerId())
+                .set(Response.PRODUCER_EPOCH, result.producerEpoch());
     }
 
     private static Struct response(CompletableFuture<Long> id) {

@@ -30,15 +30,16 @@ import java.util.concurrent.CompletableFuture;
  * <p>Behaviour / version notes (Kafka's Partition.fetchOffsetForTimestamp and UnifiedLog.fetchOffsetByTimestamp):
  * <ul>
  * <li>-1 latest: the last fetchable offset, from the {@link Partition} (consumers: the high watermark, or
- *     the last stable offset for read_committed, the same until transactions exist; replicas and the
- *     debugging id -2: the log end).</li>
+ *     the last stable offset for read_committed (v2+), i.e. the first offset of the oldest open
+ *     transaction if any; replicas and the debugging id -2: the log end).</li>
  * <li>-2 earliest and -4 earliest local (v8+, no tiered storage): the log start offset.</li>
  * <li>-3 max timestamp (v7+): the first record carrying the largest timestamp.</li>
  * <li>-5 latest tiered (v9+) and -6 earliest pending upload (v11+): offset -1, as Kafka answers without
  *     remote storage.</li>
  * <li>>= 0: the first record with a timestamp at or after it, and that record's timestamp. The log finds
  *     the batch from its headers and only then reads (decompressing if needed) that one batch.</li>
- * <li>A lookup with no answer, or one at or past the last fetchable offset, is offset -1, timestamp -1.
+ * <li>A lookup with no answer, or one at or past the last fetchable offset (so, for read_committed, at or
+ *     past the last stable offset: Kafka's Partition.fetchOffsetForTimestamp), is offset -1, timestamp -1.
  *     The timestamp is -1 for the -1/-2/-4 sentinels too. Leader epoch: the partition's current one from
  *     the metadata (Kafka gives the epoch of the batch found, the same while a partition has had one
  *     leader), -1 where Kafka would have no epoch (an empty log's earliest).</li>
@@ -120,8 +121,8 @@ public final class ListOffsetsHandler implements ApiHandler {
     }
 
     private static void lookup(Partition log, long timestamp, FetchIsolation isolation, Struct out) {
-        // Consumers see up to the high watermark; read_committed ones up to the last stable offset, which is
-        // the high watermark until transactions exist. Replicas see the log end.
+        // Consumers see up to the high watermark; read_committed ones up to the last stable offset. Replicas
+        // see the log end.
         long lastFetchable = log.fetchableEnd(isolation);
         int leaderEpoch = log.leaderEpoch();
         if (timestamp == LATEST) {

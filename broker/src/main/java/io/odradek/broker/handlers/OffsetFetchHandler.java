@@ -32,8 +32,10 @@ import java.util.concurrent.CompletableFuture;
  * OffsetFetch (key 9), versions 1-10. v1-7 ask for one group, v8+ for several at once (KIP-709), each
  * answered with its own group-level error. Null topics (v2+) asks for every committed partition. A
  * partition without a committed offset — of an unknown group too — answers offset -1, leader epoch -1 and
- * metadata "" with no error, as Kafka does. v7+ require_stable is accepted: with no transactional offset
- * commits there is never an unstable offset to wait for. v9+ member id and epoch are checked for KIP-848
+ * metadata "" with no error, as Kafka does. v7+ require_stable: a partition whose transactional offset
+ * commit (TxnOffsetCommit) is not yet committed or aborted answers UNSTABLE_OFFSET_COMMIT and offset -1, so
+ * the consumer retries until the transaction ends (KIP-447); without it the last committed offset is
+ * answered. v9+ member id and epoch are checked for KIP-848
  * groups (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH; null and -1 fetch from outside the group) and ignored
  * for classic ones. v10 names topics by id: an unknown id gets UNKNOWN_TOPIC_ID,
  * and committed offsets of topics that no longer exist are left out of an all-topics answer.
@@ -72,7 +74,8 @@ public final class OffsetFetchHandler implements ApiHandler {
                 }
             }
             List<AskedTopic> finalAsked = asked;
-            return fetch(request.get(Request.GROUP_ID), null, -1, asked).thenApply(r -> singleGroupResponse(r, finalAsked));
+            return fetch(request.get(Request.GROUP_ID), null, -1, asked, requireStable(request, version))
+                    .thenApply(r -> singleGroupResponse(r, finalAsked));
         }
         List<CompletableFuture<Struct>> answers = new ArrayList<>();
         for (Struct g : request.get(Request.GROUPS)) {
@@ -88,7 +91,8 @@ public final class OffsetFetchHandler implements ApiHandler {
             }
             String groupId = g.get(OffsetFetchRequestGroup.GROUP_ID);
             List<AskedTopic> finalAsked = asked;
-            answers.add(fetch(groupId, g.get(OffsetFetchRequestGroup.MEMBER_ID), g.get(OffsetFetchRequestGroup.MEMBER_EPOCH), asked)
+            answers.add(fetch(groupId, g.get(OffsetFetchRequestGroup.MEMBER_ID), g.get(OffsetFetchRequestGroup.MEMBER_EPOCH), asked,
+                    requireStable(request, version))
                     .thenApply(r -> groupResponse(groupId, r, finalAsked, version)));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(v -> {
@@ -100,7 +104,12 @@ public final class OffsetFetchHandler implements ApiHandler {
         });
     }
 
-    private CompletableFuture<OffsetFetchResult> fetch(String groupId, String memberId, int memberEpoch, List<AskedTopic> asked) {
+    private static boolean requireStable(Struct request, short version) {
+        return version >= 7 && request.get(Request.REQUIRE_STABLE);
+    }
+
+    private CompletableFuture<OffsetFetchResult> fetch(String groupId, String memberId, int memberEpoch, List<AskedTopic> asked,
+            boolean requireStable) {
         List<TopicPartition> partitions = null;
         if (asked != null) {
             partitions = new ArrayList<>();
@@ -112,7 +121,7 @@ public final class OffsetFetchHandler implements ApiHandler {
                 }
             }
         }
-        return groups.fetchOffsets(groupId, memberId, memberEpoch, partitions);
+        return groups.fetchOffsets(groupId, memberId, memberEpoch, partitions, requireStable);
     }
 
     /** Every committed offset of an all-topics answer, grouped by topic (they come sorted by topic and partition). */
@@ -128,14 +137,16 @@ public final class OffsetFetchHandler implements ApiHandler {
         if (asked == null) {
             byTopic(r).forEach((topic, partitions) -> {
                 Struct t = response.add(Response.TOPICS).set(OffsetFetchResponseTopic.NAME, topic);
-                partitions.forEach((p, o) -> fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, o, partitionError));
+                partitions.forEach((p, o) -> fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, o,
+                        partitionError != ErrorCode.NONE ? partitionError : r.partitionError(new TopicPartition(topic, p))));
             });
         } else {
             for (AskedTopic a : asked) {
                 Struct t = response.add(Response.TOPICS).set(OffsetFetchResponseTopic.NAME, a.name());
                 for (int p : a.partitions()) {
-                    fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p,
-                            r.offsets().get(new TopicPartition(a.name(), p)), partitionError);
+                    TopicPartition tp = new TopicPartition(a.name(), p);
+                    fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, r.offsets().get(tp),
+                            partitionError != ErrorCode.NONE ? partitionError : r.partitionError(tp));
                 }
             }
         }
@@ -166,17 +177,20 @@ public final class OffsetFetchHandler implements ApiHandler {
                 Struct t = group.add(OffsetFetchResponseGroup.TOPICS)
                         .set(OffsetFetchResponseTopics.NAME, topic)
                         .set(OffsetFetchResponseTopics.TOPIC_ID, id == null ? ZERO_ID : id);
-                partitions.forEach((p, o) -> fillPartitions(t.add(OffsetFetchResponseTopics.PARTITIONS), p, o, ErrorCode.NONE));
+                partitions.forEach((p, o) -> fillPartitions(t.add(OffsetFetchResponseTopics.PARTITIONS), p, o,
+                        r.partitionError(new TopicPartition(topic, p))));
             });
         } else {
             for (AskedTopic a : asked) {
                 Struct t = group.add(OffsetFetchResponseGroup.TOPICS)
                         .set(OffsetFetchResponseTopics.NAME, a.name() == null ? "" : a.name())
                         .set(OffsetFetchResponseTopics.TOPIC_ID, a.id() == null ? ZERO_ID : a.id());
-                ErrorCode error = version >= 10 && a.name() == null ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.NONE;
+                boolean unknown = version >= 10 && a.name() == null;
                 for (int p : a.partitions()) {
-                    OffsetAndMetadata o = a.name() == null ? null : r.offsets().get(new TopicPartition(a.name(), p));
-                    fillPartitions(t.add(OffsetFetchResponseTopics.PARTITIONS), p, o, error);
+                    TopicPartition tp = a.name() == null ? null : new TopicPartition(a.name(), p);
+                    OffsetAndMetadata o = tp == null ? null : r.offsets().get(tp);
+                    fillPartitions(t.add(OffsetFetchResponseTopics.PARTITIONS), p, o,
+                            unknown ? ErrorCode.UNKNOWN_TOPIC_ID : tp == null ? ErrorCode.NONE : r.partitionError(tp));
                 }
             }
         }

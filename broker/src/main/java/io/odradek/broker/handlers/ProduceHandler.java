@@ -6,6 +6,8 @@ import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.coordinator.transaction.TransactionVerifier;
 import io.odradek.log.LogAppendException;
 import io.odradek.log.LogException;
 import io.odradek.replication.partition.DelayedOperation;
@@ -25,7 +27,9 @@ import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
@@ -33,6 +37,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -64,11 +69,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION (Kafka 4 does not auto-create on produce);
  *     v13 names topics by id, an unknown id is UNKNOWN_TOPIC_ID. Internal topics (__consumer_offsets,
  *     __transaction_state) take no client writes: INVALID_TOPIC_EXCEPTION, as in Kafka.</li>
- * <li>Transactions are not implemented yet. As in Kafka, transactional batches without a transactional_id
- *     fail the whole request with TRANSACTIONAL_ID_AUTHORIZATION_FAILED; with one, each partition fails
- *     with INVALID_TXN_STATE, which is what Kafka answers when the coordinator does not know the partition
- *     to be in the transaction (clients treat it as fatal). Non-transactional batches are appended whether
- *     or not a transactional_id is set, as in Kafka.</li>
+ * <li>Transactions (Kafka's ReplicaManager.handleProduceAppend): transactional batches without a
+ *     transactional_id fail the whole request with TRANSACTIONAL_ID_AUTHORIZATION_FAILED. With one, the
+ *     partitions holding transactional batches are checked with the transaction coordinator
+ *     ({@link TransactionVerifier}) in one question per request before they are appended: v12+ (only sent by
+ *     clients using transaction version 2) asks it to add missing partitions to the ongoing transaction;
+ *     older versions only verify, unless {@code transaction.partition.verification.enable} is false (then
+ *     they are appended unchecked, as Kafka does). The coordinator's errors are translated as Kafka does for
+ *     producers: INVALID_TXN_STATE ("Partition was not added to the transaction"); PRODUCER_FENCED becomes
+ *     INVALID_PRODUCER_EPOCH; TRANSACTION_ABORTABLE becomes INVALID_TXN_STATE before v11; NOT_COORDINATOR,
+ *     COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS and NETWORK_EXCEPTION (and
+ *     CONCURRENT_TRANSACTIONS before v12) become NOT_ENOUGH_REPLICAS, retriable; at v12+ a
+ *     CONCURRENT_TRANSACTIONS answer is asked again every 20 ms for up to 100 ms (Kafka's
+ *     add.partitions.to.txn.retry.backoff defaults) before it is returned. A coordinator that fails instead
+ *     of answering counts as COORDINATOR_NOT_AVAILABLE. Batches of two producer ids in one request:
+ *     INVALID_PRODUCER_ID_MAPPING on the transactional partitions (Kafka fails the whole request; no client
+ *     mixes them). Unlike Kafka, every transactional request is verified, not only a partition's first one
+ *     in a transaction, and there is no verification guard against the transaction ending between the
+ *     check and the append; the log's own epoch checks still apply. Non-transactional batches take the
+ *     same path as before and are appended whether or not a transactional_id is set, as in Kafka.</li>
  * <li>A retried batch already in the log is answered with its original base offset and no error.</li>
  * <li>A successful append wakes the fetches parked on that partition (the Partition does it).</li>
  * </ul>
@@ -81,12 +100,34 @@ public final class ProduceHandler implements ApiHandler {
     private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state");
     private static final String ADMIN_CLIENT_ID = "__admin_client";
 
+    /** Produce v12+ is sent only by clients using transaction version 2: the leader adds the partition itself. */
+    private static final short FIRST_ADD_PARTITION_VERSION = 12;
+    /** Kafka's add.partitions.to.txn.retry.backoff.ms and .max.ms defaults. */
+    private static final long CONCURRENT_RETRY_BACKOFF_MS = 20;
+    private static final long CONCURRENT_RETRY_MAX_MS = 100;
+
     private final PartitionLogs topics;
     private final Partitions partitions;
+    private final TransactionVerifier verifier;
+    private final boolean partitionVerification;
 
+    /** Without a transaction coordinator: transactional batches are appended unchecked. */
     public ProduceHandler(PartitionLogs topics, Partitions partitions) {
+        this(topics, partitions, null, true);
+    }
+
+    /**
+     * @param verifier              the transaction coordinator, asked before a transactional batch is appended;
+     *                              null appends them unchecked
+     * @param partitionVerification Kafka's {@code transaction.partition.verification.enable}: whether batches
+     *                              of transaction version 1 clients (Produce before v12) are verified
+     */
+    public ProduceHandler(PartitionLogs topics, Partitions partitions, TransactionVerifier verifier,
+            boolean partitionVerification) {
         this.topics = topics;
         this.partitions = partitions;
+        this.verifier = verifier;
+        this.partitionVerification = partitionVerification;
     }
 
     @Override
@@ -112,6 +153,11 @@ public final class ProduceHandler implements ApiHandler {
             requestError = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
 
+        // Kafka checks transactional batches with the coordinator only when there is one to ask and either the
+        // client adds partitions this way (v12+, transaction version 2) or verification is on.
+        boolean verify = transactionalId != null && verifier != null && (version >= FIRST_ADD_PARTITION_VERSION
+                || partitionVerification);
+        List<TxnBatch> unverified = null;
         Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
         AtomicBoolean failed = new AtomicBoolean();
         List<CompletableFuture<Void>> appends = new ArrayList<>();
@@ -136,12 +182,26 @@ public final class ProduceHandler implements ApiHandler {
                     failed.set(true);
                     continue;
                 }
-                CompletableFuture<Void> append = produce(version, context.clientId(), transactionalId, name, index,
-                        acks, partition.get(PartitionProduceData.RECORDS), out, failed, appended);
-                if (append != null) {
-                    appends.add(append);
+                Records records = partition.get(PartitionProduceData.RECORDS);
+                Partition target = check(version, context.clientId(), name, index, records, out);
+                if (target == null) {
+                    failed.set(true);
+                    continue;
                 }
+                ByteBuf batch = ((MemoryRecords) records).buffer();
+                if (verify && isTransactional(batch)) {
+                    // Held back until the transaction coordinator has answered for every such partition.
+                    if (unverified == null) {
+                        unverified = new ArrayList<>();
+                    }
+                    unverified.add(new TxnBatch(new TopicPartition(name, index), target, batch.retainedSlice(), out));
+                    continue;
+                }
+                appends.add(append(version, acks, target, batch, out, failed, appended));
             }
+        }
+        if (unverified != null) {
+            appends.add(verifyThenAppend(context, transactionalId, acks, unverified, failed, appended));
         }
         CompletableFuture<Void> all = CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
         if (acks == 0) {
@@ -160,11 +220,10 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * Checks one partition's records and hands them to its writer; fills in its response when the append
-     * ends. Returns the append's future, or null when the partition was refused here (response filled in).
+     * Kafka's per-partition checks before an append. Returns the partition to append to, or null when the
+     * partition was refused here (its response filled in).
      */
-    private CompletableFuture<Void> produce(short version, String clientId, String transactionalId, String topic,
-            int index, short acks, Records records, Struct out, AtomicBoolean failed, Queue<Appended> appended) {
+    private Partition check(short version, String clientId, String topic, int index, Records records, Struct out) {
         ErrorCode refused = null;
         String why = null;
         Optional<Partition> found = topic == null ? Optional.empty() : partitions.partition(topic, index);
@@ -180,19 +239,20 @@ public final class ProduceHandler implements ApiHandler {
             why = "Produce requests with version " + version + " must have at least one record batch per partition";
         } else if ((refused = validateRecords(version, memory.buffer())) != null) {
             why = invalidMessage(version, refused);
-        } else if (transactionalId != null && isTransactional(memory.buffer())) {
-            refused = ErrorCode.INVALID_TXN_STATE;
-            why = "transactions are not supported by this broker yet (transactional.id " + transactionalId + ")";
         }
         if (refused != null) {
             fail(out, refused, why);
-            failed.set(true);
             return null;
         }
-        Partition partition = found.get();
+        return found.get();
+    }
+
+    /** Hands one partition's batch to its writer; fills in its response when the append ends. */
+    private static CompletableFuture<Void> append(short version, short acks, Partition partition, ByteBuf records,
+            Struct out, AtomicBoolean failed, Queue<Appended> appended) {
         // The frame is released when handle() returns: keep its bytes alive until the writer is done with
         // them. A view, not a copy: the log stamps offsets into it and writes it out.
-        ByteBuf frameBytes = ((MemoryRecords) records).buffer().retainedSlice();
+        ByteBuf frameBytes = records.retainedSlice();
         return partition.appendAsLeader(frameBytes.nioBuffer(), acks).handle((result, error) -> {
             frameBytes.release();
             if (error != null) {
@@ -209,6 +269,150 @@ public final class ProduceHandler implements ApiHandler {
             }
             return null;
         });
+    }
+
+    // ---------------------------------------------------------------- transactional batches
+
+    /** A transactional batch held (its bytes retained) until the coordinator has verified its partition. */
+    private record TxnBatch(TopicPartition tp, Partition partition, ByteBuf records, Struct out) {
+    }
+
+    /**
+     * Kafka's ReplicaManager.handleProduceAppend for transactional batches: one question to the transaction
+     * coordinator for every such partition of the request (verify only, or add when the client uses
+     * transaction version 2: Produce v12+), then the partitions it accepted are appended and the others
+     * answered with its error, translated as Kafka translates it for producers.
+     */
+    private CompletableFuture<Void> verifyThenAppend(RequestContext context, String transactionalId, short acks,
+            List<TxnBatch> batches, AtomicBoolean failed, Queue<Appended> appended) {
+        short version = context.version();
+        ByteBuf first = batches.get(0).records();
+        long producerId = producerId(first);
+        short producerEpoch = first.getShort(first.readerIndex() + RecordBatchHeader.PRODUCER_EPOCH_OFFSET);
+        List<TopicPartition> tps = new ArrayList<>(batches.size());
+        List<Partition> keys = new ArrayList<>(batches.size());
+        for (TxnBatch b : batches) {
+            tps.add(b.tp());
+            keys.add(b.partition());
+            if (producerId(b.records()) != producerId) {
+                // Kafka refuses the request (InvalidPidMappingException); no real producer sends this.
+                return refuseAll(batches, failed, ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                        "Transactional records contained more than one producer ID");
+            }
+        }
+        boolean add = version >= FIRST_ADD_PARTITION_VERSION;
+        CompletableFuture<Map<TopicPartition, ErrorCode>> verified = new CompletableFuture<>();
+        askCoordinator(new Question(transactionalId, producerId, producerEpoch, tps, add, keys, System.nanoTime()), verified);
+        return verified.thenComposeAsync(errors -> {
+            List<CompletableFuture<Void>> appends = new ArrayList<>(batches.size());
+            for (TxnBatch b : batches) {
+                ErrorCode error = errors.getOrDefault(b.tp(), ErrorCode.NONE);
+                if (error == ErrorCode.NONE) {
+                    appends.add(append(version, acks, b.partition(), b.records(), b.out(), failed, appended));
+                } else {
+                    refuseUnverified(version, b.out(), error);
+                    failed.set(true);
+                }
+                b.records().release(); // append() took its own reference
+            }
+            return CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
+        }, context.executor());
+    }
+
+    /** One verification: what is asked, and the partitions whose batches wait on it. */
+    private record Question(String transactionalId, long producerId, short producerEpoch, List<TopicPartition> partitions,
+            boolean add, List<Partition> keys, long startedNanos) {
+    }
+
+    /**
+     * Asks the coordinator and completes {@code result} with its per-partition errors. A v12+ (add) request
+     * answered CONCURRENT_TRANSACTIONS (the previous transaction is still being completed, common right after
+     * a commit) is asked again every {@value #CONCURRENT_RETRY_BACKOFF_MS} ms for up to
+     * {@value #CONCURRENT_RETRY_MAX_MS} ms, as Kafka's broker does, instead of sending the producer into its
+     * own slower retry.
+     */
+    private void askCoordinator(Question q, CompletableFuture<Map<TopicPartition, ErrorCode>> result) {
+        CompletableFuture<Map<TopicPartition, ErrorCode>> answer;
+        try {
+            answer = verifier.verify(q.transactionalId(), q.producerId(), q.producerEpoch(), q.partitions(), q.add());
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((errors, error) -> {
+            Map<TopicPartition, ErrorCode> outcome = errors;
+            if (error != null || errors == null) {
+                // The coordinator could not answer: a retriable error, as when Kafka cannot reach it.
+                outcome = new HashMap<>();
+                for (TopicPartition tp : q.partitions()) {
+                    outcome.put(tp, ErrorCode.COORDINATOR_NOT_AVAILABLE);
+                }
+            }
+            boolean retry = q.add() && outcome.containsValue(ErrorCode.CONCURRENT_TRANSACTIONS)
+                    && System.nanoTime() - q.startedNanos() < TimeUnit.MILLISECONDS.toNanos(CONCURRENT_RETRY_MAX_MS);
+            if (!retry) {
+                result.complete(outcome);
+                return;
+            }
+            Map<TopicPartition, ErrorCode> last = outcome;
+            partitions.waiting().watch(new DelayedOperation(CONCURRENT_RETRY_BACKOFF_MS, DelayedOperation.INLINE) {
+                @Override
+                protected boolean canComplete() {
+                    return false; // only its timeout ends it
+                }
+
+                @Override
+                protected void onComplete(Outcome how) {
+                    if (how == Outcome.EXPIRED) {
+                        askCoordinator(q, result);
+                    } else {
+                        result.complete(last); // the broker is closing
+                    }
+                }
+            }, q.keys()); // watched only so that closing the broker ends the wait
+        });
+    }
+
+    /**
+     * Kafka's translation of the coordinator's answer for producers (AddPartitionsToTxnManager and
+     * ReplicaManager): PRODUCER_FENCED becomes INVALID_PRODUCER_EPOCH, which producers expect here;
+     * TRANSACTION_ABORTABLE is INVALID_TXN_STATE for clients before v11, which do not know it; errors that
+     * only mean "could not verify yet" become NOT_ENOUGH_REPLICAS, retriable without a metadata refresh
+     * (CONCURRENT_TRANSACTIONS too, except for v12+ clients, which handle it).
+     */
+    static ErrorCode producerError(short version, ErrorCode coordinatorError) {
+        return switch (coordinatorError) {
+            case PRODUCER_FENCED -> ErrorCode.INVALID_PRODUCER_EPOCH;
+            case CLUSTER_AUTHORIZATION_FAILED -> ErrorCode.INVALID_TXN_STATE;
+            case TRANSACTION_ABORTABLE -> version < 11 ? ErrorCode.INVALID_TXN_STATE : coordinatorError;
+            case NETWORK_EXCEPTION, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
+                    ErrorCode.NOT_ENOUGH_REPLICAS;
+            case CONCURRENT_TRANSACTIONS -> version >= FIRST_ADD_PARTITION_VERSION ? coordinatorError
+                    : ErrorCode.NOT_ENOUGH_REPLICAS;
+            default -> coordinatorError;
+        };
+    }
+
+    private static void refuseUnverified(short version, Struct out, ErrorCode coordinatorError) {
+        ErrorCode error = producerError(version, coordinatorError);
+        String why;
+        if (error == ErrorCode.INVALID_TXN_STATE) {
+            why = "Partition was not added to the transaction";
+        } else if (error == ErrorCode.NOT_ENOUGH_REPLICAS) {
+            why = "Unable to verify the partition has been added to the transaction. Underlying error: " + coordinatorError;
+        } else {
+            why = null;
+        }
+        fail(out, error, why);
+    }
+
+    private static CompletableFuture<Void> refuseAll(List<TxnBatch> batches, AtomicBoolean failed, ErrorCode error,
+            String why) {
+        for (TxnBatch b : batches) {
+            fail(b.out(), error, why);
+            b.records().release();
+        }
+        failed.set(true);
+        return CompletableFuture.completedFuture(null);
     }
 
     /**
@@ -350,6 +554,11 @@ public final class ProduceHandler implements ApiHandler {
     private static boolean isTransactional(ByteBuf records) {
         return records.readableBytes() >= RecordBatchHeader.ATTRIBUTES_OFFSET + 2
                 && (records.getShort(records.readerIndex() + RecordBatchHeader.ATTRIBUTES_OFFSET) & 0x10) != 0;
+    }
+
+    /** The batch's producer id, read in place (a transactional batch passed the header checks: it is long enough). */
+    private static long producerId(ByteBuf batch) {
+        return batch.getLong(batch.readerIndex() + RecordBatchHeader.PRODUCER_ID_OFFSET);
     }
 
     /** Kafka's {@code RequestUtils.hasTransactionalRecords}: the first batch of any partition. */

@@ -165,6 +165,11 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
         return builder(Compression.NONE, producerId, epoch, 0, true, timestamp, values);
     }
 
+    /** A transactional producer's later batch: its sequence continues the producer's previous ones. */
+    static ByteBuffer transactionalBatch(long producerId, short epoch, int baseSequence, long timestamp, String... values) {
+        return builder(Compression.NONE, producerId, epoch, baseSequence, true, timestamp, values);
+    }
+
     static ByteBuffer compressedBatch(Compression compression, long timestamp, String... values) {
         return builder(compression, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH, RecordBatch.NO_SEQUENCE,
                 false, timestamp, values);

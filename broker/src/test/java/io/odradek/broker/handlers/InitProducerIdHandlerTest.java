@@ -24,7 +24,7 @@ class InitProducerIdHandlerTest {
     void setUp() {
         fx = new DataPathFixture(dir);
         ids = ProducerIdManager.open(dir, 3);
-        handler = new InitProducerIdHandler(ids);
+        handler = new InitProducerIdHandler(ids, null);
     }
 
     @AfterEach
@@ -68,7 +68,7 @@ class InitProducerIdHandlerTest {
     }
 
     @Test
-    void transactionalIdsAreRefusedUntilTransactionsExist() {
+    void withoutATransactionCoordinatorATransactionalIdIsAnInvalidRequest() {
         Struct refused = init(4, "my-txn", -1L, (short) -1);
         assertThat(refused.get(Response.ERROR_CODE)).isEqualTo(ErrorCode.INVALID_REQUEST.code());
         assertThat(refused.get(Response.PRODUCER_ID)).isEqualTo(-1L);

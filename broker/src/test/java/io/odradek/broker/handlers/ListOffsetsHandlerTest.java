@@ -96,7 +96,7 @@ class ListOffsetsHandlerTest {
     }
 
     @Test
-    void readCommittedAnswersLikeReadUncommittedUntilTransactionsExist() {
+    void readCommittedWithoutOpenTransactionsAnswersTheHighWatermark() {
         Struct request = request(-1L, "events", 0).set(Request.ISOLATION_LEVEL, (byte) 1);
         assertThat(answer(fx.callAndWait(handler, 5, request))).isEqualTo(new Answer(ErrorCode.NONE, -1L, 5L, 0));
     }

@@ -182,12 +182,8 @@ class ProduceHandlerTest {
     }
 
     @Test
-    void transactionalBatchesAreRefusedUntilTransactionsExist() {
+    void transactionalBatchesNeedATransactionalId() {
         ByteBuffer txn = DataPathFixture.transactionalBatch(7L, (short) 0, 1L, "t");
-        Struct withId = produce(9, (short) -1, "my-txn", "orders", 0, wire(txn));
-        assertThat(error(withId)).isEqualTo(ErrorCode.INVALID_TXN_STATE);
-        assertThat(partition(withId).get(PartitionProduceResponse.ERROR_MESSAGE)).contains("transactions");
-
         Struct withoutId = produce(9, (short) -1, null, "orders", 0, wire(txn));
         assertThat(error(withoutId)).isEqualTo(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
         assertThat(fx.log("orders", 0).logEndOffset()).isZero();

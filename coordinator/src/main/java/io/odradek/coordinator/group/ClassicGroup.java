@@ -381,6 +381,30 @@ final class ClassicGroup {
         return ErrorCode.NONE;
     }
 
+    /**
+     * A TxnOffsetCommit's check (Kafka's validateOffsetCommit for a transactional commit): as an
+     * OffsetCommit's, except that commits without member information (v0-2) are taken whatever the state,
+     * and a group completing its rebalance takes them too.
+     */
+    ErrorCode validateTxnOffsetCommit(String memberId, String groupInstanceId, int generation) {
+        if (is(GroupState.DEAD)) {
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (generation < 0 && is(GroupState.EMPTY)) {
+            return ErrorCode.NONE;
+        }
+        if (generation >= 0 || !memberId.isEmpty() || groupInstanceId != null) {
+            ErrorCode e = validateMember(memberId, groupInstanceId);
+            if (e != ErrorCode.NONE) {
+                return e;
+            }
+            if (generation != generationId) {
+                return ErrorCode.ILLEGAL_GENERATION;
+            }
+        }
+        return ErrorCode.NONE;
+    }
+
     boolean isSubscribedToTopic(String topic) {
         return subscribedTopics != null ? subscribedTopics.contains(topic) : usesConsumerProtocol();
     }

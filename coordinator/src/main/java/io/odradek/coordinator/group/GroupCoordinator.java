@@ -38,6 +38,9 @@ import java.util.function.Supplier;
  * there once what the request changed is committed, possibly much later (a parked JoinGroup). Until a
  * partition has been read back from the log its groups answer COORDINATOR_LOAD_IN_PROGRESS; before
  * {@code __consumer_offsets} exists they answer NOT_COORDINATOR (see {@link #createOnDemand}).
+ *
+ * <p>Transactions: {@link #txnOffsetCommit} writes offsets in a producer's transaction, pending until
+ * {@link #completeTransaction} writes its marker (WriteTxnMarkers for a {@code __consumer_offsets} partition).
  */
 public final class GroupCoordinator implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(GroupCoordinator.class.getName());
@@ -300,8 +303,81 @@ public final class GroupCoordinator implements AutoCloseable {
      */
     public CompletableFuture<OffsetFetchResult> fetchOffsets(String groupId, String memberId, int memberEpoch,
             List<TopicPartition> partitions) {
-        return read(groupId == null ? "" : groupId, "fetch-offsets", OffsetFetchResult::error,
-                shard -> shard.fetchOffsets(groupId, memberId, memberEpoch, partitions));
+        return fetchOffsets(groupId, memberId, memberEpoch, partitions, false);
+    }
+
+    /**
+     * As above; with {@code requireStable} (OffsetFetch v7+ require_stable) a partition whose transactional
+     * offset commit is still pending answers UNSTABLE_OFFSET_COMMIT (see {@link OffsetFetchResult#unstable}).
+     * Such a fetch runs after the writes already queued on the group's partition, as Kafka runs it as a
+     * write: a TxnOffsetCommit answered before it counts as pending.
+     */
+    public CompletableFuture<OffsetFetchResult> fetchOffsets(String groupId, String memberId, int memberEpoch,
+            List<TopicPartition> partitions, boolean requireStable) {
+        if (!requireStable) {
+            return read(groupId == null ? "" : groupId, "fetch-offsets", OffsetFetchResult::error,
+                    shard -> shard.fetchOffsets(groupId, memberId, memberEpoch, partitions));
+        }
+        return write(groupId == null ? "" : groupId, "fetch-stable-offsets", OffsetFetchResult::error,
+                shard -> shard.fetchOffsets(groupId, memberId, memberEpoch, partitions, true));
+    }
+
+    // ------------------------------------------------------------------ transactions
+
+    /**
+     * A TxnOffsetCommit, once the transaction coordinator has verified (or added) the group's
+     * {@code __consumer_offsets} partition in the producer's transaction: the offsets are written as a
+     * transactional batch of the producer and stay pending (invisible to OffsetFetch) until
+     * {@link #completeTransaction} commits them. Per-partition errors, in request order; a refused append
+     * answers every partition with the client's error (INVALID_PRODUCER_EPOCH, NOT_COORDINATOR, ...).
+     */
+    public CompletableFuture<Map<TopicPartition, ErrorCode>> txnOffsetCommit(TxnOffsetCommitRequest req) {
+        Function<ErrorCode, Map<TopicPartition, ErrorCode>> all = e -> {
+            Map<TopicPartition, ErrorCode> out = new LinkedHashMap<>();
+            req.partitions().forEach(p -> out.put(p.partition(), e));
+            return out;
+        };
+        if (req.groupId() == null || req.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(all.apply(ErrorCode.INVALID_GROUP_ID));
+        }
+        ErrorCode refused = refusal();
+        if (refused != null) {
+            return CompletableFuture.completedFuture(all.apply(refused));
+        }
+        return answer(runtime.scheduleTransactionalWrite(partitionFor(req.groupId()), "txn-commit-offsets",
+                req.producerId(), req.producerEpoch(), shard -> shard.operation(() -> shard.txnOffsetCommit(req))), all);
+    }
+
+    /**
+     * Writes the producer's commit or abort marker into {@code __consumer_offsets} partition
+     * {@code offsetsPartition} (WriteTxnMarkers for that partition) and, once it is committed, makes the
+     * producer's pending offsets there committed, or drops them. Completes with the error WriteTxnMarkers
+     * answers for the partition, as Kafka's KafkaApis makes it: NONE; the log's refusal
+     * (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, ...); NOT_LEADER_OR_FOLLOWER when this broker
+     * does not serve the partition (yet), so the transaction coordinator retries.
+     */
+    public CompletableFuture<ErrorCode> completeTransaction(int offsetsPartition, long producerId, short producerEpoch,
+            int coordinatorEpoch, boolean commit) {
+        CompletableFuture<Void> done = refusal() != null
+                ? CompletableFuture.failedFuture(new CoordinatorException(ErrorCode.NOT_COORDINATOR, "write-txn-marker refused"))
+                : runtime.scheduleTransactionCompletion(offsetsPartition, "write-txn-marker", producerId, producerEpoch,
+                        coordinatorEpoch, commit);
+        return done.handle((v, e) -> {
+            if (e == null) {
+                return ErrorCode.NONE;
+            }
+            ErrorCode error = CoordinatorErrors.of(e);
+            if (error == null) {
+                LOG.log(System.Logger.Level.ERROR, "transaction marker for producer " + producerId + " failed in "
+                        + OffsetsTopic.NAME + "-" + offsetsPartition, e);
+                return ErrorCode.UNKNOWN_SERVER_ERROR;
+            }
+            return switch (error) {
+                // The transaction coordinator does not expect these: it retries on NOT_LEADER_OR_FOLLOWER.
+                case COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS, NOT_COORDINATOR -> ErrorCode.NOT_LEADER_OR_FOLLOWER;
+                default -> error;
+            };
+        });
     }
 
     public CompletableFuture<OffsetDeleteResult> deleteOffsets(String groupId, List<TopicPartition> partitions) {

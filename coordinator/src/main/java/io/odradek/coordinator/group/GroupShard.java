@@ -12,11 +12,13 @@ import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -37,6 +39,10 @@ import java.util.function.Supplier;
  * {@link #replay} (offsets, group deletions, consumer groups: event-sourced) or runs the callback the code
  * gave (a classic group's state, changed in memory first as in Kafka, is only described by its records).
  * The next write operation runs after that, so it sees the outcome.
+ *
+ * <p>Transactional offset commits (TxnOffsetCommit) are written as the producer's transactional batch and
+ * replayed as pending ({@link TransactionalOffsets}); the producer's marker, replayed through
+ * {@link #replayEndTransaction}, commits or drops them, at load as after a live WriteTxnMarkers.
  */
 final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private static final System.Logger LOG = System.getLogger(GroupShard.class.getName());
@@ -48,6 +54,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private final Map<String, ClassicGroup> groups = new HashMap<>();
     private final ClassicGroupProtocol classic;
     private final ConsumerGroupProtocol consumer;
+    /** Offsets committed in transactions not yet ended (TxnOffsetCommit). */
+    private final TransactionalOffsets transactional = new TransactionalOffsets();
     private boolean closed;
     private Scheduler.Timer expirationTimer;
     /** The write the running operation is collecting; null between operations. */
@@ -176,7 +184,44 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         }
     }
 
-    /** Applies one record: on load, and after every committed write that asks for it. */
+    /**
+     * Applies one record at its log offset: on load, and after every committed write. An offset commit of
+     * a transaction ({@code producerId} set) stays pending for the producer until its marker.
+     */
+    @Override
+    public void replay(long offset, long producerId, short producerEpoch, OffsetsRecord record) {
+        if (record instanceof OffsetsRecord.OffsetCommit c && c.value() != null && producerId >= 0) {
+            if (consumer.group(c.groupId()) == null && !groups.containsKey(c.groupId())) {
+                groups.put(c.groupId(), new ClassicGroup(c.groupId(), now())); // a simple group, as for any commit
+            }
+            transactional.addPending(producerId, c.groupId(), c.partition(), c.value(), offset);
+            return;
+        }
+        replay(record);
+        if (record instanceof OffsetsRecord.OffsetCommit c && c.value() != null) {
+            transactional.committed(c.groupId(), c.partition(), offset);
+        } else if (record instanceof OffsetsRecord.OffsetCommit c) {
+            transactional.tombstone(c.groupId(), c.partition());
+        }
+    }
+
+    /**
+     * The producer's transaction ended (its marker is committed here): on commit its pending offsets
+     * become the groups' committed offsets, unless an offset committed later in the log is there already.
+     */
+    @Override
+    public void replayEndTransaction(long producerId, short producerEpoch, boolean commit) {
+        for (TransactionalOffsets.Committed c : transactional.end(producerId, commit)) {
+            ConsumerGroup consumerGroup = consumer.group(c.groupId());
+            if (consumerGroup != null) {
+                consumerGroup.offsets.put(c.partition(), c.value());
+            } else {
+                groups.computeIfAbsent(c.groupId(), id -> new ClassicGroup(id, now())).offsets.put(c.partition(), c.value());
+            }
+        }
+    }
+
+    /** Applies one record that belongs to no transaction. */
     @Override
     public void replay(OffsetsRecord record) {
         String id = record.groupId();
@@ -350,9 +395,74 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     }
 
     private static Map<TopicPartition, ErrorCode> allPartitions(OffsetCommitRequest req, ErrorCode error) {
+        return allPartitions(req.partitions(), error);
+    }
+
+    private static Map<TopicPartition, ErrorCode> allPartitions(List<OffsetCommitRequest.Partition> partitions, ErrorCode error) {
         Map<TopicPartition, ErrorCode> out = new LinkedHashMap<>();
-        req.partitions().forEach(p -> out.put(p.partition(), error));
+        partitions.forEach(p -> out.put(p.partition(), error));
         return out;
+    }
+
+    /**
+     * A TxnOffsetCommit (Kafka's commitTransactionalOffset): the member is checked as for an OffsetCommit
+     * but whatever the group's state, and an unknown group is accepted from outside group management
+     * (generation -1; ILLEGAL_GENERATION otherwise). The offsets are written in the producer's transaction
+     * (the runtime's transactional write) and stay pending until its marker. A failed check fails every
+     * partition; a stale member epoch of a consumer group answers ILLEGAL_GENERATION, as Kafka does (v6+:
+     * STALE_MEMBER_EPOCH, and GROUP_ID_NOT_FOUND for an unknown group with a generation).
+     */
+    Map<TopicPartition, ErrorCode> txnOffsetCommit(TxnOffsetCommitRequest req) {
+        ErrorCode invalid = validateTxnOffsetCommit(req);
+        if (invalid != ErrorCode.NONE) {
+            return allPartitions(req.partitions(), invalid);
+        }
+        long now = now();
+        Map<TopicPartition, ErrorCode> results = new LinkedHashMap<>();
+        List<OffsetsRecord> records = new ArrayList<>();
+        for (OffsetCommitRequest.Partition p : req.partitions()) {
+            String metadata = p.metadata() == null ? "" : p.metadata();
+            if (metadata.length() > config.offsetMetadataMaxBytes()) {
+                results.put(p.partition(), ErrorCode.OFFSET_METADATA_TOO_LARGE);
+                continue;
+            }
+            results.put(p.partition(), ErrorCode.NONE);
+            records.add(new OffsetsRecord.OffsetCommit(req.groupId(), p.partition(),
+                    new OffsetAndMetadata(p.offset(), p.leaderEpoch(), metadata, now, OffsetAndMetadata.NO_EXPIRE_TIMESTAMP)));
+        }
+        write(records, true, null);
+        return results;
+    }
+
+    private ErrorCode validateTxnOffsetCommit(TxnOffsetCommitRequest req) {
+        // v6 (KIP-1319) says GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH; older versions ILLEGAL_GENERATION for both.
+        ErrorCode staleEpoch = req.apiVersion() >= 6 ? ErrorCode.STALE_MEMBER_EPOCH : ErrorCode.ILLEGAL_GENERATION;
+        ConsumerGroup consumerGroup = consumer.group(req.groupId());
+        if (consumerGroup != null && req.generationId() < 0 && req.memberId().isEmpty() && req.groupInstanceId() == null) {
+            return ErrorCode.NONE; // no member information (v0-2): not checked, as in Kafka
+        }
+        if (consumerGroup != null) {
+            Function<TopicPartition, ErrorCode> check;
+            try {
+                // No OffsetCommit version rule here: a transactional commit may come in any version.
+                check = consumer.validateOffsetCommit(consumerGroup, req.memberId(), req.generationId(), (short) 9);
+            } catch (GroupException e) {
+                return e.error == ErrorCode.STALE_MEMBER_EPOCH ? staleEpoch : e.error;
+            }
+            for (OffsetCommitRequest.Partition p : req.partitions()) {
+                if (check.apply(p.partition()) != ErrorCode.NONE) {
+                    return staleEpoch;
+                }
+            }
+            return ErrorCode.NONE;
+        }
+        ClassicGroup group = groups.get(req.groupId());
+        if (group == null) {
+            // Unknown: a producer outside group management (generation -1) makes a simple group, as in Kafka.
+            return req.generationId() < 0 ? ErrorCode.NONE
+                    : req.apiVersion() >= 6 ? ErrorCode.GROUP_ID_NOT_FOUND : ErrorCode.ILLEGAL_GENERATION;
+        }
+        return group.validateTxnOffsetCommit(req.memberId(), req.groupInstanceId(), req.generationId());
     }
 
     /**
@@ -360,6 +470,15 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
      * consumer group checks the member id and epoch (OffsetFetch v9+; null and -1 from anyone else).
      */
     OffsetFetchResult fetchOffsets(String groupId, String memberId, int memberEpoch, List<TopicPartition> partitions) {
+        return fetchOffsets(groupId, memberId, memberEpoch, partitions, false);
+    }
+
+    /**
+     * As above; with {@code requireStable} (OffsetFetch v7+), a partition with a transactional commit still
+     * pending answers UNSTABLE_OFFSET_COMMIT and no offset (the consumer retries), as in Kafka.
+     */
+    OffsetFetchResult fetchOffsets(String groupId, String memberId, int memberEpoch, List<TopicPartition> partitions,
+            boolean requireStable) {
         Map<TopicPartition, OffsetAndMetadata> offsets;
         ConsumerGroup consumerGroup = consumer.group(groupId);
         if (consumerGroup != null) {
@@ -381,7 +500,16 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
                 out.put(tp, offsets.get(tp));
             }
         }
-        return new OffsetFetchResult(ErrorCode.NONE, out);
+        Set<TopicPartition> unstable = new HashSet<>();
+        if (requireStable && groupId != null && transactional.hasPending(groupId)) {
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : out.entrySet()) {
+                if (transactional.hasPending(groupId, e.getKey())) {
+                    unstable.add(e.getKey());
+                    e.setValue(null);
+                }
+            }
+        }
+        return new OffsetFetchResult(ErrorCode.NONE, out, unstable);
     }
 
     OffsetDeleteResult deleteOffsets(String groupId, List<TopicPartition> partitions) {
@@ -409,7 +537,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
                 results.put(tp, ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC);
             } else {
                 results.put(tp, ErrorCode.NONE);
-                if (offsets.containsKey(tp)) {
+                if (offsets.containsKey(tp) || transactional.hasPending(groupId, tp)) {
                     tombstones.add(new OffsetsRecord.OffsetCommit(groupId, tp, null));
                 }
             }
@@ -433,6 +561,15 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         all.forEach((groupId, offsets) -> {
             for (TopicPartition tp : new TreeMap<>(offsets).keySet()) {
                 if (deletedTopics.contains(tp.topic())) {
+                    tombstones.add(new OffsetsRecord.OffsetCommit(groupId, tp, null));
+                }
+            }
+        });
+        // Pending transactional offsets of those topics go too (one tombstone per partition is enough).
+        transactional.allPendingPartitions().forEach((groupId, pending) -> {
+            Map<TopicPartition, OffsetAndMetadata> committed = all.getOrDefault(groupId, Map.of());
+            for (TopicPartition tp : pending) {
+                if (deletedTopics.contains(tp.topic()) && !committed.containsKey(tp)) {
                     tombstones.add(new OffsetsRecord.OffsetCommit(groupId, tp, null));
                 }
             }
@@ -484,7 +621,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
             if (!consumerGroup.isEmpty()) {
                 return ErrorCode.NON_EMPTY_GROUP;
             }
-            List<OffsetsRecord> records = offsetTombstones(groupId, consumerGroup.offsets);
+            List<OffsetsRecord> records = offsetTombstones(groupId, consumerGroup.offsets, transactional.pendingPartitions(groupId));
             records.addAll(ConsumerGroupProtocol.deletionRecords(consumerGroup));
             write(records, true, error -> {
                 if (error == ErrorCode.NONE) {
@@ -500,7 +637,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         if (!group.is(GroupState.EMPTY)) {
             return ErrorCode.NON_EMPTY_GROUP;
         }
-        List<OffsetsRecord> tombstones = offsetTombstones(groupId, group.offsets);
+        List<OffsetsRecord> tombstones = offsetTombstones(groupId, group.offsets, transactional.pendingPartitions(groupId));
         tombstones.add(new OffsetsRecord.GroupMetadata(groupId, null));
         write(tombstones, true, error -> { // replay removes the group
             if (error == ErrorCode.NONE) {
@@ -510,9 +647,13 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         return ErrorCode.NONE;
     }
 
-    private static List<OffsetsRecord> offsetTombstones(String groupId, Map<TopicPartition, OffsetAndMetadata> offsets) {
+    /** Tombstones for the group's committed offsets and, as Kafka writes them, its pending transactional ones. */
+    private static List<OffsetsRecord> offsetTombstones(String groupId, Map<TopicPartition, OffsetAndMetadata> offsets,
+            Set<TopicPartition> pending) {
+        Set<TopicPartition> all = new TreeSet<>(offsets.keySet());
+        all.addAll(pending);
         List<OffsetsRecord> tombstones = new ArrayList<>();
-        for (TopicPartition tp : new TreeMap<>(offsets).keySet()) {
+        for (TopicPartition tp : all) {
             tombstones.add(new OffsetsRecord.OffsetCommit(groupId, tp, null));
         }
         return tombstones;
@@ -559,7 +700,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
             }
             boolean allExpired = expire(g.groupId, g.offsets, g::isSubscribedToTopic,
                     o -> fromStateChange ? g.currentStateTimestamp : o.commitTimestampMs(), now, records, expired);
-            if (allExpired && g.is(GroupState.EMPTY) && g.pendingJoinMembers.isEmpty()) {
+            if (allExpired && g.is(GroupState.EMPTY) && g.pendingJoinMembers.isEmpty() && !transactional.hasPending(g.groupId)) {
                 records.add(new OffsetsRecord.GroupMetadata(g.groupId, null));
                 deleted.add(g);
             }
@@ -568,7 +709,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         for (ConsumerGroup g : consumer.groups()) {
             boolean allExpired = expire(g.groupId, g.offsets, topic -> consumer.isSubscribedToTopic(g, topic),
                     OffsetAndMetadata::commitTimestampMs, now, records, expired);
-            if (allExpired && g.isEmpty()) {
+            if (allExpired && g.isEmpty() && !transactional.hasPending(g.groupId)) {
                 consumerDeletions.addAll(ConsumerGroupProtocol.deletionRecords(g));
             }
         }
@@ -599,8 +740,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         for (Map.Entry<TopicPartition, OffsetAndMetadata> e : new TreeMap<>(offsets).entrySet()) {
             OffsetAndMetadata o = e.getValue();
             boolean expired;
-            if (subscribed.test(e.getKey().topic())) {
-                expired = false;
+            if (subscribed.test(e.getKey().topic()) || transactional.hasPending(groupId, e.getKey())) {
+                expired = false; // a pending transactional commit keeps the offset, as in Kafka
             } else if (o.hasExpireTimestamp()) {
                 expired = now >= o.expireTimestampMs();
             } else {

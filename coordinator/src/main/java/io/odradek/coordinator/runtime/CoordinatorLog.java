@@ -23,6 +23,15 @@ public interface CoordinatorLog {
      */
     CompletableFuture<Long> append(ByteBuffer batch);
 
+    /**
+     * Appends the control batch that commits or aborts producer {@code producerId}'s transaction on this
+     * partition (what WriteTxnMarkers does to a coordinator's partition). Completes with the offset after
+     * the marker once committed; fails with a {@link io.odradek.log.LogException} naming the error where
+     * one applies (INVALID_PRODUCER_EPOCH for an older producer epoch, TRANSACTION_COORDINATOR_FENCED for an
+     * older coordinator epoch, NOT_LEADER_OR_FOLLOWER ...).
+     */
+    CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit);
+
     /** The first offset still in the log (load starts here). */
     long startOffset();
 

@@ -1,6 +1,7 @@
 package io.odradek.coordinator.runtime;
 
 import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.RecordBatchHeader;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -42,6 +43,12 @@ import java.util.function.Supplier;
  * fresh shard on the shard's thread; meanwhile its operations fail with COORDINATOR_LOAD_IN_PROGRESS, and
  * operations on a partition this runtime does not serve (never loaded, unloaded, failed to load) with
  * NOT_COORDINATOR. {@link #unload} drops the shard when leadership moves away.
+ *
+ * <p><b>Transactions.</b> A transactional write ({@link #scheduleTransactionalWrite}) appends its records as
+ * one transactional batch of the producer; once committed they are replayed with the producer id (the
+ * shard keeps them pending). A transaction completion ({@link #scheduleTransactionCompletion}) appends the
+ * producer's commit or abort marker and, once committed, tells the shard ({@code replayEndTransaction}).
+ * Both are writes like the others: in order, one in flight. Load replays markers the same way.
  */
 public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CoordinatorRuntime.class.getName());
@@ -135,11 +142,53 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         if (refused(p, future)) {
             return future;
         }
-        Write<T> write = new Write<>(name, op, future);
-        if (!p.execute(() -> p.submit(write))) {
-            future.completeExceptionally(notCoordinator());
+        return submit(p, new Write<>(name, op, future));
+    }
+
+    /**
+     * As {@link #scheduleWrite}, but the records go out as one transactional batch of the producer (a
+     * transactional offset commit); once committed the shard replays them as pending for that producer.
+     * Whether the producer may write to this partition (it is part of its transaction) is the caller's to
+     * check first. A refused append fails with the log's error for the client (INVALID_PRODUCER_EPOCH, ...).
+     */
+    public <T> CompletableFuture<T> scheduleTransactionalWrite(int partition, String name, long producerId, short producerEpoch,
+            Function<S, CoordinatorResult<T, R>> op) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        Partition p = partitions.get(partition);
+        if (refused(p, future)) {
+            return future;
         }
-        return future;
+        Write<T> write = new Write<>(name, op, future);
+        write.producerId = producerId;
+        write.producerEpoch = producerEpoch;
+        return submit(p, write);
+    }
+
+    /**
+     * Ends the producer's transaction on the partition: appends its commit or abort marker (in order with
+     * the other writes) and, once committed, applies it to the shard. Fails with a {@link CoordinatorException}
+     * carrying the log's error as is (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, NOT_COORDINATOR
+     * when the partition is not served here, COORDINATOR_LOAD_IN_PROGRESS while it loads ...).
+     */
+    public CompletableFuture<Void> scheduleTransactionCompletion(int partition, String name, long producerId, short producerEpoch,
+            int coordinatorEpoch, boolean commit) {
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        Partition p = partitions.get(partition);
+        if (refused(p, future)) {
+            return future;
+        }
+        Write<Void> write = new Write<>(name, s -> CoordinatorResult.of(null), future);
+        write.producerId = producerId;
+        write.producerEpoch = producerEpoch;
+        write.marker = new Marker(coordinatorEpoch, commit);
+        return submit(p, write);
+    }
+
+    private <T> CompletableFuture<T> submit(Partition p, Write<T> write) {
+        if (!p.execute(() -> p.submit(write))) {
+            write.future.completeExceptionally(notCoordinator());
+        }
+        return write.future;
     }
 
     /** Runs {@code op}, which must not change the shard, on the partition's shard; it sees committed state. */
@@ -198,12 +247,21 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         }
     }
 
+    /** A transaction marker a completion write appends. */
+    private record Marker(int coordinatorEpoch, boolean commit) {
+    }
+
     /** A write operation waiting, running or in flight. */
     private final class Write<T> {
         final String name;
         final Function<S, CoordinatorResult<T, R>> op;
         final CompletableFuture<T> future;
         CoordinatorResult<T, R> result;
+        /** The producer of a transactional write or completion; -1 for an ordinary write. */
+        long producerId = RecordBatchHeader.NO_PRODUCER_ID;
+        short producerEpoch = RecordBatchHeader.NO_PRODUCER_EPOCH;
+        /** Set for a transaction completion: the marker it appends instead of records. */
+        Marker marker;
 
         Write(String name, Function<S, CoordinatorResult<T, R>> op, CompletableFuture<T> future) {
             this.name = name;
@@ -211,11 +269,21 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
             this.future = future;
         }
 
-        /** Applies a committed result (or not, on failure), runs its callback, completes the future. */
-        void finish(Partition p, ErrorCode error) {
+        /**
+         * Applies a committed result (or not, on failure), runs its callback, completes the future.
+         *
+         * @param end the offset after the appended batch (null when nothing was appended)
+         */
+        void finish(Partition p, ErrorCode error, Long end) {
             try {
-                if (error == ErrorCode.NONE && result.replayRecords()) {
-                    result.records().forEach(p.shard::replay);
+                if (error == ErrorCode.NONE && marker != null) {
+                    p.shard.replayEndTransaction(producerId, producerEpoch, marker.commit());
+                } else if (error == ErrorCode.NONE && result.replayRecords() && !result.records().isEmpty()) {
+                    List<R> records = result.records();
+                    long offset = end - records.size(); // the batch's records took the offsets just below its end
+                    for (R r : records) {
+                        p.shard.replay(offset++, producerId, producerEpoch, r);
+                    }
                 }
                 if (result.afterAppend() != null) {
                     result.afterAppend().done(error);
@@ -279,7 +347,17 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
             long start = System.nanoTime();
             try {
                 shard = factory.create(this);
-                long records = CoordinatorLoader.replay(log, serde, shard::replay, name());
+                long records = CoordinatorLoader.replay(log, serde, new CoordinatorLoader.Sink<R>() {
+                    @Override
+                    public void record(long offset, long producerId, short producerEpoch, R record) {
+                        shard.replay(offset, producerId, producerEpoch, record);
+                    }
+
+                    @Override
+                    public void endTransaction(long producerId, short producerEpoch, boolean commit) {
+                        shard.replayEndTransaction(producerId, producerEpoch, commit);
+                    }
+                }, name());
                 shard.onLoaded();
                 // An empty partition (every one, on a first start) is not worth a line each.
                 LOG.log(records == 0 ? System.Logger.Level.DEBUG : System.Logger.Level.INFO, "loaded " + name() + ": "
@@ -303,7 +381,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
             Write<?> write = inFlight;
             inFlight = null;
             if (write != null && shard != null) {
-                write.finish(this, ErrorCode.NOT_COORDINATOR); // its callback answers what it parked
+                write.finish(this, ErrorCode.NOT_COORDINATOR, null); // its callback answers what it parked
             }
             while (!waiting.isEmpty()) {
                 waiting.poll().fail(ErrorCode.NOT_COORDINATOR);
@@ -343,14 +421,19 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
                 write.fail(ErrorCode.NOT_COORDINATOR);
                 return;
             }
-            ByteBuffer batch;
+            ByteBuffer batch = null;
             try {
                 write.result = write.op.apply(shard);
-                if (write.result.records().isEmpty()) {
-                    write.finish(this, ErrorCode.NONE);
+                if (write.marker == null && write.result.records().isEmpty()) {
+                    write.finish(this, ErrorCode.NONE, null);
                     return;
                 }
-                batch = CoordinatorLoader.batch(serde, write.result.records(), scheduler.nowMs());
+                if (write.marker == null && write.producerId != RecordBatchHeader.NO_PRODUCER_ID) {
+                    batch = CoordinatorLoader.transactionalBatch(serde, write.result.records(), scheduler.nowMs(),
+                            write.producerId, write.producerEpoch);
+                } else if (write.marker == null) {
+                    batch = CoordinatorLoader.batch(serde, write.result.records(), scheduler.nowMs());
+                }
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.ERROR, write.name + " failed in " + name(), e);
                 write.future.completeExceptionally(e);
@@ -359,28 +442,31 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
             inFlight = write;
             CompletableFuture<Long> appended;
             try {
-                appended = log.append(batch);
+                appended = write.marker != null
+                        ? log.appendMarker(write.producerId, write.producerEpoch, write.marker.coordinatorEpoch(), write.marker.commit())
+                        : log.append(batch);
             } catch (RuntimeException e) {
                 appended = CompletableFuture.failedFuture(e);
             }
             // Back on this partition's thread, whichever thread completes the append (maybe this one, now).
             appended.whenComplete((end, failure) -> {
-                if (!execute(() -> committed(write, failure))) {
+                if (!execute(() -> committed(write, end, failure))) {
                     write.fail(ErrorCode.NOT_COORDINATOR); // shutting down
                 }
             });
         }
 
-        private void committed(Write<?> write, Throwable failure) {
+        private void committed(Write<?> write, Long end, Throwable failure) {
             if (inFlight != write) {
                 return; // unloaded meanwhile: already failed
             }
-            ErrorCode error = failure == null ? ErrorCode.NONE : CoordinatorErrors.ofAppendFailure(failure);
+            ErrorCode error = failure == null ? ErrorCode.NONE
+                    : write.marker != null ? CoordinatorErrors.ofMarkerFailure(failure) : CoordinatorErrors.ofAppendFailure(failure);
             if (failure != null) {
                 LOG.log(System.Logger.Level.WARNING, write.name + " could not be written to " + name() + " (" + error
                         + "): " + CoordinatorErrors.unwrap(failure));
             }
-            write.finish(this, error);
+            write.finish(this, error, end);
             inFlight = null;
             drain();
         }

@@ -20,7 +20,18 @@ public final class PartitionLogCoordinatorLog implements CoordinatorLog {
     @Override
     public CompletableFuture<Long> append(ByteBuffer batch) {
         try {
-            return CompletableFuture.completedFuture(log.append(batch, 0).lastOffset() + 1);
+            // As a coordinator's (Kafka's AppendOrigin.COORDINATOR): a transactional offset commit has no sequence.
+            return CompletableFuture.completedFuture(log.appendAsCoordinator(batch, 0).lastOffset() + 1);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit) {
+        try {
+            return CompletableFuture.completedFuture(
+                    log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, 0).lastOffset() + 1);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

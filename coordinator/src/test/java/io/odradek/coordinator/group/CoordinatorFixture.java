@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A coordinator over real {@code __consumer_offsets} partition logs in a temp dir, on a manual clock,
@@ -65,24 +66,12 @@ final class CoordinatorFixture implements AutoCloseable {
         return new CoordinatorLog() {
             @Override
             public CompletableFuture<Long> append(ByteBuffer batch) {
-                if (held == null) {
-                    return local.append(batch);
-                }
-                CompletableFuture<Long> appended = new CompletableFuture<>();
-                held.add(error -> {
-                    if (error == null) {
-                        local.append(batch).whenComplete((end, e) -> {
-                            if (e != null) {
-                                appended.completeExceptionally(e);
-                            } else {
-                                appended.complete(end);
-                            }
-                        });
-                    } else {
-                        appended.completeExceptionally(new LogException(error, "the test fails this append"));
-                    }
-                });
-                return appended;
+                return held(() -> local.append(batch));
+            }
+
+            @Override
+            public CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit) {
+                return held(() -> local.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit));
             }
 
             @Override
@@ -100,6 +89,28 @@ final class CoordinatorFixture implements AutoCloseable {
                 return local.read(offset, maxBytes);
             }
         };
+    }
+
+    /** The append now, or once the test commits it while appends are held. */
+    private CompletableFuture<Long> held(Supplier<CompletableFuture<Long>> append) {
+        if (held == null) {
+            return append.get();
+        }
+        CompletableFuture<Long> appended = new CompletableFuture<>();
+        held.add(error -> {
+            if (error == null) {
+                append.get().whenComplete((end, e) -> {
+                    if (e != null) {
+                        appended.completeExceptionally(e);
+                    } else {
+                        appended.complete(end);
+                    }
+                });
+            } else {
+                appended.completeExceptionally(new LogException(error, "the test fails this append"));
+            }
+        });
+        return appended;
     }
 
     /** Appends waiting for the test (null: appends complete at once). */
@@ -120,6 +131,11 @@ final class CoordinatorFixture implements AutoCloseable {
         while (!held.isEmpty()) {
             held.poll().accept(null);
         }
+    }
+
+    /** Writes and commits the oldest waiting append only. */
+    void commitNextAppend() {
+        held.poll().accept(null);
     }
 
     /** Fails the oldest waiting append with the log's {@code error}. */

@@ -320,6 +320,13 @@ class CoordinatorRuntimeTest {
                 }
 
                 @Override
+                public CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit) {
+                    CompletableFuture<Long> appended = log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit);
+                    writer.execute(log::commitNext);
+                    return appended;
+                }
+
+                @Override
                 public long startOffset() {
                     return log.startOffset();
                 }

@@ -2,6 +2,7 @@ package io.odradek.coordinator.runtime;
 
 import io.odradek.log.LogException;
 import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -27,6 +28,12 @@ final class FakeCoordinatorLog implements CoordinatorLog {
         ByteBuffer copy = ByteBuffer.allocate(batch.remaining()).put(batch.duplicate()).flip();
         pending.add(new Pending(copy, future));
         return future;
+    }
+
+    /** The marker's control batch, waiting like any append. */
+    @Override
+    public CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit) {
+        return append(new EndTxnMarker(commit, coordinatorEpoch).toBatch(producerId, producerEpoch, 0));
     }
 
     /** How many appends wait for the test. */

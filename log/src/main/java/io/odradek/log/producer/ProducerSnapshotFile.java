@@ -20,9 +20,11 @@ import java.util.zip.CRC32C;
  * <pre>
  * version int16 (=1) | crc uint32 (CRC32C of everything after it) | count int32 |
  * count x { producerId int64, epoch int16, lastSequence int32, lastOffset int64, offsetDelta int32,
- *           timestamp int64, coordinatorEpoch int32 (-1), currentTxnFirstOffset int64 (-1) }
+ *           timestamp int64, coordinatorEpoch int32, currentTxnFirstOffset int64 }
  * </pre>
  * Like Kafka it keeps only each producer's latest batch; batches after the snapshot are replayed from the log.
+ * The coordinator epoch of the last marker (-1 none) and the first offset of the open transaction (-1 none)
+ * carry open transactions across a restart.
  */
 public final class ProducerSnapshotFile {
     public static final String SUFFIX = ".snapshot";
@@ -51,7 +53,7 @@ public final class ProducerSnapshotFile {
                 buf.putInt(last.lastSeq()).putLong(last.lastOffset()).putInt((int) (last.lastOffset() - last.firstOffset()))
                         .putLong(e.lastTimestamp());
             }
-            buf.putInt(-1).putLong(-1L);
+            buf.putInt(e.coordinatorEpoch()).putLong(e.currentTxnFirstOffset());
         }
         buf.flip();
         buf.putInt(2, (int) crc(buf));
@@ -107,9 +109,10 @@ public final class ProducerSnapshotFile {
             long lastOffset = buf.getLong();
             int delta = buf.getInt();
             long timestamp = buf.getLong();
-            buf.getInt();
-            buf.getLong();
+            int coordinatorEpoch = buf.getInt();
+            long txnFirstOffset = buf.getLong();
             ProducerEntry e = new ProducerEntry(pid, epoch);
+            e.restoreTransaction(txnFirstOffset, coordinatorEpoch);
             if (lastSeq >= 0) {
                 int firstSeq = lastSeq - delta;
                 if (firstSeq < 0) {

@@ -1,23 +1,49 @@
 package io.odradek.log.producer;
 
 import io.odradek.log.LogAppendException;
+import io.odradek.log.txn.CompletedTxn;
+import io.odradek.log.txn.ControlBatches;
 import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchHeader;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Idempotent-producer state of one partition, like Kafka's ProducerStateManager: per producer id the
- * current epoch and the last {@value ProducerEntry#BATCHES_TO_RETAIN} batches. Used under the log's append
- * lock only.
+ * Producer state of one partition, like Kafka's ProducerStateManager: per producer id the current epoch,
+ * the last {@value ProducerEntry#BATCHES_TO_RETAIN} batches, its open transaction and the coordinator epoch
+ * of its last marker; and the open transactions ordered by first offset, so the first unstable offset is
+ * the first key. Changed under the log's append lock only; {@link #producers()} may be read from any
+ * thread (entries are replaced, never changed, once published).
  */
 public final class ProducerStateManager {
-    private final Map<Long, ProducerEntry> producers = new HashMap<>();
+    private static final long[] NO_TXNS = new long[0];
+    private final Map<Long, ProducerEntry> producers = new ConcurrentHashMap<>();
+    /** Open transactions: first offset -> producer id. */
+    private final TreeMap<Long, Long> ongoing = new TreeMap<>();
+    /**
+     * Decided transactions whose marker may not be replicated yet (Kafka's unreplicatedTxns): first offset ->
+     * marker offset. They hold the LSO until the high watermark passes the marker.
+     */
+    private final TreeMap<Long, Long> unreplicated = new TreeMap<>();
 
     /** Starts validating one append; nothing changes until {@link ProducerAppend#commit()}. */
     public ProducerAppend begin() {
-        return new ProducerAppend();
+        return new ProducerAppend((short) 0);
+    }
+
+    /**
+     * As {@link #begin()}, for a marker written under {@code markerTransactionVersion} (WriteTxnMarkers v2's
+     * TransactionVersion, KIP-1228; 0 for older requests): from 2 on the marker carries the epoch the
+     * coordinator bumped, so the producer's current epoch itself is already too old.
+     */
+    public ProducerAppend begin(short markerTransactionVersion) {
+        return new ProducerAppend(markerTransactionVersion);
     }
 
     public ProducerEntry entry(long producerId) {
@@ -28,40 +54,112 @@ public final class ProducerStateManager {
         return Collections.unmodifiableMap(producers);
     }
 
+    /** Adds a producer read from a snapshot, with its open transaction if it has one. */
     void put(ProducerEntry entry) {
         producers.put(entry.producerId(), entry);
+        if (entry.hasOpenTransaction()) {
+            ongoing.put(entry.currentTxnFirstOffset(), entry.producerId());
+        }
+    }
+
+    /** First offset of the oldest open transaction, Long.MAX_VALUE when none (decided ones not counted). */
+    public long firstUndecidedOffset() {
+        return ongoing.isEmpty() ? Long.MAX_VALUE : ongoing.firstKey();
+    }
+
+    /** The decided transactions whose markers may not be replicated yet, as [first offset, marker offset] pairs by first offset. */
+    public long[] unreplicatedTxns() {
+        if (unreplicated.isEmpty()) {
+            return NO_TXNS;
+        }
+        long[] pairs = new long[2 * unreplicated.size()];
+        int i = 0;
+        for (Map.Entry<Long, Long> txn : unreplicated.entrySet()) {
+            pairs[i++] = txn.getKey();
+            pairs[i++] = txn.getValue();
+        }
+        return pairs;
+    }
+
+    /** Forgets the decided transactions whose markers are below {@code highWatermark}; true if any went. */
+    public boolean onHighWatermarkUpdated(long highWatermark) {
+        return !unreplicated.isEmpty() && unreplicated.values().removeIf(marker -> marker < highWatermark);
     }
 
     /**
-     * Removes the producers whose last batch timestamp is {@code expirationMs} or more before {@code nowMs}
-     * (Kafka's ProducerStateManager.removeExpiredProducers; no transactions yet, so none is kept for an open
-     * one). A producer coming back afterwards is accepted at any sequence, as a new one. Returns how many went.
+     * Kafka's lastStableOffset(completedTxn), asked before {@link #completeTxn}: the first offset of the oldest
+     * transaction still open once this one is done, else the offset after its marker.
+     */
+    public long lastStableOffset(CompletedTxn txn) {
+        for (Map.Entry<Long, Long> open : ongoing.entrySet()) {
+            if (open.getValue() != txn.producerId()) {
+                return open.getKey();
+            }
+        }
+        return txn.lastOffset() + 1;
+    }
+
+    /**
+     * The transaction's marker is in the log (and, if aborted, in the transaction index): it is decided, and
+     * holds the LSO only until the high watermark passes its marker.
+     */
+    public void completeTxn(CompletedTxn txn) {
+        ongoing.remove(txn.firstOffset());
+        unreplicated.put(txn.firstOffset(), txn.lastOffset());
+    }
+
+    /**
+     * Removes the producers whose last batch timestamp is {@code expirationMs} or more before {@code nowMs},
+     * unless they have a transaction open (Kafka's ProducerStateManager.removeExpiredProducers). A producer
+     * coming back afterwards is accepted at any sequence, as a new one. Returns how many went.
      */
     public int removeExpiredProducers(long nowMs, long expirationMs) {
         int before = producers.size();
-        producers.values().removeIf(e -> nowMs - e.lastTimestamp() >= expirationMs);
+        producers.values().removeIf(e -> !e.hasOpenTransaction() && nowMs - e.lastTimestamp() >= expirationMs);
         return before - producers.size();
     }
 
     public void clear() {
         producers.clear();
+        ongoing.clear();
+        unreplicated.clear();
     }
 
-    /** Applies a batch read back from the log (recovery): no validation, the log is the truth. */
-    public void replay(RecordBatchHeader h) {
+    /**
+     * Applies a batch read back from the log (recovery): no validation, the log is the truth. Control
+     * batches must be whole in {@code h}'s buffer. Returns the transaction a marker ended, or null; the
+     * caller indexes it if aborted, then calls {@link #completeTxn}. Only the loader calls this, before the
+     * log is published, so it changes entries in place.
+     */
+    public CompletedTxn replay(RecordBatchHeader h) {
         long pid = h.producerId();
         if (pid < 0) {
-            return;
+            return null;
         }
         ProducerEntry e = producers.computeIfAbsent(pid, id -> new ProducerEntry(id, h.producerEpoch()));
         if (h.producerEpoch() != e.epoch()) {
             e.bumpEpoch(h.producerEpoch());
         }
         e.touch(h.maxTimestamp());
-        if (h.baseSequence() != RecordBatchHeader.NO_SEQUENCE && !h.isControlBatch()) {
+        if (h.isControlBatch()) {
+            EndTxnMarker marker = ControlBatches.marker(h);
+            if (marker == null) {
+                return null;
+            }
+            CompletedTxn done = e.hasOpenTransaction()
+                    ? new CompletedTxn(pid, e.currentTxnFirstOffset(), h.baseOffset(), !marker.commit()) : null;
+            e.endTransaction(marker.coordinatorEpoch());
+            return done;
+        }
+        if (h.baseSequence() != RecordBatchHeader.NO_SEQUENCE) {
             e.addBatch(new BatchMetadata(h.baseSequence(), h.lastSequence(), h.baseOffset(), h.lastOffset(),
                     h.maxTimestamp()));
         }
+        if (h.isTransactional() && !e.hasOpenTransaction()) {
+            e.beginTransaction(h.baseOffset());
+            ongoing.put(h.baseOffset(), pid);
+        }
+        return null;
     }
 
     static boolean inSequence(int lastSeq, int nextSeq) {
@@ -71,14 +169,19 @@ public final class ProducerStateManager {
     /** The producer-state effect of one append, staged on copies so a rejected append leaves no trace. */
     public final class ProducerAppend {
         private final Map<Long, ProducerEntry> staged = new HashMap<>();
+        private final List<ProducerEntry> started = new ArrayList<>(0);
+        private final List<CompletedTxn> completed = new ArrayList<>(0);
+        private final short markerTransactionVersion;
 
-        private ProducerAppend() {
+        private ProducerAppend(short markerTransactionVersion) {
+            this.markerTransactionVersion = markerTransactionVersion;
         }
 
         /**
          * Checks one batch that will get offsets [assignedBase, assignedBase + lastOffsetDelta]. Returns the
-         * original batch when this is a retry of one already in the log, else null; throws when the epoch
-         * or sequence is wrong.
+         * original batch when this is a retry of one already in the log, else null; throws when the epoch,
+         * sequence, transaction state or (for a marker, whose batch must be whole in {@code h}'s buffer) the
+         * coordinator epoch is wrong, with the error Kafka's ProducerAppendInfo gives.
          */
         public BatchMetadata validate(RecordBatchHeader h, long assignedBase) {
             long pid = h.producerId();
@@ -99,45 +202,122 @@ public final class ProducerStateManager {
                 staged.put(pid, e);
             }
             boolean known = producers.containsKey(pid);
-            if (epoch < e.epoch()) {
-                throw new LogAppendException(ErrorCode.INVALID_PRODUCER_EPOCH, "producer " + pid + " epoch " + epoch
-                        + " is older than the current epoch " + e.epoch());
+            checkProducerEpoch(e, epoch, h.isControlBatch());
+            if (h.isControlBatch()) {
+                endTransaction(e, h, assignedBase);
+                return null;
             }
-            if (h.isControlBatch() || firstSeq == RecordBatchHeader.NO_SEQUENCE) {
+            if (firstSeq == RecordBatchHeader.NO_SEQUENCE) {
+                // a coordinator's batch (transactional offset commits): epoch checked, no sequence
                 if (epoch > e.epoch()) {
                     e.bumpEpoch(epoch);
                 }
-                e.touch(h.maxTimestamp());
-                return null;
+            } else {
+                BatchMetadata duplicate = checkSequence(e, h, epoch, firstSeq, known);
+                if (duplicate != null) {
+                    return duplicate;
+                }
+                e.addBatch(new BatchMetadata(firstSeq, h.lastSequence(), assignedBase,
+                        assignedBase + h.lastOffsetDelta(), h.maxTimestamp()));
             }
+            e.touch(h.maxTimestamp());
+            if (e.hasOpenTransaction() && !h.isTransactional()) {
+                throw new LogAppendException(ErrorCode.INVALID_TXN_STATE, "producer " + pid
+                        + " sent a non-transactional batch while its transaction from offset "
+                        + e.currentTxnFirstOffset() + " is open");
+            }
+            if (!e.hasOpenTransaction() && h.isTransactional()) {
+                e.beginTransaction(assignedBase);
+                started.add(e);
+            }
+            return null;
+        }
+
+        /**
+         * Kafka's checkProducerEpoch: an older epoch is refused with INVALID_PRODUCER_EPOCH (abortable; Kafka
+         * 2.7+ no longer answers PRODUCER_FENCED here), for data and markers alike. A transaction-version-2
+         * marker must carry a newer epoch than the producer's, except a retry of a marker already written
+         * (same epoch, no transaction open, or the epoch at its maximum).
+         */
+        private void checkProducerEpoch(ProducerEntry e, short epoch, boolean marker) {
+            boolean bumpedMarker = marker && markerTransactionVersion >= 2;
+            if (bumpedMarker ? epoch > e.epoch() : epoch >= e.epoch()) {
+                return;
+            }
+            if (bumpedMarker && epoch == e.epoch() && (!e.hasOpenTransaction() || epoch == Short.MAX_VALUE)) {
+                return; // an idempotent retry of the marker
+            }
+            throw new LogAppendException(ErrorCode.INVALID_PRODUCER_EPOCH, "producer " + e.producerId() + " epoch "
+                    + epoch + " is " + (bumpedMarker ? "not newer than" : "older than") + " the current epoch "
+                    + e.epoch());
+        }
+
+        /** The duplicate when this batch is a retry, else null; throws when it is out of sequence. */
+        private BatchMetadata checkSequence(ProducerEntry e, RecordBatchHeader h, short epoch, int firstSeq,
+                                            boolean known) {
+            long pid = e.producerId();
             if (epoch > e.epoch()) {
                 if (firstSeq != 0 && known) {
                     throw new LogAppendException(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, "producer " + pid
                             + " started epoch " + epoch + " at sequence " + firstSeq + " instead of 0");
                 }
                 e.bumpEpoch(epoch);
-            } else {
-                BatchMetadata duplicate = e.findDuplicate(epoch, firstSeq, h.lastSequence());
-                if (duplicate != null) {
-                    return duplicate;
-                }
-                int lastSeq = e.lastSeq();
-                boolean ok = lastSeq == -1 ? (firstSeq == 0 || !known)
-                        : inSequence(lastSeq, firstSeq);
-                if (!ok) {
-                    throw new LogAppendException(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, "producer " + pid
-                            + " epoch " + epoch + ": sequence " + firstSeq + " does not follow " + lastSeq);
-                }
+                return null;
             }
-            int delta = h.lastOffsetDelta();
-            e.addBatch(new BatchMetadata(firstSeq, h.lastSequence(), assignedBase, assignedBase + delta,
-                    h.maxTimestamp()));
+            BatchMetadata duplicate = e.findDuplicate(epoch, firstSeq, h.lastSequence());
+            if (duplicate != null) {
+                return duplicate;
+            }
+            int lastSeq = e.lastSeq();
+            boolean ok = lastSeq == -1 ? (firstSeq == 0 || !known) : inSequence(lastSeq, firstSeq);
+            if (!ok) {
+                throw new LogAppendException(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, "producer " + pid
+                        + " epoch " + epoch + ": sequence " + firstSeq + " does not follow " + lastSeq);
+            }
             return null;
         }
 
-        /** Makes the staged state current; call once the batches are in the file. */
+        /**
+         * Kafka's appendEndTxnMarker: the coordinator epoch may not go back; the open transaction (if any)
+         * ends at the marker's offset. A marker for a producer without an open transaction is still written.
+         */
+        private void endTransaction(ProducerEntry e, RecordBatchHeader h, long markerOffset) {
+            EndTxnMarker marker = ControlBatches.marker(h);
+            if (marker == null) {
+                throw new LogAppendException(ErrorCode.INVALID_RECORD, "control batch of producer " + e.producerId()
+                        + " holds no transaction marker");
+            }
+            if (marker.coordinatorEpoch() < e.coordinatorEpoch()) {
+                throw new LogAppendException(ErrorCode.TRANSACTION_COORDINATOR_FENCED, "marker for producer "
+                        + e.producerId() + " has coordinator epoch " + marker.coordinatorEpoch()
+                        + ", older than the current " + e.coordinatorEpoch());
+            }
+            if (e.hasOpenTransaction()) {
+                completed.add(new CompletedTxn(e.producerId(), e.currentTxnFirstOffset(), markerOffset, !marker.commit()));
+            }
+            if (h.producerEpoch() > e.epoch()) {
+                e.bumpEpoch(h.producerEpoch());
+            }
+            e.endTransaction(marker.coordinatorEpoch());
+            e.touch(h.maxTimestamp());
+        }
+
+        /** The transactions this append's markers end, in offset order. */
+        public List<CompletedTxn> completedTxns() {
+            return completed;
+        }
+
+        /**
+         * Makes the staged state current and opens the transactions this append started; call once the
+         * batches are in the file, then index and {@link #completeTxn complete} {@link #completedTxns()}.
+         */
         public void commit() {
             producers.putAll(staged);
+            for (ProducerEntry e : started) {
+                if (e.hasOpenTransaction()) {
+                    ongoing.put(e.currentTxnFirstOffset(), e.producerId());
+                }
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ package io.odradek.log.segment;
 import io.odradek.log.FileSlice;
 import io.odradek.log.LogConfig;
 import io.odradek.log.OffsetAndTimestamp;
+import io.odradek.log.txn.TransactionIndex;
 import io.odradek.wire.batch.RecordBatchHeader;
 import io.odradek.wire.batch.RecordBatchReader;
 import java.io.IOException;
@@ -16,7 +17,8 @@ import java.util.function.Predicate;
 
 /**
  * One segment: {@code <base>.log} holding record batches exactly as Kafka writes them, plus its sparse
- * {@code .index} and {@code .timeindex}. Only the owning log's append lock writes; reads are lock-free
+ * {@code .index} and {@code .timeindex}, and the {@code .txnindex} of the transactions aborted in it (a
+ * file only once there is one). Only the owning log's append lock writes; reads are lock-free
  * positional reads bounded by a size the writer publishes after the bytes are on the channel.
  *
  * <p>Resources: the indexes are mapped only while in use ({@link MappedIndex}), but the log file's channel
@@ -27,6 +29,7 @@ public final class Segment {
     public static final String LOG_SUFFIX = ".log";
     public static final String INDEX_SUFFIX = ".index";
     public static final String TIME_INDEX_SUFFIX = ".timeindex";
+    public static final String TXN_INDEX_SUFFIX = TransactionIndex.SUFFIX;
     public static final String DELETED_SUFFIX = ".deleted";
 
     private final long baseOffset;
@@ -36,6 +39,7 @@ public final class Segment {
     private final FileChannel channel;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
+    private final TransactionIndex txnIndex;
     private final long createdMs;
 
     /** Bytes of whole batches in the file, published after they are written. */
@@ -62,6 +66,8 @@ public final class Segment {
                     baseOffset, maxIndexSize, active);
             this.timeIndex = new TimeIndex(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix),
                     baseOffset, maxIndexSize, active);
+            this.txnIndex = new TransactionIndex(dir.resolve(fileName(baseOffset) + TXN_INDEX_SUFFIX + fileSuffix),
+                    baseOffset);
         } catch (IOException | RuntimeException e) {
             // e.g. a roll on a full disk: the retry must not find one more descriptor gone each time
             channel.close();
@@ -87,6 +93,7 @@ public final class Segment {
         Files.deleteIfExists(dir.resolve(fileName(baseOffset) + LOG_SUFFIX + fileSuffix));
         Files.deleteIfExists(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix));
         Files.deleteIfExists(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix));
+        Files.deleteIfExists(dir.resolve(fileName(baseOffset) + TXN_INDEX_SUFFIX + fileSuffix));
         return new Segment(dir, baseOffset, config, true, nowMs, fileSuffix);
     }
 
@@ -131,6 +138,11 @@ public final class Segment {
 
     public TimeIndex timeIndex() {
         return timeIndex;
+    }
+
+    /** The transactions aborted by markers in this segment; the log appends to it as markers arrive. */
+    public TransactionIndex txnIndex() {
+        return txnIndex;
     }
 
     public long maxTimestamp() {
@@ -247,7 +259,7 @@ public final class Segment {
             }
             pos += h.totalSize();
         }
-        if (pos != size || !timeIndex.isConsistent(next)) {
+        if (pos != size || !timeIndex.isConsistent(next) || !txnIndex.isConsistent(next)) {
             return false;
         }
         nextOffset = next;
@@ -260,11 +272,14 @@ public final class Segment {
 
     /**
      * Validates every batch (size bounds, magic, CRC32C, increasing offsets), truncates the file at the
-     * first bad one and rebuilds both indexes. Returns the number of bytes cut off.
+     * first bad one and rebuilds both sparse indexes. The transaction index is emptied: rebuilding it takes
+     * the producer state from before this segment, which the log replays afterwards. Returns the number of
+     * bytes cut off.
      */
     public int recover(long minBaseOffset) throws IOException {
         offsetIndex.reset(maxIndexSize);
         timeIndex.reset(maxIndexSize);
+        txnIndex.reset();
         maxTimestamp = -1;
         offsetOfMaxTimestamp = -1;
         firstBatchTimestamp = -1;
@@ -440,7 +455,10 @@ public final class Segment {
         }
     }
 
-    /** Calls {@code visitor} with each batch header from {@code fromOffset} on (headers only). */
+    /**
+     * Calls {@code visitor} with each batch from {@code fromOffset} on: data batches as their header only,
+     * control batches (transaction markers, a few dozen bytes) whole, so their record can be read.
+     */
     public void forEachBatchFrom(long fromOffset, java.util.function.Consumer<RecordBatchHeader> visitor)
             throws IOException {
         int end = size;
@@ -451,10 +469,15 @@ public final class Segment {
             if (h == null) {
                 return;
             }
+            int total = h.totalSize();
             if (h.lastOffset() >= fromOffset) {
-                visitor.accept(h);
+                RecordBatchHeader whole = h.isControlBatch() ? readBatch(pos, total, end) : h;
+                if (whole == null) {
+                    return;
+                }
+                visitor.accept(whole);
             }
-            pos += h.totalSize();
+            pos += total;
         }
     }
 
@@ -469,6 +492,7 @@ public final class Segment {
         channel.force(true);
         offsetIndex.flush();
         timeIndex.flush();
+        txnIndex.flush();
     }
 
     /**
@@ -494,26 +518,31 @@ public final class Segment {
         channel.close();
         offsetIndex.close();
         timeIndex.close();
+        txnIndex.close();
     }
 
-    /** Renames the three files with the {@code .deleted} suffix; the channel stays usable for in-flight reads. */
+    /** Renames the files with the {@code .deleted} suffix; the channels stay usable for in-flight reads. */
     public void renameToDeleted() throws IOException {
         Path deleted = logFile.resolveSibling(logFile.getFileName() + DELETED_SUFFIX);
         Files.move(logFile, deleted, StandardCopyOption.REPLACE_EXISTING);
         logFile = deleted;
+        txnIndex.renameTo(txnIndex.file().resolveSibling(txnIndex.file().getFileName() + DELETED_SUFFIX));
         offsetIndex.renameTo(offsetIndex.file().resolveSibling(offsetIndex.file().getFileName() + DELETED_SUFFIX));
         timeIndex.renameTo(timeIndex.file().resolveSibling(timeIndex.file().getFileName() + DELETED_SUFFIX));
     }
 
     /**
-     * Renames the three files to their usual names followed by {@code fileSuffix} ("" for the live names),
-     * the log file first; the channel and mappings stay usable.
+     * Renames the files to their usual names followed by {@code fileSuffix} ("" for the live names), the
+     * log file first and the transaction index before the sparse indexes: a crash part way leaves a segment
+     * missing a sparse index, which recovery rebuilds together with its transaction index. The channels and
+     * mappings stay usable.
      */
     public void renameFiles(String fileSuffix) throws IOException {
         Path dir = logFile.getParent();
         Path log = dir.resolve(fileName(baseOffset) + LOG_SUFFIX + fileSuffix);
         Files.move(logFile, log, StandardCopyOption.ATOMIC_MOVE);
         logFile = log;
+        txnIndex.renameTo(dir.resolve(fileName(baseOffset) + TXN_INDEX_SUFFIX + fileSuffix));
         offsetIndex.renameTo(dir.resolve(fileName(baseOffset) + INDEX_SUFFIX + fileSuffix));
         timeIndex.renameTo(dir.resolve(fileName(baseOffset) + TIME_INDEX_SUFFIX + fileSuffix));
     }
@@ -524,6 +553,7 @@ public final class Segment {
         Files.deleteIfExists(logFile);
         offsetIndex.deleteFile();
         timeIndex.deleteFile();
+        txnIndex.closeAndDelete();
     }
 
     @Override

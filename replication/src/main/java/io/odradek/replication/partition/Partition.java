@@ -26,8 +26,9 @@ import java.util.function.Supplier;
  *
  * <p>Appends run on the partition's writer thread, one at a time. The high watermark is the smallest log
  * end among the in-sync replicas: on one node (no followers) it is the log end as soon as an append is in
- * the log. The last stable offset is the high watermark or, if lower, the start of the oldest open transaction. Reads are lock-free
- * slices of the log bounded by whichever of the three the reader may see.
+ * the log. The last stable offset is the high watermark or, if lower, the first offset of the oldest
+ * transaction that is open (or, with followers, decided by a marker the high watermark has not passed yet).
+ * Reads are lock-free slices of the log bounded by whichever of the three the reader may see.
  */
 public final class Partition {
     private final PartitionLog log;
@@ -55,6 +56,8 @@ public final class Partition {
             followerLogEnds.put(follower, log.logStartOffset());
         }
         this.highWatermark = followers.isEmpty() ? log.logEndOffset() : log.logStartOffset();
+        // With followers a decided transaction stays unstable until the high watermark passes its marker.
+        log.updateHighWatermark(followers.isEmpty() ? Long.MAX_VALUE : highWatermark);
     }
 
     public String topic() {
@@ -90,8 +93,8 @@ public final class Partition {
     }
 
     /**
-     * Offsets below this belong to no open transaction and are committed: what read_committed consumers may
-     * read (the high watermark, or the first offset of the oldest open transaction if lower).
+     * Offsets below this belong to no undecided transaction and are committed: what read_committed consumers
+     * may read (the high watermark, or the log's first unstable offset if lower).
      */
     public long lastStableOffset() {
         return Math.min(highWatermark(), log.firstUnstableOffset());
@@ -134,12 +137,14 @@ public final class Partition {
 
     /**
      * Appends a coordinator's batch (already built, with its producer id and control flags as the coordinator
-     * wants them) through the same writer, waking the same waiters, and completes once the batch is committed:
-     * the high watermark has passed it. Nothing times out here; the coordinator decides how long to wait.
+     * wants them; validated as Kafka's AppendOrigin.COORDINATOR, so transactional batches without sequence
+     * numbers are accepted) through the same writer, waking the same waiters, and completes once the batch
+     * is committed: the high watermark has passed it. Nothing times out here; the coordinator decides how
+     * long to wait.
      */
     public CompletableFuture<AppendResult> appendRecordsAsCoordinator(ByteBuffer batch) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, batch);
+        submit(appended, () -> log.appendAsCoordinator(batch, leaderEpoch));
         return appended.thenCompose(this::whenCommitted);
     }
 
@@ -151,8 +156,18 @@ public final class Partition {
      */
     public CompletableFuture<AppendResult> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch,
             boolean commit) {
+        return appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, (short) 0);
+    }
+
+    /**
+     * As {@link #appendMarker(long, short, int, boolean)} with WriteTxnMarkers v2's TransactionVersion
+     * (KIP-1228; 0 for older requests): from 2 on the marker's epoch must be newer than the producer's.
+     */
+    public CompletableFuture<AppendResult> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch,
+            boolean commit, short transactionVersion) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, leaderEpoch));
+        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, leaderEpoch,
+                transactionVersion));
         return appended.thenCompose(this::whenCommitted);
     }
 
@@ -231,6 +246,9 @@ public final class Partition {
         }
         if (candidate > highWatermark) {
             highWatermark = candidate;
+            if (!followerLogEnds.isEmpty()) {
+                log.updateHighWatermark(candidate);
+            }
             return true;
         }
         return false;
@@ -243,26 +261,21 @@ public final class Partition {
      * {@link PartitionLog#read(long, int, long)}: the whole first batch, then up to {@code maxBytes}).
      */
     public FileSlice read(long offset, int maxBytes, FetchIsolation isolation) {
-        return log.read(offset, maxBytes, readBound(isolation));
+        return log.read(offset, maxBytes, readBound(isolation), isolation == FetchIsolation.TXN_COMMITTED);
     }
 
     /**
      * The offset a read must stop at, or Long.MAX_VALUE to read to the log end from the log's own snapshot.
-     * Alone in the ISR and without an open transaction every bound is the log end; passing it as a number
-     * would make a read racing an append look up where that older end lay. An open transaction's first
-     * offset is a batch boundary already in the log, so bounding read_committed by it is safe.
+     * Alone in the ISR every bound is the log end; passing it as a number would make a read racing an
+     * append look up where that older end lay. read_committed is bounded by the high watermark here and
+     * by the first unstable offset inside the log, from the same snapshot as the data it reads (a number
+     * taken here could miss a transaction an append opens meanwhile).
      */
     private long readBound(FetchIsolation isolation) {
-        if (isolation == FetchIsolation.TXN_COMMITTED) {
-            long unstable = log.firstUnstableOffset();
-            if (unstable != Long.MAX_VALUE) {
-                return Math.min(unstable, followerLogEnds.isEmpty() ? Long.MAX_VALUE : highWatermark);
-            }
-        }
         if (isolation == FetchIsolation.LOG_END || followerLogEnds.isEmpty()) {
             return Long.MAX_VALUE;
         }
-        return fetchableEnd(isolation);
+        return highWatermark;
     }
 
     public Optional<OffsetAndTimestamp> offsetForTimestamp(long timestamp) {

@@ -23,6 +23,12 @@ public final class PartitionCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
+    public CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit) {
+        return partition.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit)
+                .thenApply(appended -> appended.lastOffset() + 1);
+    }
+
+    @Override
     public long startOffset() {
         return partition.logStartOffset();
     }

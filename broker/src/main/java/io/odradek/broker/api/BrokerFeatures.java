@@ -1,0 +1,68 @@
+package io.odradek.broker.api;
+
+import java.util.List;
+
+/**
+ * The feature flags this broker reports in ApiVersions (KIP-584): for each feature the version range it
+ * supports and the level finalized cluster-wide. A single node is its own cluster, so the finalized
+ * levels are fixed here, at what a freshly formatted Kafka 4.4 cluster finalizes, for the features we
+ * implement: {@code metadata.version} 4.4-IV2 (level 33; supported from 3.3-IV3, level 7, Kafka 4's
+ * minimum), {@code transaction.version} 2 (KIP-890: Kafka 4.x Java producers then use EndTxn v5 and let
+ * partition leaders add partitions) and {@code group.version} 1 (KIP-848 consumer groups). Kafka's other
+ * production features (kraft.version, eligible.leader.replicas.version, share.version, streams.version)
+ * are left out: we implement none of them, and a client seeing them finalized would rely on them.
+ * Kafka has no broker config key for these levels (they are set by {@code kafka-storage format} or
+ * {@code kafka-features}), so neither do we.
+ */
+public final class BrokerFeatures {
+    public static final String METADATA_VERSION = "metadata.version";
+    public static final String TRANSACTION_VERSION = "transaction.version";
+    public static final String GROUP_VERSION = "group.version";
+
+    /** One feature: the range this broker supports and the cluster-wide finalized level (0 = not finalized). */
+    public record Feature(String name, short minSupported, short maxSupported, short finalizedLevel) {
+    }
+
+    private final List<Feature> features;
+    private final long finalizedEpoch;
+
+    public BrokerFeatures(List<Feature> features, long finalizedEpoch) {
+        this.features = List.copyOf(features);
+        this.finalizedEpoch = finalizedEpoch;
+    }
+
+    /**
+     * Kafka 4.4's levels for the features we implement. {@code finalizedEpoch} orders the finalized
+     * information: a client keeps the highest epoch it has seen and ignores older answers (Kafka uses
+     * the metadata log offset; the broker passes its start time, so a restart with other levels wins).
+     */
+    public static BrokerFeatures kafka44(long finalizedEpoch) {
+        return new BrokerFeatures(List.of(
+                new Feature(METADATA_VERSION, (short) 7, (short) 33, (short) 33),
+                new Feature(TRANSACTION_VERSION, (short) 0, (short) 2, (short) 2),
+                new Feature(GROUP_VERSION, (short) 0, (short) 1, (short) 1)), finalizedEpoch);
+    }
+
+    public List<Feature> features() {
+        return features;
+    }
+
+    public long finalizedEpoch() {
+        return finalizedEpoch;
+    }
+
+    /** The finalized level of a feature; 0 when it is not finalized (or unknown), as Kafka reads it. */
+    public short finalizedLevel(String name) {
+        for (Feature f : features) {
+            if (f.name().equals(name)) {
+                return f.finalizedLevel();
+            }
+        }
+        return 0;
+    }
+
+    /** The finalized {@code transaction.version}: 2 means the KIP-890 protocol is on. */
+    public short transactionVersion() {
+        return finalizedLevel(TRANSACTION_VERSION);
+    }
+}

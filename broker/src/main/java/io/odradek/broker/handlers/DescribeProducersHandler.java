@@ -1,0 +1,92 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.log.LogException;
+import io.odradek.log.producer.ActiveProducer;
+import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.Partitions;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.api.DescribeProducersApi;
+import io.odradek.wire.api.DescribeProducersApi.Request.TopicRequest;
+import io.odradek.wire.api.DescribeProducersApi.Response;
+import io.odradek.wire.api.DescribeProducersApi.Response.TopicResponse;
+import io.odradek.wire.api.DescribeProducersApi.Response.TopicResponse.PartitionResponse;
+import io.odradek.wire.api.DescribeProducersApi.Response.TopicResponse.PartitionResponse.ProducerState;
+import io.odradek.wire.schema.Struct;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * DescribeProducers (key 61), version 0.
+ *
+ * <p>Behaviour / version notes (Kafka's ReplicaManager.activeProducerState):
+ * <ul>
+ * <li>For each requested partition, the producers its leader's producer state knows (the same state that
+ *     checks sequences and tracks open transactions): producer id, epoch, last sequence, last timestamp,
+ *     the coordinator epoch of its last transaction marker (-1 if none) and the first offset of its open
+ *     transaction on that partition (-1 if none). This is what {@code kafka-transactions describe-producers}
+ *     and {@code find-hanging} read.</li>
+ * <li>A partition with no log here: UNKNOWN_TOPIC_OR_PARTITION (Kafka answers NOT_LEADER_OR_FOLLOWER for
+ *     a partition it knows but does not lead; on one node every known partition is led here). A log that
+ *     went offline: its storage error. No topic authorization (no ACLs yet).</li>
+ * </ul>
+ */
+public final class DescribeProducersHandler implements ApiHandler {
+    private final Partitions partitions;
+
+    public DescribeProducersHandler(Partitions partitions) {
+        this.partitions = partitions;
+    }
+
+    @Override
+    public ApiSpec api() {
+        return DescribeProducersApi.SPEC;
+    }
+
+    @Override
+    public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
+        for (Struct topic : request.get(DescribeProducersApi.Request.TOPICS)) {
+            String name = topic.get(TopicRequest.NAME);
+            Struct topicResponse = response.add(Response.TOPICS).set(TopicResponse.NAME, name);
+            for (int index : topic.get(TopicRequest.PARTITION_INDEXES)) {
+                describe(name, index, topicResponse.add(TopicResponse.PARTITIONS).set(PartitionResponse.PARTITION_INDEX, index));
+            }
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private void describe(String topic, int index, Struct out) {
+        Optional<Partition> partition = partitions.partition(topic, index);
+        if (partition.isEmpty()) {
+            fail(out, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, null);
+            return;
+        }
+        List<ActiveProducer> producers;
+        try {
+            producers = partition.get().activeProducers();
+        } catch (LogException e) {
+            fail(out, e.errorCode(), e.getMessage());
+            return;
+        }
+        out.set(PartitionResponse.ERROR_CODE, ErrorCode.NONE.code()).set(PartitionResponse.ERROR_MESSAGE, null)
+                .set(PartitionResponse.ACTIVE_PRODUCERS, List.of());
+        for (ActiveProducer p : producers) {
+            out.add(PartitionResponse.ACTIVE_PRODUCERS)
+                    .set(ProducerState.PRODUCER_ID, p.producerId())
+                    .set(ProducerState.PRODUCER_EPOCH, (int) p.producerEpoch())
+                    .set(ProducerState.LAST_SEQUENCE, p.lastSequence())
+                    .set(ProducerState.LAST_TIMESTAMP, p.lastTimestamp())
+                    .set(ProducerState.COORDINATOR_EPOCH, p.coordinatorEpoch())
+                    .set(ProducerState.CURRENT_TXN_START_OFFSET, p.currentTxnStartOffset());
+        }
+    }
+
+    private static void fail(Struct out, ErrorCode error, String message) {
+        out.set(PartitionResponse.ERROR_CODE, error.code()).set(PartitionResponse.ERROR_MESSAGE, message)
+                .set(PartitionResponse.ACTIVE_PRODUCERS, List.of());
+    }
+}

@@ -1,0 +1,177 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.topics.TopicService;
+import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.group.OffsetCommitRequest;
+import io.odradek.coordinator.group.TxnOffsetCommitRequest;
+import io.odradek.coordinator.offsets.OffsetsTopic;
+import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.coordinator.runtime.CoordinatorErrors;
+import io.odradek.coordinator.transaction.TransactionVerifier;
+import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.api.TxnOffsetCommitApi;
+import io.odradek.wire.api.TxnOffsetCommitApi.Request;
+import io.odradek.wire.api.TxnOffsetCommitApi.Request.TxnOffsetCommitRequestTopic;
+import io.odradek.wire.api.TxnOffsetCommitApi.Request.TxnOffsetCommitRequestTopic.TxnOffsetCommitRequestPartition;
+import io.odradek.wire.api.TxnOffsetCommitApi.Response;
+import io.odradek.wire.api.TxnOffsetCommitApi.Response.TxnOffsetCommitResponseTopic;
+import io.odradek.wire.api.TxnOffsetCommitApi.Response.TxnOffsetCommitResponseTopic.TxnOffsetCommitResponsePartition;
+import io.odradek.wire.schema.Struct;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * TxnOffsetCommit (key 28), versions 0-6: a transactional producer commits a group's offsets inside its
+ * transaction (sendOffsetsToTransaction); they become visible to OffsetFetch only when the transaction
+ * commits (the commit marker in {@code __consumer_offsets}), and an abort drops them.
+ *
+ * <p>Before writing, the transaction coordinator is asked whether the group's {@code __consumer_offsets}
+ * partition is part of the producer's transaction (as Kafka 4.4's coordinator runtime does): v0-4 only
+ * verify it (the v1 protocol added it with AddOffsetsToTxn; INVALID_TXN_STATE when it did not), v5+ add it
+ * if missing (transaction protocol v2, KIP-890). Verification errors as Kafka's AddPartitionsToTxnManager
+ * gives them: PRODUCER_FENCED answers INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE answers
+ * INVALID_TXN_STATE below v4; coordinator errors as the group coordinator maps them.
+ *
+ * <p>v0-2 carry no group membership; v3+ carry the consumer's generation (or KIP-848 member epoch), member
+ * id and instance id, checked as Kafka does for a transactional commit (not held back by a rebalance).
+ * v6 names topics by id (KIP-1319) and answers GROUP_ID_NOT_FOUND for an unknown group with a generation and
+ * STALE_MEMBER_EPOCH for a stale KIP-848 member (ILLEGAL_GENERATION before v6). As Kafka 4.4's KafkaApis: an
+ * unknown topic id (v6) answers UNKNOWN_TOPIC_ID for all its partitions, an unknown topic or partition
+ * UNKNOWN_TOPIC_OR_PARTITION, and v0-1 get COORDINATOR_NOT_AVAILABLE instead of COORDINATOR_LOAD_IN_PROGRESS.
+ * No authorization (Odradek has no ACLs yet).
+ */
+public final class TxnOffsetCommitHandler implements ApiHandler {
+    private static final System.Logger LOG = System.getLogger(TxnOffsetCommitHandler.class.getName());
+    /** The first version whose verification adds the offsets partition to the transaction (Kafka: above 4). */
+    private static final short FIRST_ADDING_VERSION = 5;
+    /** The first version whose clients know TRANSACTION_ABORTABLE (Kafka's genericErrorSupported: above 3). */
+    private static final short FIRST_ABORTABLE_VERSION = 4;
+
+    private final GroupCoordinator groups;
+    private final TransactionVerifier transactions;
+    private final TopicService topics;
+
+    public TxnOffsetCommitHandler(GroupCoordinator groups, TransactionVerifier transactions, TopicService topics) {
+        this.groups = groups;
+        this.transactions = transactions;
+        this.topics = topics;
+    }
+
+    @Override
+    public ApiSpec api() {
+        return TxnOffsetCommitApi.SPEC;
+    }
+
+    /** One topic of the request, the name it resolved to (null if unknown), its partitions and the errors of those refused here. */
+    private record TopicEntry(Struct topic, String name, List<Integer> partitions, List<ErrorCode> refused) {
+    }
+
+    @Override
+    public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        short version = context.version();
+        List<TopicEntry> entries = new ArrayList<>();
+        List<OffsetCommitRequest.Partition> valid = new ArrayList<>();
+        for (Struct t : request.get(Request.TOPICS)) {
+            String name = version >= 6 ? topics.topicName(t.get(TxnOffsetCommitRequestTopic.TOPIC_ID)).orElse(null)
+                    : t.get(TxnOffsetCommitRequestTopic.NAME);
+            TopicInfo info = name == null ? null : topics.topic(name).orElse(null);
+            TopicEntry entry = new TopicEntry(t, name, new ArrayList<>(), new ArrayList<>());
+            entries.add(entry);
+            for (Struct p : t.get(TxnOffsetCommitRequestTopic.PARTITIONS)) {
+                int index = p.get(TxnOffsetCommitRequestPartition.PARTITION_INDEX);
+                entry.partitions().add(index);
+                if (info == null || index < 0 || index >= info.partitions()) {
+                    entry.refused().add(version >= 6 && name == null ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+                    continue;
+                }
+                entry.refused().add(null);
+                valid.add(new OffsetCommitRequest.Partition(new TopicPartition(name, index),
+                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_OFFSET),
+                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_LEADER_EPOCH),
+                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_METADATA)));
+            }
+        }
+        if (valid.isEmpty()) {
+            return CompletableFuture.completedFuture(response(entries, Map.of(), version));
+        }
+        TxnOffsetCommitRequest req = new TxnOffsetCommitRequest(request.get(Request.TRANSACTIONAL_ID),
+                request.get(Request.GROUP_ID), request.get(Request.PRODUCER_ID), request.get(Request.PRODUCER_EPOCH),
+                request.get(Request.GENERATION_ID_OR_MEMBER_EPOCH), request.get(Request.MEMBER_ID),
+                request.get(Request.GROUP_INSTANCE_ID), valid, version);
+        return commit(req, version).thenApply(results -> response(entries, results, version));
+    }
+
+    /** Verifies (or adds) the group's offsets partition in the transaction, then commits through the group coordinator. */
+    private CompletableFuture<Map<TopicPartition, ErrorCode>> commit(TxnOffsetCommitRequest req, short version) {
+        if (req.groupId() == null || req.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(all(req, ErrorCode.INVALID_GROUP_ID));
+        }
+        TopicPartition offsetsPartition = new TopicPartition(OffsetsTopic.NAME, groups.partitionFor(req.groupId()));
+        CompletableFuture<Map<TopicPartition, ErrorCode>> verified;
+        try {
+            verified = transactions.verify(req.transactionalId(), req.producerId(), req.producerEpoch(),
+                    List.of(offsetsPartition), version >= FIRST_ADDING_VERSION);
+        } catch (RuntimeException e) {
+            verified = CompletableFuture.failedFuture(e);
+        }
+        return verified.handle((errors, failure) -> failure != null ? failureError(failure)
+                        : errors.getOrDefault(offsetsPartition, ErrorCode.UNKNOWN_SERVER_ERROR))
+                .thenCompose(error -> error == ErrorCode.NONE ? groups.txnOffsetCommit(req)
+                        : CompletableFuture.completedFuture(all(req, verificationError(error, version))));
+    }
+
+    /** A verification future that failed: the coordinator's error, else UNKNOWN_SERVER_ERROR (logged: a bug). */
+    private static ErrorCode failureError(Throwable failure) {
+        ErrorCode error = CoordinatorErrors.of(failure);
+        if (error == null) {
+            LOG.log(System.Logger.Level.ERROR, "TxnOffsetCommit verification failed", failure);
+            return ErrorCode.UNKNOWN_SERVER_ERROR;
+        }
+        return error;
+    }
+
+    /** A failed verification as the client sees it (Kafka's AddPartitionsToTxnManager, then the coordinator's mapping). */
+    static ErrorCode verificationError(ErrorCode error, short version) {
+        return switch (error) {
+            case PRODUCER_FENCED -> ErrorCode.INVALID_PRODUCER_EPOCH;
+            case TRANSACTION_ABORTABLE -> version < FIRST_ABORTABLE_VERSION ? ErrorCode.INVALID_TXN_STATE : error;
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, REQUEST_TIMED_OUT -> ErrorCode.COORDINATOR_NOT_AVAILABLE;
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> ErrorCode.NOT_COORDINATOR;
+            default -> error;
+        };
+    }
+
+    private static Map<TopicPartition, ErrorCode> all(TxnOffsetCommitRequest req, ErrorCode error) {
+        Map<TopicPartition, ErrorCode> out = new LinkedHashMap<>();
+        req.partitions().forEach(p -> out.put(p.partition(), error));
+        return out;
+    }
+
+    private static Struct response(List<TopicEntry> entries, Map<TopicPartition, ErrorCode> results, short version) {
+        Struct response = Response.SCHEMA.newStruct();
+        for (TopicEntry e : entries) {
+            Struct topic = response.add(Response.TOPICS)
+                    .set(TxnOffsetCommitResponseTopic.NAME, e.topic().get(TxnOffsetCommitRequestTopic.NAME))
+                    .set(TxnOffsetCommitResponseTopic.TOPIC_ID, e.topic().get(TxnOffsetCommitRequestTopic.TOPIC_ID));
+            for (int i = 0; i < e.partitions().size(); i++) {
+                int partition = e.partitions().get(i);
+                ErrorCode error = e.refused().get(i) != null ? e.refused().get(i)
+                        : results.getOrDefault(new TopicPartition(e.name(), partition), ErrorCode.UNKNOWN_SERVER_ERROR);
+                if (version < 2 && error == ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) {
+                    error = ErrorCode.COORDINATOR_NOT_AVAILABLE; // v0-1 clients do not know it (Kafka's KafkaApis)
+                }
+                topic.add(TxnOffsetCommitResponseTopic.PARTITIONS)
+                        .set(TxnOffsetCommitResponsePartition.PARTITION_INDEX, partition)
+                        .set(TxnOffsetCommitResponsePartition.ERROR_CODE, error.code());
+            }
+        }
+        return response;
+    }
+}

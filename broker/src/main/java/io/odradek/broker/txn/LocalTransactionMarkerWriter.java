@@ -1,0 +1,102 @@
+package io.odradek.broker.txn;
+
+import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.coordinator.transaction.TransactionMarkerWriter;
+import io.odradek.log.LogException;
+import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.Partitions;
+import io.odradek.wire.ErrorCode;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Writes transaction markers to the partitions this broker leads (what Kafka's WriteTxnMarkers does on the
+ * partition leader): a data partition gets the control batch through {@link Partition#appendMarker}, which
+ * moves its last stable offset and wakes the fetches parked on it; a {@code __consumer_offsets} partition is
+ * handed to the group coordinator, which writes the marker there and commits or drops the transaction's
+ * offsets. Used by the transaction coordinator (in-process) and by the WriteTxnMarkers handler.
+ *
+ * <p>Errors per partition, never an exceptional future: UNKNOWN_TOPIC_OR_PARTITION for a partition with no
+ * log here; the log's refusal (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, KAFKA_STORAGE_ERROR,
+ * ...); from the group coordinator, NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE / COORDINATOR_LOAD_IN_PROGRESS
+ * become NOT_LEADER_OR_FOLLOWER, as Kafka's KafkaApis translates them for the transaction coordinator, which
+ * retries it. A marker completes once committed (the high watermark past it); nothing times out here.
+ */
+public final class LocalTransactionMarkerWriter implements TransactionMarkerWriter {
+    public static final String OFFSETS_TOPIC = "__consumer_offsets";
+
+    /** The group coordinator's side ({@code GroupCoordinator::completeTransaction}). */
+    @FunctionalInterface
+    public interface OffsetsTransactions {
+        CompletableFuture<ErrorCode> completeTransaction(int offsetsPartition, long producerId, short producerEpoch,
+                int coordinatorEpoch, boolean commit);
+    }
+
+    private final Partitions partitions;
+    private final OffsetsTransactions offsets;
+
+    public LocalTransactionMarkerWriter(Partitions partitions, GroupCoordinator groups) {
+        this(partitions, groups::completeTransaction);
+    }
+
+    public LocalTransactionMarkerWriter(Partitions partitions, OffsetsTransactions offsets) {
+        this.partitions = partitions;
+        this.offsets = offsets;
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, ErrorCode>> writeMarkers(long producerId, short producerEpoch,
+            int coordinatorEpoch, boolean commit, Collection<TopicPartition> targets) {
+        Map<TopicPartition, ErrorCode> errors = new ConcurrentHashMap<>();
+        CompletableFuture<?>[] writes = new CompletableFuture<?>[targets.size()];
+        int i = 0;
+        for (TopicPartition tp : targets) {
+            CompletableFuture<ErrorCode> write;
+            try {
+                write = write(tp, producerId, producerEpoch, coordinatorEpoch, commit);
+            } catch (RuntimeException e) {
+                write = CompletableFuture.failedFuture(e);
+            }
+            writes[i++] = write.handle((error, failure) -> {
+                errors.put(tp, failure != null ? errorOf(failure) : error);
+                return null;
+            });
+        }
+        return CompletableFuture.allOf(writes).handle((v, ignored) -> Map.copyOf(errors));
+    }
+
+    private CompletableFuture<ErrorCode> write(TopicPartition tp, long producerId, short producerEpoch,
+            int coordinatorEpoch, boolean commit) {
+        if (OFFSETS_TOPIC.equals(tp.topic())) {
+            return offsets.completeTransaction(tp.partition(), producerId, producerEpoch, coordinatorEpoch, commit)
+                    .thenApply(LocalTransactionMarkerWriter::fromGroupCoordinator);
+        }
+        Optional<Partition> partition = partitions.partition(tp.topic(), tp.partition());
+        if (partition.isEmpty()) {
+            return CompletableFuture.completedFuture(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+        }
+        return partition.get().appendMarker(producerId, producerEpoch, coordinatorEpoch, commit)
+                .thenApply(appended -> ErrorCode.NONE);
+    }
+
+    /** The transaction coordinator retries NOT_LEADER_OR_FOLLOWER; it does not know the group coordinator's errors. */
+    private static ErrorCode fromGroupCoordinator(ErrorCode error) {
+        return switch (error) {
+            case NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS -> ErrorCode.NOT_LEADER_OR_FOLLOWER;
+            default -> error;
+        };
+    }
+
+    private static ErrorCode errorOf(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause instanceof LogException e ? fromGroupCoordinator(e.errorCode()) : ErrorCode.UNKNOWN_SERVER_ERROR;
+    }
+}

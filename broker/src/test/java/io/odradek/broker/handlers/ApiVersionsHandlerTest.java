@@ -1,0 +1,121 @@
+package io.odradek.broker.handlers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.api.BrokerFeatures;
+import io.odradek.wire.api.ApiVersionsApi;
+import io.odradek.wire.api.ApiVersionsApi.Response;
+import io.odradek.wire.schema.Struct;
+import io.odradek.wire.schema.WireWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ApiVersions' feature flags as Kafka 4.4 reports them, read back by Kafka's own message class. */
+class ApiVersionsHandlerTest {
+    static final long EPOCH = 1_700_000_000_000L;
+
+    @TempDir
+    Path dir;
+    AdminFixture f;
+    ApiVersionsHandler handler;
+
+    @BeforeEach
+    void setUp() {
+        f = new AdminFixture(dir);
+        ApiRegistry registry = new ApiRegistry();
+        handler = new ApiVersionsHandler(registry, BrokerFeatures.kafka44(EPOCH));
+        registry.register(handler);
+    }
+
+    @AfterEach
+    void tearDown() {
+        f.close();
+    }
+
+    @Test
+    void v4AndLaterClientsSeeEverySupportedFeatureAndTransactionVersionTwoFinalized() {
+        for (int version = 4; version <= 5; version++) {
+            ApiVersionsResponseData kafka = kafkaRead(version);
+            assertThat(kafka.supportedFeatures()).extracting(k -> k.name() + " " + k.minVersion() + "-" + k.maxVersion())
+                    .as("v%d", version)
+                    .containsExactly("metadata.version 7-33", "transaction.version 0-2", "group.version 0-1");
+            assertThat(kafka.finalizedFeaturesEpoch()).isEqualTo(EPOCH);
+            assertThat(kafka.finalizedFeatures()).extracting(k -> k.name() + " " + k.minVersionLevel() + "-" + k.maxVersionLevel())
+                    .containsExactly("metadata.version 33-33", "transaction.version 2-2", "group.version 1-1");
+            assertThat(kafka.apiKeys()).extracting(k -> k.apiKey() + ":" + k.minVersion() + "-" + k.maxVersion())
+                    .containsExactly("18:0-5");
+        }
+    }
+
+    @Test
+    void v3ClientsDoNotSeeSupportedFeaturesStartingAtZeroButStillSeeTheFinalizedLevels() {
+        ApiVersionsResponseData kafka = kafkaRead(3);
+        assertThat(kafka.supportedFeatures()).extracting(k -> k.name() + " " + k.minVersion() + "-" + k.maxVersion())
+                .containsExactly("metadata.version 7-33");
+        assertThat(kafka.finalizedFeatures()).extracting(k -> k.name() + " " + k.maxVersionLevel())
+                .containsExactly("metadata.version 33", "transaction.version 2", "group.version 1");
+        assertThat(kafka.finalizedFeaturesEpoch()).isEqualTo(EPOCH);
+    }
+
+    @Test
+    void clientsBeforeV3GetNoFeaturesAtAll() {
+        for (int version = 0; version <= 2; version++) {
+            ApiVersionsResponseData kafka = kafkaRead(version);
+            assertThat(kafka.supportedFeatures()).as("v%d", version).isEmpty();
+            assertThat(kafka.finalizedFeatures()).isEmpty();
+            assertThat(kafka.finalizedFeaturesEpoch()).isEqualTo(-1L);
+            assertThat(kafka.apiKeys()).extracting(k -> (int) k.apiKey()).containsExactly(18);
+        }
+    }
+
+    @Test
+    void theUnsupportedVersionAnswerListsApisOnly() {
+        Struct response = ApiVersionsHandler.unsupportedVersionResponse(new ApiRegistry().register(handler));
+        assertThat(response.get(Response.ERROR_CODE)).isEqualTo(io.odradek.wire.ErrorCode.UNSUPPORTED_VERSION.code());
+        assertThat(response.get(Response.API_KEYS)).hasSize(1);
+        assertThat(response.get(Response.SUPPORTED_FEATURES)).isEmpty();
+    }
+
+    @Test
+    void initProducerIdIsAdvertisedUpToV5AsKafkaDoesWithoutUnstableVersions() throws Exception {
+        ApiRegistry registry = new ApiRegistry();
+        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, BrokerFeatures.kafka44(EPOCH));
+        registry.register(apiVersions).register(new InitProducerIdHandler(null, null));
+        Struct response = f.call(apiVersions, 4, ApiVersionsApi.Request.SCHEMA.newStruct());
+        assertThat(response.get(Response.API_KEYS)).extracting(k -> k.get(Response.ApiVersion.API_KEY) + ":"
+                        + k.get(Response.ApiVersion.MIN_VERSION) + "-" + k.get(Response.ApiVersion.MAX_VERSION))
+                .containsExactly("18:0-5", "22:0-5");
+    }
+
+    @Test
+    void theFinalizedTransactionVersionIsTwo() {
+        BrokerFeatures features = BrokerFeatures.kafka44(0);
+        assertThat(features.transactionVersion()).isEqualTo((short) 2);
+        assertThat(features.finalizedLevel("share.version")).isZero();
+        assertThat(features.features()).extracting(BrokerFeatures.Feature::name)
+                .isEqualTo(List.of("metadata.version", "transaction.version", "group.version"));
+    }
+
+    /** Our response at {@code version}, encoded by our codec and decoded by Kafka's generated class. */
+    private ApiVersionsResponseData kafkaRead(int version) {
+        short v = (short) version;
+        Struct response = f.call(handler, version, ApiVersionsApi.Request.SCHEMA.newStruct());
+        WireWriter out = new WireWriter(UnpooledByteBufAllocator.DEFAULT);
+        ApiVersionsApi.SPEC.response().write(out, response, v, ApiVersionsApi.SPEC.isFlexible(v));
+        ByteBuf buf = (ByteBuf) out.finish().get(0);
+        try {
+            return new ApiVersionsResponseData(new ByteBufferAccessor(buf.nioBuffer()), v);
+        } finally {
+            buf.release();
+        }
+    }
+}

@@ -1,0 +1,264 @@
+package io.odradek.broker.handlers;
+
+import static io.odradek.broker.handlers.DataPathFixture.batch;
+import static io.odradek.broker.handlers.DataPathFixture.transactionalBatch;
+import static io.odradek.broker.handlers.DataPathFixture.wire;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.odradek.broker.fetch.FileSliceRecords;
+import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.coordinator.transaction.TransactionVerifier;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.ProduceApi.Request;
+import io.odradek.wire.api.ProduceApi.Request.TopicProduceData;
+import io.odradek.wire.api.ProduceApi.Request.TopicProduceData.PartitionProduceData;
+import io.odradek.wire.api.ProduceApi.Response;
+import io.odradek.wire.api.ProduceApi.Response.TopicProduceResponse;
+import io.odradek.wire.api.ProduceApi.Response.TopicProduceResponse.PartitionProduceResponse;
+import io.odradek.wire.schema.MemoryRecords;
+import io.odradek.wire.schema.Records;
+import io.odradek.wire.schema.Struct;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Transactional batches are checked with the transaction coordinator before they are appended. */
+class ProduceTransactionTest {
+    private static final long PID = 7L;
+    private static final short EPOCH = 3;
+
+    @TempDir
+    Path dir;
+    DataPathFixture fx;
+    /** What the fake coordinator was asked, one entry per question. */
+    final List<Question> asked = new CopyOnWriteArrayList<>();
+    /** The fake coordinator's answer per question (by how many it has been asked so far). */
+    Function<Question, Map<TopicPartition, ErrorCode>> answers = q -> Map.of();
+
+    record Question(String transactionalId, long producerId, short producerEpoch, List<TopicPartition> partitions,
+            boolean addIfMissing) {
+    }
+
+    final TransactionVerifier verifier = (String id, long pid, short epoch, Collection<TopicPartition> partitions,
+            boolean add) -> {
+        Question q = new Question(id, pid, epoch, List.copyOf(partitions), add);
+        asked.add(q);
+        return CompletableFuture.supplyAsync(() -> answers.apply(q)); // answered on another thread, as a shard does
+    };
+
+    @BeforeEach
+    void setUp() {
+        fx = new DataPathFixture(dir);
+        fx.createTopic("orders", 2);
+    }
+
+    @AfterEach
+    void tearDown() {
+        fx.close();
+    }
+
+    @Test
+    void aPartitionNotInTheTransactionIsRefusedWithInvalidTxnState() {
+        answers = q -> Map.of(new TopicPartition("orders", 0), ErrorCode.INVALID_TXN_STATE);
+        Struct response = produce(handler(true), 9, txn("x"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        assertThat(partition(response, 0).get(PartitionProduceResponse.ERROR_MESSAGE))
+                .isEqualTo("Partition was not added to the transaction");
+        assertThat(partition(response, 0).get(PartitionProduceResponse.BASE_OFFSET)).isEqualTo(-1L);
+        assertThat(fx.log("orders", 0).logEndOffset()).isZero();
+        assertThat(asked).containsExactly(new Question("my-txn", PID, EPOCH,
+                List.of(new TopicPartition("orders", 0)), false));
+    }
+
+    @Test
+    void aVerifiedPartitionIsAppended() {
+        Struct response = produce(handler(true), 9, txn("x", "y"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(partition(response, 0).get(PartitionProduceResponse.BASE_OFFSET)).isZero();
+        assertThat(DataPathFixture.records(new FileSliceRecords(fx.log("orders", 0).read(0, 1 << 20))))
+                .containsExactly("0:k-x=x", "1:k-y=y");
+    }
+
+    @Test
+    void produceV12AsksTheCoordinatorToAddThePartition() {
+        Struct response = produce(handler(false), 12, txn("x"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(asked).singleElement().extracting(Question::addIfMissing).isEqualTo(true);
+        assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(1L);
+    }
+
+    @Test
+    void v13NamesTheTopicByIdAndTheCoordinatorIsAskedByName() {
+        Struct request = request("my-txn");
+        request.add(Request.TOPIC_DATA).set(TopicProduceData.TOPIC_ID, fx.topicId("orders").orElseThrow())
+                .add(TopicProduceData.PARTITION_DATA).set(PartitionProduceData.INDEX, 1)
+                .set(PartitionProduceData.RECORDS, txn("x"));
+        Struct response = fx.callAndWait(handler(true), 13, request);
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(asked).containsExactly(new Question("my-txn", PID, EPOCH, List.of(new TopicPartition("orders", 1)), true));
+        assertThat(fx.log("orders", 1).logEndOffset()).isEqualTo(1L);
+    }
+
+    @Test
+    void withVerificationDisabledOlderProducersAreAppendedUnchecked() {
+        Struct response = produce(handler(false), 11, txn("x"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(asked).isEmpty();
+        assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(1L);
+    }
+
+    @Test
+    void plainBatchesOfATransactionalProducerAreNotVerified() {
+        Struct request = request("my-txn");
+        add(request, "orders", 0, wire(batch(1L, "plain")));
+        Struct response = fx.callAndWait(handler(true), 9, request);
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(asked).isEmpty();
+    }
+
+    @Test
+    void oneQuestionCoversEveryTransactionalPartitionOfTheRequest() {
+        answers = q -> Map.of(new TopicPartition("orders", 1), ErrorCode.INVALID_TXN_STATE);
+        Struct request = request("my-txn");
+        add(request, "orders", 0, wire(transactionalBatch(PID, EPOCH, 1L, "a")));
+        add(request, "orders", 1, wire(transactionalBatch(PID, EPOCH, 1L, "b")));
+        Struct response = fx.callAndWait(handler(true), 9, request);
+
+        assertThat(asked).singleElement().extracting(Question::partitions)
+                .isEqualTo(List.of(new TopicPartition("orders", 0), new TopicPartition("orders", 1)));
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(error(response, 1)).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(1L);
+        assertThat(fx.log("orders", 1).logEndOffset()).isZero();
+    }
+
+    @Test
+    void coordinatorErrorsAreTranslatedForProducersAsKafkaDoes() {
+        assertThat(answeredWith(ErrorCode.PRODUCER_FENCED, 9)).isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH);
+        assertThat(answeredWith(ErrorCode.NOT_COORDINATOR, 9)).isEqualTo(ErrorCode.NOT_ENOUGH_REPLICAS);
+        assertThat(answeredWith(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, 12)).isEqualTo(ErrorCode.NOT_ENOUGH_REPLICAS);
+        assertThat(answeredWith(ErrorCode.CONCURRENT_TRANSACTIONS, 9)).isEqualTo(ErrorCode.NOT_ENOUGH_REPLICAS);
+        assertThat(answeredWith(ErrorCode.TRANSACTION_ABORTABLE, 10)).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        assertThat(answeredWith(ErrorCode.TRANSACTION_ABORTABLE, 11)).isEqualTo(ErrorCode.TRANSACTION_ABORTABLE);
+        assertThat(answeredWith(ErrorCode.INVALID_PRODUCER_EPOCH, 9)).isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH);
+        assertThat(fx.log("orders", 0).logEndOffset()).isZero();
+    }
+
+    @Test
+    void aFailingCoordinatorIsARetriableError() {
+        TransactionVerifier broken = (id, pid, epoch, partitions, add) ->
+                CompletableFuture.failedFuture(new IllegalStateException("shard gone"));
+        Struct response = fx.callAndWait(new ProduceHandler(fx, fx.partitions, broken, true), 9,
+                add(request("my-txn"), "orders", 0, wire(transactionalBatch(PID, EPOCH, 1L, "x"))));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NOT_ENOUGH_REPLICAS);
+        assertThat(partition(response, 0).get(PartitionProduceResponse.ERROR_MESSAGE))
+                .contains("COORDINATOR_NOT_AVAILABLE");
+    }
+
+    @Test
+    void v12ConcurrentTransactionsIsAskedAgainUntilTheCoordinatorAccepts() {
+        answers = q -> asked.size() < 2
+                ? Map.of(new TopicPartition("orders", 0), ErrorCode.CONCURRENT_TRANSACTIONS) : Map.of();
+        Struct response = produce(handler(true), 12, txn("x"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(asked).hasSize(2);
+        assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(1L);
+    }
+
+    @Test
+    void v12ConcurrentTransactionsIsReturnedOnceTheRetriesRunOut() {
+        answers = q -> Map.of(new TopicPartition("orders", 0), ErrorCode.CONCURRENT_TRANSACTIONS);
+        Struct response = produce(handler(true), 12, txn("x"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.CONCURRENT_TRANSACTIONS);
+        assertThat(asked.size()).isGreaterThan(1);
+        assertThat(fx.log("orders", 0).logEndOffset()).isZero();
+    }
+
+    @Test
+    void heldBatchesAreReleasedWhetherAppendedOrRefused() {
+        answers = q -> Map.of(new TopicPartition("orders", 1), ErrorCode.INVALID_TXN_STATE);
+        ByteBuf ok = Unpooled.copiedBuffer(transactionalBatch(PID, EPOCH, 1L, "a"));
+        ByteBuf refused = Unpooled.copiedBuffer(transactionalBatch(PID, EPOCH, 1L, "b"));
+        Struct request = request("my-txn");
+        add(request, "orders", 0, new MemoryRecords(ok));
+        add(request, "orders", 1, new MemoryRecords(refused));
+        fx.callAndWait(handler(true), 9, request);
+
+        // Only the request's own reference is left, which the network layer releases with the frame.
+        assertThat(ok.refCnt()).isEqualTo(1);
+        assertThat(refused.refCnt()).isEqualTo(1);
+    }
+
+    @Test
+    void twoProducerIdsInOneRequestAreRefused() {
+        Struct request = request("my-txn");
+        add(request, "orders", 0, wire(transactionalBatch(PID, EPOCH, 1L, "a")));
+        add(request, "orders", 1, wire(transactionalBatch(PID + 1, EPOCH, 1L, "b")));
+        Struct response = fx.callAndWait(handler(true), 9, request);
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+        assertThat(error(response, 1)).isEqualTo(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+        assertThat(asked).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private ErrorCode answeredWith(ErrorCode coordinatorError, int version) {
+        answers = q -> Map.of(new TopicPartition("orders", 0), coordinatorError);
+        return error(produce(handler(true), version, txn("x")), 0);
+    }
+
+    private ProduceHandler handler(boolean verification) {
+        return new ProduceHandler(fx, fx.partitions, verifier, verification);
+    }
+
+    private static Records txn(String... values) {
+        return wire(transactionalBatch(PID, EPOCH, 1L, values));
+    }
+
+    private Struct produce(ProduceHandler handler, int version, Records records) {
+        return fx.callAndWait(handler, version, add(request("my-txn"), "orders", 0, records));
+    }
+
+    private static Struct request(String transactionalId) {
+        return Request.SCHEMA.newStruct().set(Request.ACKS, (short) -1).set(Request.TIMEOUT_MS, 30_000)
+                .set(Request.TRANSACTIONAL_ID, transactionalId);
+    }
+
+    /** Adds a partition (under one topic entry per call, as clients may) to the request. */
+    private static Struct add(Struct request, String topic, int partition, Records records) {
+        request.add(Request.TOPIC_DATA).set(TopicProduceData.NAME, topic)
+                .add(TopicProduceData.PARTITION_DATA)
+                .set(PartitionProduceData.INDEX, partition)
+                .set(PartitionProduceData.RECORDS, records);
+        return request;
+    }
+
+    /** The response of the request's n-th partition (one topic entry each). */
+    private static Struct partition(Struct response, int n) {
+        return response.get(Response.RESPONSES).get(n).get(TopicProduceResponse.PARTITION_RESPONSES).get(0);
+    }
+
+    private static ErrorCode error(Struct response, int n) {
+        return ErrorCode.forCode(partition(response, n).get(PartitionProduceResponse.ERROR_CODE));
+    }
+}
