@@ -177,6 +177,7 @@ class TransactionRestartTest {
             if (commit) {
                 producer.commitTransaction();
             } else {
+                producer.flush(); // an abort drops the batches the producer has not sent yet
                 producer.abortTransaction();
                 aborted.add("firstOffset: " + 6 * k + " lastOffset: " + (6 * k + 5) + " lastStableOffset: "
                         + (6 * k + 6));

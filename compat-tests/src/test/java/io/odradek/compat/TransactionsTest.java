@@ -210,7 +210,9 @@ class TransactionsTest {
             producer.sendOffsetsToTransaction(next, consumer.groupMetadata());
             transactions++;
             if (transactions == 2) {
-                // A failure after the writes: abort, and go back to the last committed input offsets.
+                // A failure after the writes (flushed, so they are in the log: an abort drops batches the
+                // producer has not sent yet): abort, and go back to the last committed input offsets.
+                producer.flush();
                 producer.abortTransaction();
                 aborted = batch.size();
                 Map<TopicPartition, OffsetAndMetadata> restart = consumer.committed(consumer.assignment());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.odradek.compat.Clients;
 import io.odradek.compat.OdradekBroker;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -57,8 +58,7 @@ class ConfluentKafkaPythonTransactionsTest {
         Clients.awaitLastStableOffsets(broker, topic, List.of(5L, 6L));
         ConfluentKafkaPython.Run committed = python.run("consume", Map.of("topic", topic, "partitions", 2,
                 "isolation", "read_committed"));
-        assertThat(committed.events("message")).as(committed.describe())
-                .extracting(ConfluentKafkaPythonTransactionsTest::message)
+        assertThat(messages(committed)).as(committed.describe())
                 .containsExactly("0@0 k1=committed-1", "0@1 k3=committed-3", "1@0 k2=committed-2",
                         "1@4 k6=committed-6");
         assertThat(committed.events("watermarks")).extracting(ConfluentKafkaPythonTransactionsTest::watermarks)
@@ -66,8 +66,7 @@ class ConfluentKafkaPythonTransactionsTest {
 
         ConfluentKafkaPython.Run uncommitted = python.run("consume", Map.of("topic", topic, "partitions", 2,
                 "isolation", "read_uncommitted"));
-        assertThat(uncommitted.events("message")).as(uncommitted.describe())
-                .extracting(ConfluentKafkaPythonTransactionsTest::message)
+        assertThat(messages(uncommitted)).as(uncommitted.describe())
                 .containsExactly("0@0 k1=committed-1", "0@1 k3=committed-3", "0@3 k4=aborted-4",
                         "1@0 k2=committed-2", "1@2 k5=aborted-5", "1@4 k6=committed-6");
     }
@@ -91,9 +90,15 @@ class ConfluentKafkaPythonTransactionsTest {
                 "isolation", "read_committed"));
         assertThat(committed.events("watermarks")).extracting(ConfluentKafkaPythonTransactionsTest::watermarks)
                 .as("the last stable offset").containsExactly("0: 0-2");
-        assertThat(committed.events("message")).extracting(ConfluentKafkaPythonTransactionsTest::message)
+        assertThat(messages(committed))
                 .containsExactly("0@0 j=committed");
         producer.abortTransaction();
+    }
+
+    /** "partition@offset key=value" per message, partition by partition, each in the order it was delivered. */
+    private static List<String> messages(ConfluentKafkaPython.Run run) {
+        return run.events("message").stream().sorted(Comparator.comparingInt(m -> m.get("partition").asInt()))
+                .map(ConfluentKafkaPythonTransactionsTest::message).toList();
     }
 
     private static String delivery(JsonNode e) {
