@@ -3,9 +3,12 @@
 // runs each entry of "transactions" as one transaction: producer.transaction(), one send() per list in
 // "sends", then commit() or abort(). KafkaJS speaks transaction protocol v1 (AddPartitionsToTxn, EndTxn v0).
 // Options: {brokers, topic, transactionalId, transactionTimeout: 60000,
-//           transactions: [{commit: true|false, sends: [[{key, value, partition}]]}]}
-// Prints: {"event":"sent", ...} per partition result of each send, {"event":"committed"|"aborted"} per
-// transaction.
+//           transactions: [{commit: true|false, sends: [[{key, value, partition}]],
+//                           offsets?: {consumerGroupId, topics: [{topic, partitions: [{partition, offset}]}]}}]}
+// "offsets" goes through transaction.sendOffsets (AddOffsetsToTxn, then TxnOffsetCommit to the group's
+// coordinator) before the commit or abort.
+// Prints: {"event":"sent", ...} per partition result of each send, {"event":"offsetsSent"} and
+// {"event":"committed"|"aborted"} per transaction.
 const { options, emit, kafka, run } = require('./lib')
 
 const opts = options()
@@ -29,6 +32,10 @@ async function main() {
             emit({ event: 'sent', topic: r.topicName, partition: r.partition, errorCode: r.errorCode,
               baseOffset: Number(r.baseOffset) })
           }
+        }
+        if (txn.offsets) {
+          await transaction.sendOffsets(txn.offsets)
+          emit({ event: 'offsetsSent', consumerGroupId: txn.offsets.consumerGroupId })
         }
       } catch (e) {
         await transaction.abort()

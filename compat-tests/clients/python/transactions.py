@@ -3,8 +3,10 @@
 compat tests: one JSON argument in, one JSON object per line out (stdout); librdkafka's debug log on stderr.
 
   produce: {"mode": "produce", "brokers", "transactionalId", "transactions": [{"commit": bool,
-            "messages": [{"topic", "partition", "key", "value"}]}]}
-           Runs init_transactions, then per transaction begin / produce / flush / commit or abort.
+            "messages": [{"topic", "partition", "key", "value"}],
+            "offsets": {"group", "positions": [{"topic", "partition", "offset"}]} (optional)}]}
+           Runs init_transactions, then per transaction begin / produce / flush / send_offsets_to_transaction
+           (AddOffsetsToTxn, TxnOffsetCommit) / commit or abort.
            Prints {"event": "delivered", topic, partition, offset, key, value, error} per message and
            {"event": "committed"} or {"event": "aborted"} per transaction.
   consume: {"mode": "consume", "brokers", "topic", "partitions", "isolation": "read_committed"}
@@ -52,12 +54,25 @@ def produce(opts):
         remaining = producer.flush(30)
         if remaining:
             raise RuntimeError("%d messages not delivered within 30 s" % remaining)
+        if "offsets" in txn:
+            send_offsets(producer, opts, txn["offsets"])
         if txn["commit"]:
             producer.commit_transaction(30)
             emit({"event": "committed"})
         else:
             producer.abort_transaction(30)
             emit({"event": "aborted"})
+
+
+def send_offsets(producer, opts, offsets):
+    """Offsets for a group this process does not join (generation -1, as a Java ConsumerGroupMetadata(id))."""
+    consumer = Consumer({"bootstrap.servers": ",".join(opts["brokers"]), "group.id": offsets["group"]})
+    try:
+        positions = [TopicPartition(p["topic"], p["partition"], p["offset"]) for p in offsets["positions"]]
+        producer.send_offsets_to_transaction(positions, consumer.consumer_group_metadata(), 30)
+        emit({"event": "offsetsSent", "group": offsets["group"]})
+    finally:
+        consumer.close()
 
 
 def consume(opts):

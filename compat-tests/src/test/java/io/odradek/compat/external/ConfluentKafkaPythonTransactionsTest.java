@@ -8,9 +8,12 @@ import io.odradek.compat.OdradekBroker;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Transactions from librdkafka (confluent-kafka-python 1.7 on librdkafka 2.0): it speaks transaction protocol
- * v1 (InitProducerId, AddPartitionsToTxn, EndTxn, no epoch bump per transaction), and its consumer reads at
+ * v1 (InitProducerId v4, AddPartitionsToTxn v0, AddOffsetsToTxn v0, TxnOffsetCommit v3, EndTxn v1; no epoch
+ * bump per transaction), and its consumer reads at
  * read_committed using the aborted_transactions list of each Fetch response.
  */
 @ExtendWith(ExternalClients.class)
@@ -93,6 +97,39 @@ class ConfluentKafkaPythonTransactionsTest {
         assertThat(messages(committed))
                 .containsExactly("0@0 j=committed");
         producer.abortTransaction();
+    }
+
+    @Test
+    void offsetsSentInACommittedTransactionAreTheGroupsAndThoseOfAnAbortedOneNever() throws Exception {
+        String input = "py-offsets-in";
+        String output = "py-offsets-out";
+        broker.createTopic(input, 2);
+        broker.createTopic(output, 1);
+        ConfluentKafkaPython.Run produced = python.run("produce", Map.of("transactionalId", "py-offsets-1",
+                "transactions", List.of(
+                        Map.of("commit", true,
+                                "messages", List.of(ConfluentKafkaPython.message(output, 0, "k", "committed")),
+                                "offsets", offsets("py-group", input, 5, 7)),
+                        Map.of("commit", false,
+                                "messages", List.of(ConfluentKafkaPython.message(output, 0, "k", "aborted")),
+                                "offsets", offsets("py-group", input, 9, 9)))));
+
+        assertThat(produced.events()).as(produced.describe()).extracting(e -> e.get("event").asText())
+                .containsExactly("delivered", "offsetsSent", "committed", "delivered", "offsetsSent", "aborted", "done");
+        assertThat(Kcat.requestsSent(produced.process())).as("librdkafka's transaction requests")
+                .contains("InitProducerId v4", "AddPartitionsToTxn v0", "AddOffsetsToTxn v0", "TxnOffsetCommit v3",
+                        "EndTxn v1");
+        Clients.awaitTransactionState(broker, "py-offsets-1", TransactionState.COMPLETE_ABORT);
+        Map<TopicPartition, Long> committed = OdradekBroker.await(broker.admin().listConsumerGroupOffsets("py-group")
+                .partitionsToOffsetAndMetadata()).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+        assertThat(committed).isEqualTo(Map.of(new TopicPartition(input, 0), 5L, new TopicPartition(input, 1), 7L));
+    }
+
+    private static Map<String, Object> offsets(String group, String topic, long partition0, long partition1) {
+        return Map.of("group", group, "positions", List.of(
+                Map.of("topic", topic, "partition", 0, "offset", partition0),
+                Map.of("topic", topic, "partition", 1, "offset", partition1)));
     }
 
     /** "partition@offset key=value" per message, partition by partition, each in the order it was delivered. */
