@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -55,6 +56,7 @@ class StreamsExactlyOnceTest {
     private static final String OUTPUT = "wc-counts";
     private static final List<String> WORDS = List.of("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta");
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final String INJECTED = "injected crash";
 
     @RegisterExtension
     final OdradekBroker broker = OdradekBroker.withConfig(Map.of(
@@ -65,6 +67,7 @@ class StreamsExactlyOnceTest {
     private final List<Path> stateDirs = new ArrayList<>();
     /** The first exception that stopped a stream thread: the reason for a failure. */
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicInteger crashKeyProcessed = new AtomicInteger();
     private KafkaStreams streams;
 
     @AfterEach
@@ -111,7 +114,32 @@ class StreamsExactlyOnceTest {
                 .isEqualTo(Map.of(new TopicPartition(INPUT, 0), 150L, new TopicPartition(INPUT, 1), 150L));
     }
 
+    /**
+     * The stream thread throws while processing input line 150, in the middle of a transaction that already
+     * holds output, changelog and repartition records; Streams replaces the thread, the transaction is
+     * aborted and the input reprocessed from the committed offsets: read_committed sees every count once.
+     */
+    @Test
+    void wordCountsStayExactWhenAStreamThreadDiesMidTransactionAndIsReplaced() throws Exception {
+        broker.createTopic(INPUT, 2);
+        broker.createTopic(OUTPUT, 2);
+        List<String> lines = lines(0, 300);
+        produce(lines);
+
+        streams = start("150");
+        Map<String, List<Long>> counts = awaitCounts(expectedCounts(lines));
+
+        assertThat(crashKeyProcessed.get()).as("line 150 processed: in the aborted transaction, then after it")
+                .isEqualTo(2);
+        assertThat(counts).isEqualTo(expectedSequences(lines));
+    }
+
     private KafkaStreams start() throws IOException {
+        return start(null);
+    }
+
+    /** @param crashAtKey the input key whose processing throws, once (null: never) */
+    private KafkaStreams start(String crashAtKey) throws IOException {
         Path stateDir = Files.createTempDirectory("odradek-streams-");
         stateDirs.add(stateDir);
         Properties props = new Properties();
@@ -123,9 +151,17 @@ class StreamsExactlyOnceTest {
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        // A replaced thread's consumer does not leave the group: its session (Kafka's minimum) must run out.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1000);
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(INPUT, Consumed.with(Serdes.String(), Serdes.String()))
-                .flatMapValues(line -> Arrays.asList(line.split(" ")))
+                .flatMapValues((key, line) -> {
+                    if (key.equals(crashAtKey) && crashKeyProcessed.getAndIncrement() == 0) {
+                        throw new IllegalStateException(INJECTED);
+                    }
+                    return Arrays.asList(line.split(" "));
+                })
                 .groupBy((key, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
                 .count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("counts")
                         .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
@@ -133,6 +169,11 @@ class StreamsExactlyOnceTest {
                 .to(OUTPUT, Produced.with(Serdes.String(), Serdes.Long()));
         KafkaStreams app = new KafkaStreams(builder.build(), props);
         app.setUncaughtExceptionHandler(e -> {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (INJECTED.equals(t.getMessage())) {
+                    return StreamThreadExceptionResponse.REPLACE_THREAD;
+                }
+            }
             failure.compareAndSet(null, e);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
@@ -176,7 +217,7 @@ class StreamsExactlyOnceTest {
     private void produce(List<String> lines) {
         KafkaProducer<String, String> producer = Clients.producer(broker, Map.of());
         for (int i = 0; i < lines.size(); i++) {
-            producer.send(new ProducerRecord<>(INPUT, i % 2, null, lines.get(i)));
+            producer.send(new ProducerRecord<>(INPUT, i % 2, String.valueOf(i), lines.get(i)));
         }
         producer.flush();
         producer.close();
