@@ -123,10 +123,11 @@ public final class BrokerConfigDef {
         define("transaction.state.log.num.partitions", INT, "50", atLeast(1),
                 "Partitions of __transaction_state, fixed once it exists (an existing topic's count wins).");
         define("transaction.state.log.segment.bytes", INT, "104857600", atLeast(1), "Segment size of __transaction_state.");
-        define("transaction.state.log.replication.factor", SHORT, "3", atLeast(1),
-                "Replication factor of __transaction_state; accepted, not acted on: one node holds every partition.");
-        define("transaction.state.log.min.isr", INT, "2", atLeast(1),
-                "Kafka sets it as the topic's min.insync.replicas; accepted, not acted on: one node is the whole ISR.");
+        define("transaction.state.log.replication.factor", SHORT, "1", atLeast(1),
+                "Replication factor of __transaction_state (Kafka: 3; 1 so a single broker works, as for "
+                        + "__consumer_offsets); one node holds every partition.");
+        define("transaction.state.log.min.isr", INT, "1", atLeast(1),
+                "Kafka sets it as the topic's min.insync.replicas (Kafka: 2; 1 so a single broker works); one node is the whole ISR.");
         define("transaction.state.log.load.buffer.size", INT, "5242880", atLeast(1),
                 "Kafka's read size when loading __transaction_state; accepted, not acted on (loading reads whole batches).");
         define("transaction.max.timeout.ms", INT, "900000", atLeast(1),
