@@ -6,10 +6,15 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -290,6 +295,96 @@ class TransactionsTest {
     }
 
     /** Every record of the topic as "partition@offset key=value", partition by partition, at that isolation. */
+    /**
+     * Four transactional producers on their own threads, 25 transactions each over three partitions, every
+     * fourth aborted, while a read_committed consumer polls all along (its fetches wait for, and are woken
+     * by, the last stable offset moving): it receives exactly the committed records, each once, in each
+     * producer's order per partition, and never an aborted one.
+     */
+    @Test
+    void concurrentTransactionsReachALiveReadCommittedConsumerExactlyOnceAndAbortedOnesNever() throws Exception {
+        String topic = "txn-concurrent";
+        BROKER.createTopic(topic, 3);
+        List<String> committed = Collections.synchronizedList(new ArrayList<>());
+        List<String> aborted = Collections.synchronizedList(new ArrayList<>());
+        List<KafkaProducer<String, String>> producers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            producers.add(Clients.transactionalProducer(BROKER, "concurrent-" + i, Map.of()));
+        }
+        KafkaConsumer<String, String> consumer = Clients.consumer(BROKER,
+                Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
+        List<TopicPartition> partitions = Clients.partitions(topic, 3);
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        List<ConsumerRecord<String, String>> received = Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
+            while (!done.get()) {
+                consumer.poll(Duration.ofMillis(100)).forEach(received::add);
+            }
+        });
+        List<CompletableFuture<Void>> writers = new ArrayList<>();
+        for (int i = 0; i < producers.size(); i++) {
+            int id = i;
+            KafkaProducer<String, String> producer = producers.get(i);
+            writers.add(CompletableFuture.runAsync(() -> {
+                for (int t = 0; t < 25; t++) {
+                    boolean commit = t % 4 != 2;
+                    producer.beginTransaction();
+                    List<String> values = new ArrayList<>();
+                    for (int r = 0; r < 6; r++) {
+                        String value = "p" + id + "-t" + t + "-r" + r;
+                        producer.send(new ProducerRecord<>(topic, r % 3, "p" + id, value));
+                        values.add(value);
+                    }
+                    if (commit) {
+                        producer.commitTransaction();
+                        committed.addAll(values);
+                    } else {
+                        producer.flush();
+                        producer.abortTransaction();
+                        aborted.addAll(values);
+                    }
+                }
+            }));
+        }
+        for (CompletableFuture<Void> writer : writers) {
+            writer.get(120, TimeUnit.SECONDS);
+        }
+        Clients.awaitNoOpenTransactions(BROKER, topic, 3);
+        List<Long> end = Clients.endOffsets(BROKER, topic, 3, "read_committed");
+        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+        while (received.size() < committed.size() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(300); // anything more would be a duplicate or an aborted record
+        done.set(true);
+        reader.get(10, TimeUnit.SECONDS);
+
+        List<String> values = received.stream().map(ConsumerRecord::value).toList();
+        assertThat(values).as("records received at read_committed (positions %s, end %s)",
+                partitions.stream().map(consumer::position).toList(), end)
+                .containsExactlyInAnyOrderElementsOf(committed).doesNotContainAnyElementsOf(aborted);
+        for (TopicPartition tp : partitions) {
+            for (int i = 0; i < producers.size(); i++) {
+                String prefix = "p" + i + "-";
+                List<String> inOrder = received.stream().filter(r -> r.partition() == tp.partition())
+                        .map(ConsumerRecord::value).filter(v -> v.startsWith(prefix)).toList();
+                assertThat(inOrder).as("producer %d on %s, in its order", i, tp)
+                        .isEqualTo(committed.stream().filter(v -> v.startsWith(prefix))
+                                .filter(v -> Integer.parseInt(v.substring(v.lastIndexOf('r') + 1)) % 3 == tp.partition())
+                                .sorted(Comparator.comparingInt(TransactionsTest::sendOrder)).toList());
+            }
+        }
+        assertThat(read(topic, 3, "read_uncommitted")).hasSize(committed.size() + aborted.size());
+    }
+
+    /** "pI-tT-rR" in the order producer I sent it: transaction T, record R. */
+    private static int sendOrder(String value) {
+        String[] parts = value.split("-");
+        return Integer.parseInt(parts[1].substring(1)) * 10 + Integer.parseInt(parts[2].substring(1));
+    }
+
     static List<String> read(String topic, int partitions, String isolation) {
         return readRecords(topic, partitions, isolation).stream()
                 .map(r -> r.partition() + "@" + r.offset() + " " + r.key() + "=" + r.value()).toList();
