@@ -9,6 +9,12 @@ compat tests: one JSON argument in, one JSON object per line out (stdout); librd
            (AddOffsetsToTxn, TxnOffsetCommit) / commit or abort.
            Prints {"event": "delivered", topic, partition, offset, key, value, error} per message and
            {"event": "committed"} or {"event": "aborted"} per transaction.
+  fence:   {"mode": "fence", "brokers", "transactionalId", "topic"}
+           A producer writes "zombie" to partition 0 in an open transaction; a second producer with the same
+           transactional.id initialises (fencing the first and aborting its transaction), writes "successor"
+           and commits; then the first tries to commit. Prints {"event": "delivered", ...} per message,
+           {"event": "committed"} for the successor and {"event": "fenced", name, fatal, retriable,
+           abortable} with the error the zombie's commit raised.
   consume: {"mode": "consume", "brokers", "topic", "partitions", "isolation": "read_committed"}
            Assigns every partition from the beginning and reads to the end of each (partition EOF).
            Prints {"event": "watermarks", partition, low, high} (high: the last stable offset under
@@ -18,7 +24,7 @@ import json
 import sys
 import time
 
-from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition, OFFSET_BEGINNING
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition, OFFSET_BEGINNING
 
 DEBUG = "protocol,broker,eos,msg"
 
@@ -32,17 +38,22 @@ def text(raw):
     return None if raw is None else raw.decode("utf-8")
 
 
-def produce(opts):
-    producer = Producer({
+def transactional_producer(opts):
+    return Producer({
         "bootstrap.servers": ",".join(opts["brokers"]),
         "transactional.id": opts["transactionalId"],
         "transaction.timeout.ms": opts.get("transactionTimeoutMs", 60000),
         "debug": DEBUG,
     })
 
-    def delivered(err, msg):
-        emit({"event": "delivered", "topic": msg.topic(), "partition": msg.partition(), "offset": msg.offset(),
-              "key": text(msg.key()), "value": text(msg.value()), "error": None if err is None else str(err)})
+
+def delivered(err, msg):
+    emit({"event": "delivered", "topic": msg.topic(), "partition": msg.partition(), "offset": msg.offset(),
+          "key": text(msg.key()), "value": text(msg.value()), "error": None if err is None else str(err)})
+
+
+def produce(opts):
+    producer = transactional_producer(opts)
 
     producer.init_transactions(30)
     for txn in opts["transactions"]:
@@ -62,6 +73,27 @@ def produce(opts):
         else:
             producer.abort_transaction(30)
             emit({"event": "aborted"})
+
+
+def fence(opts):
+    zombie = transactional_producer(opts)
+    zombie.init_transactions(30)
+    zombie.begin_transaction()
+    zombie.produce(opts["topic"], key="z", value="zombie", partition=0, on_delivery=delivered)
+    zombie.flush(30)
+    successor = transactional_producer(opts)
+    successor.init_transactions(30)
+    successor.begin_transaction()
+    successor.produce(opts["topic"], key="s", value="successor", partition=0, on_delivery=delivered)
+    successor.commit_transaction(30)
+    emit({"event": "committed"})
+    try:
+        zombie.commit_transaction(30)
+        emit({"event": "zombieCommitted"})
+    except KafkaException as e:
+        err = e.args[0]
+        emit({"event": "fenced", "name": err.name(), "fatal": err.fatal(), "retriable": err.retriable(),
+              "abortable": err.txn_requires_abort()})
 
 
 def send_offsets(producer, opts, offsets):
@@ -111,7 +143,7 @@ def consume(opts):
 def main():
     opts = json.loads(sys.argv[1])
     try:
-        {"produce": produce, "consume": consume}[opts["mode"]](opts)
+        {"produce": produce, "fence": fence, "consume": consume}[opts["mode"]](opts)
     except Exception as e:  # reported as an event, and as the exit status
         emit({"event": "error", "message": repr(e)})
         sys.exit(1)

@@ -111,9 +111,16 @@ public final class Clients {
      */
     static List<ConsumerRecord<String, String>> readAtIsolation(OdradekBroker broker, String topic, int partitions,
             String isolation) {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig(broker,
-                Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation)), new StringDeserializer(),
-                new StringDeserializer())) {
+        return readAtIsolation(broker, topic, partitions, isolation, Map.of());
+    }
+
+    /** As above, with these consumer settings too (e.g. small fetches). */
+    static List<ConsumerRecord<String, String>> readAtIsolation(OdradekBroker broker, String topic, int partitions,
+            String isolation, Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig(broker, config),
+                new StringDeserializer(), new StringDeserializer())) {
             List<ConsumerRecord<String, String>> records = new ArrayList<>(readAll(consumer,
                     partitions(topic, partitions), Duration.ofSeconds(60)));
             records.sort(Comparator.<ConsumerRecord<String, String>>comparingInt(ConsumerRecord::partition)

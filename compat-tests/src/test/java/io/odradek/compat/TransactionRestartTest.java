@@ -16,9 +16,12 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.tools.DumpLogSegments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -217,6 +220,24 @@ class TransactionRestartTest {
 
         assertThat(read(topic, 1, "read_committed")).isEqualTo(committed);
         assertThat(read(topic, 1, "read_uncommitted")).isEqualTo(all);
+        // One batch per fetch: each response's aborted_transactions must cover just its range.
+        assertThat(Clients.readAtIsolation(broker, topic, 1, "read_committed",
+                Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 100)).stream()
+                .map(r -> r.partition() + "@" + r.offset() + " " + r.value()).toList()).isEqualTo(committed);
+        // A read_committed consumer starting inside an aborted transaction (txn 4: offsets 24-28, marker 29)
+        // skips the rest of it and starts at the next committed record.
+        try (KafkaConsumer<String, String> consumer = Clients.consumer(broker,
+                Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"))) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, 26);
+            List<String> first = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (first.isEmpty() && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> first.add(r.offset() + " " + r.value()));
+            }
+            assertThat(first).first().isEqualTo("30 txn5-0-" + "x".repeat(60));
+        }
     }
 
     /** The transactionStatus of each __transaction_state record in the segment, in order, as Kafka decodes it. */

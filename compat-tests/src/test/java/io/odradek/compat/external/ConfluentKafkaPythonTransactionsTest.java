@@ -126,6 +126,26 @@ class ConfluentKafkaPythonTransactionsTest {
         assertThat(committed).isEqualTo(Map.of(new TopicPartition(input, 0), 5L, new TopicPartition(input, 1), 7L));
     }
 
+    @Test
+    void zombieIsFencedFatallyByASecondInstanceAndItsRecordNeverBecomesVisible() throws Exception {
+        String topic = "py-fence";
+        broker.createTopic(topic, 1);
+
+        ConfluentKafkaPython.Run run = python.run("fence", Map.of("transactionalId", "py-fence-1", "topic", topic));
+
+        assertThat(run.events()).as(run.describe()).extracting(e -> e.get("event").asText())
+                .containsExactly("delivered", "delivered", "committed", "fenced", "done");
+        assertThat(run.events("delivered")).extracting(ConfluentKafkaPythonTransactionsTest::delivery)
+                .containsExactly("0@0 z=zombie null", "0@2 s=successor null");
+        JsonNode fenced = run.events("fenced").get(0);
+        assertThat(fenced.get("name").asText() + " fatal " + fenced.get("fatal").asBoolean())
+                .isEqualTo("_FENCED fatal true");
+        Clients.awaitLastStableOffsets(broker, topic, List.of(4L)); // zombie 0, abort marker 1, successor 2, marker 3
+        ConfluentKafkaPython.Run committed = python.run("consume", Map.of("topic", topic, "partitions", 1,
+                "isolation", "read_committed"));
+        assertThat(messages(committed)).as(committed.describe()).containsExactly("0@2 s=successor");
+    }
+
     private static Map<String, Object> offsets(String group, String topic, long partition0, long partition1) {
         return Map.of("group", group, "positions", List.of(
                 Map.of("topic", topic, "partition", 0, "offset", partition0),
