@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,6 +30,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ConcurrentTransactionsException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.tools.ProducerPerformance;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -377,6 +379,29 @@ class TransactionsTest {
             }
         }
         assertThat(read(topic, 3, "read_uncommitted")).hasSize(committed.size() + aborted.size());
+    }
+
+    /**
+     * Kafka's own ProducerPerformance (kafka-producer-perf-test) in transactions of 100 ms, as the issue's
+     * benchmark runs it, with monotonic payloads "0", "1", ...: every record committed, once, in order.
+     */
+    @Test
+    void producerPerformanceInTransactionsOf100MsLeavesEveryRecordCommittedOnceInOrder() throws Exception {
+        String topic = "txn-perf";
+        BROKER.createTopic(topic, 1);
+
+        KafkaTool.Output run = KafkaTool.run(ProducerPerformance::main, "--bootstrap-server", BROKER.bootstrap(),
+                "--topic", topic, "--num-records", "20000", "--payload-monotonic", "--throughput", "-1",
+                "--transactional-id", "perf-1", "--transaction-duration-ms", "100");
+
+        assertThat(run.stdout()).as(run.stderr()).contains("20000 records sent");
+        Clients.awaitNoOpenTransactions(BROKER, topic, 1);
+        List<ConsumerRecord<String, String>> records = readRecords(topic, 1, "read_committed");
+        assertThat(records.stream().map(ConsumerRecord::value).toList())
+                .isEqualTo(IntStream.range(0, 20_000).mapToObj(String::valueOf).toList());
+        long markers = Clients.endOffsets(BROKER, topic, 1, "read_committed").get(0) - 20_000;
+        assertThat(markers).as("commit markers, one per transaction").isPositive();
+        assertThat(readRecords(topic, 1, "read_uncommitted")).hasSize(20_000);
     }
 
     /** "pI-tT-rR" in the order producer I sent it: transaction T, record R. */
