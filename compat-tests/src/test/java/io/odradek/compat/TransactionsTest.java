@@ -26,10 +26,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ConcurrentTransactionsException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.tools.ProducerPerformance;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -379,6 +381,17 @@ class TransactionsTest {
             }
         }
         assertThat(read(topic, 3, "read_uncommitted")).hasSize(committed.size() + aborted.size());
+    }
+
+    @Test
+    void transactionTimeoutAboveTheBrokersMaximumIsRefusedByInitTransactions() {
+        Throwable refused = catchThrowable(() -> Clients.transactionalProducer(BROKER, "too-long",
+                Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 900_001))); // transaction.max.timeout.ms + 1
+        // The broker answers INVALID_TRANSACTION_TIMEOUT; the 4.4 producer reports it as an unexpected error.
+        assertThat(refused).isInstanceOf(KafkaException.class).hasMessage("Unexpected error in "
+                + "InitProducerIdResponse; " + Errors.INVALID_TRANSACTION_TIMEOUT.message());
+        assertThat(Clients.transactionalProducer(BROKER, "longest", Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                900_000))).as("the maximum itself is accepted").isNotNull();
     }
 
     /**
