@@ -62,6 +62,38 @@ class TransactionRestartTest {
         Clients.awaitTransactionState(broker, "open-timeout", TransactionState.COMPLETE_ABORT);
     }
 
+    /**
+     * The producer lives through the broker's restart (clean, then as after a crash): the coordinator reloads
+     * the Ongoing transaction, the partition its producer state, and the same producer instance carries on
+     * writing into its transaction and commits it: every record visible once, at consecutive offsets.
+     */
+    @ParameterizedTest(name = "{0} shutdown")
+    @ValueSource(strings = {"clean", "crash"})
+    void producerCarriesOnWithItsOpenTransactionAcrossARestartAndCommits(String shutdown) throws Exception {
+        String topic = "restart-carry-on";
+        broker.createTopic(topic, 2);
+        KafkaProducer<String, String> producer = Clients.transactionalProducer(broker, "carry-on", Map.of());
+        producer.beginTransaction();
+        for (int i = 0; i < 3; i++) {
+            producer.send(new ProducerRecord<>(topic, i % 2, "k", "before-" + i)).get();
+        }
+        if (shutdown.equals("crash")) {
+            broker.stopAsIfCrashed();
+        } else {
+            broker.stop();
+        }
+        broker.start();
+        for (int i = 3; i < 6; i++) {
+            producer.send(new ProducerRecord<>(topic, i % 2, "k", "after-" + i)).get();
+        }
+        producer.commitTransaction();
+        awaitLastStableOffsets(topic, List.of(4L, 4L));
+
+        assertThat(read(topic, 2, "read_committed")).containsExactly("0@0 before-0", "0@1 before-2", "0@2 after-4",
+                "1@0 before-1", "1@1 after-3", "1@2 after-5");
+        Clients.awaitTransactionState(broker, "carry-on", TransactionState.COMPLETE_COMMIT);
+    }
+
     @Test
     void openTransactionIsAbortedByTheNextInitTransactionsAfterARestart() throws Exception {
         String topic = "restart-open-init";
