@@ -134,6 +134,28 @@ class StreamsExactlyOnceTest {
         assertThat(counts).isEqualTo(expectedSequences(lines));
     }
 
+    /**
+     * The broker restarts (as after a crash) under the running application, just after a second batch of
+     * input arrives (so the application is likely mid-transaction): its transaction coordinator, group
+     * coordinator and logs reload, the application reconnects and carries on, and the counts are exact.
+     */
+    @Test
+    void wordCountsStayExactAcrossABrokerRestartUnderTheRunningApplication() throws Exception {
+        broker.createTopic(INPUT, 2);
+        broker.createTopic(OUTPUT, 2);
+        List<String> lines = lines(0, 300);
+        produce(lines.subList(0, 150));
+        streams = start();
+        awaitCounts(expectedCounts(lines.subList(0, 150)));
+
+        produce(lines.subList(150, 300));
+        broker.closeClients();
+        broker.stopAsIfCrashed();
+        broker.start();
+
+        assertThat(awaitCounts(expectedCounts(lines))).isEqualTo(expectedSequences(lines));
+    }
+
     private KafkaStreams start() throws IOException {
         return start(null);
     }
