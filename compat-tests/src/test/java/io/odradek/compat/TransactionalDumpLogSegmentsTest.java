@@ -12,9 +12,12 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.tools.DumpLogSegments;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +37,8 @@ class TransactionalDumpLogSegmentsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
-    final OdradekBroker broker = OdradekBroker.withConfig(Map.of("transaction.state.log.num.partitions", "1"));
+    final OdradekBroker broker = OdradekBroker.withConfig(Map.of("transaction.state.log.num.partitions", "1",
+            "offsets.topic.num.partitions", "1"));
 
     private Path segment;
 
@@ -42,6 +46,7 @@ class TransactionalDumpLogSegmentsTest {
      * A and B are two transactional producers on one partition:
      * A commits r0-r2 (0-2, marker 3); B opens a transaction with b0 (4); A aborts a0, a1 (5-6, marker 7)
      * while B's is open; B commits (marker 8); A commits c0 (9, marker 10); B aborts b1 (11, marker 12).
+     * C commits offset 5 of dump-txn-0 for group dump-group in a transaction, then aborts offset 9.
      */
     @BeforeEach
     void twoTransactionalProducersInterleaveThenTheBrokerStops() throws Exception {
@@ -73,8 +78,18 @@ class TransactionalDumpLogSegmentsTest {
         b.flush();
         b.abortTransaction();
         awaitMarkers(12);
+        KafkaProducer<String, String> c = Clients.transactionalProducer(broker, "dump-c", Map.of());
+        c.beginTransaction();
+        c.sendOffsetsToTransaction(Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(5)),
+                new ConsumerGroupMetadata("dump-group"));
+        c.commitTransaction();
+        c.beginTransaction();
+        c.sendOffsetsToTransaction(Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(9)),
+                new ConsumerGroupMetadata("dump-group"));
+        c.abortTransaction();
         Clients.awaitTransactionState(broker, "dump-a", TransactionState.COMPLETE_COMMIT);
         Clients.awaitTransactionState(broker, "dump-b", TransactionState.COMPLETE_ABORT);
+        Clients.awaitTransactionState(broker, "dump-c", TransactionState.COMPLETE_ABORT);
         broker.closeClients();
         broker.stop();
         segment = SegmentFile.onlyLogSegment(broker.partitionDir(TOPIC, 0));
@@ -169,12 +184,45 @@ class TransactionalDumpLogSegmentsTest {
         assertThat(transitions.get("dump-b")).containsExactly("Empty epoch 0 ", "Ongoing epoch 0 " + p,
                 "PrepareCommit epoch 1 " + p, "CompleteCommit epoch 1 ", "Ongoing epoch 1 " + p,
                 "PrepareAbort epoch 2 " + p, "CompleteAbort epoch 2 ");
-        assertThat(transitions).containsOnlyKeys("dump-a", "dump-b");
+        String offsets = "__consumer_offsets[0]";
+        assertThat(transitions.get("dump-c")).containsExactly("Empty epoch 0 ", "Ongoing epoch 0 " + offsets,
+                "PrepareCommit epoch 1 " + offsets, "CompleteCommit epoch 1 ", "Ongoing epoch 1 " + offsets,
+                "PrepareAbort epoch 2 " + offsets, "CompleteAbort epoch 2 ");
+        assertThat(transitions).containsOnlyKeys("dump-a", "dump-b", "dump-c");
     }
 
     /** Waits until the marker at this offset is written (the coordinator writes it after answering EndTxn). */
     private void awaitMarkers(long markerOffset) throws InterruptedException {
         Clients.awaitHighWatermarks(broker, TOPIC, List.of(markerOffset + 1));
+    }
+
+    @Test
+    void transactionalOffsetCommitsAreFollowedByTheirMarkersInConsumerOffsets() throws Exception {
+        Path offsetsSegment = SegmentFile.onlyLogSegment(broker.partitionDir("__consumer_offsets", 0));
+        KafkaTool.Output dump = KafkaTool.run(DumpLogSegments::main, "--files", offsetsSegment.toString(),
+                "--offsets-decoder");
+
+        List<Map<String, String>> batches = dump.stdout().lines().filter(l -> l.startsWith("baseOffset:"))
+                .map(TransactionalDumpLogSegmentsTest::fields).toList();
+        assertThat(batches).extracting(b -> b.get("isvalid")).as(dump.stdout()).containsOnly("true");
+        List<String> transactional = new ArrayList<>();
+        for (String line : dump.stdout().lines().filter(l -> l.startsWith("|")).toList()) {
+            Matcher m = RECORD.matcher(line);
+            assertThat(m.matches()).as(line).isTrue();
+            if (m.group(2) != null) {
+                transactional.add(m.group(2));
+            } else {
+                JsonNode key = JSON.readTree(m.group(4)).get("data");
+                JsonNode value = JSON.readTree(m.group(5)).path("data");
+                transactional.add(key.has("topic") ? key.get("group").asText() + " " + key.get("topic").asText()
+                        + "-" + key.get("partition").asInt() + " offset " + value.path("offset").asLong()
+                        : "other record: " + line);
+            }
+        }
+        assertThat(transactional).containsExactly("dump-group dump-txn-0 offset 5", "COMMIT",
+                "dump-group dump-txn-0 offset 9", "ABORT");
+        assertThat(batches).extracting(b -> b.get("isTransactional") + " " + b.get("isControl"))
+                .containsExactly("true false", "true true", "true false", "true true");
     }
 
     private static void send(KafkaProducer<String, String> producer, String... values) {
