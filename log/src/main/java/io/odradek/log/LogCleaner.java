@@ -27,7 +27,8 @@ import java.util.Map;
  * {@code .index.cleaned}, {@code .timeindex.cleaned}), indexing as it appends, forces it and renames its
  * files {@code .swap}, the log file first: from that rename on the cleaned segment is committed, and the
  * log (or, after a crash, its loader) replaces the original with it. Batches at or after the first
- * uncleanable offset are copied as they are. A leftover {@code .cleaned} file is an unfinished clean and
+ * uncleanable offset (in the segment holding it) are copied as they are, and the transaction index
+ * entries of the abort markers among them carried over. A leftover {@code .cleaned} file is an unfinished clean and
  * is simply deleted; the loader deletes leftover {@code .index.swap}/{@code .timeindex.swap} files and
  * rebuilds the indexes.
  *
@@ -74,8 +75,8 @@ final class LogCleaner {
 
     /**
      * What rewriting one segment produced: the cleaned segment (indexed, forced, its files named
-     * {@code .swap}), bytes before/after, the earliest delete horizon it left, and the aborted transactions
-     * whose markers it kept with data of them still in the log (the entries of its transaction index).
+     * {@code .swap}), bytes before/after, the earliest delete horizon it left, and the entries of its
+     * transaction index (see {@link #cleanedTxnIndex}).
      */
     record Rewritten(Segment cleaned, long bytesBefore, long bytesAfter, long minDeleteHorizonMs,
                      List<AbortedTxn> abortedTxns) {
@@ -154,9 +155,8 @@ final class LogCleaner {
                 }
                 cleaned.append(kept);
             });
-            // The aborted transactions whose markers this segment kept go into its transaction index, as
-            // Kafka's CleanedTransactionMetadata does, before it is forced and renamed.
-            aborted = transactions.drainRetainedAborted();
+            // Its transaction index is written before it is forced and renamed.
+            aborted = cleanedTxnIndex(segment);
             for (AbortedTxn txn : aborted) {
                 cleaned.txnIndex().append(txn);
             }
@@ -172,6 +172,24 @@ final class LogCleaner {
             throw e;
         }
         return new Rewritten(cleaned, segment.size(), cleaned.size(), minHorizon[0], aborted);
+    }
+
+    /**
+     * The entries of the cleaned segment's transaction index, in marker order: first the aborted
+     * transactions whose markers (below the first uncleanable offset) this pass kept with data of them met,
+     * as Kafka's CleanedTransactionMetadata decides; then the original entries whose marker lies at or after
+     * the first uncleanable offset. Those markers, and every batch from that offset on, are copied untouched
+     * and never reach the bookkeeping, so their entries carry over as they were: without them a
+     * read_committed consumer would receive the aborted records still in the log.
+     */
+    private List<AbortedTxn> cleanedTxnIndex(Segment segment) throws IOException {
+        List<AbortedTxn> entries = new ArrayList<>(transactions.drainRetainedAborted());
+        for (AbortedTxn original : segment.txnIndex().all()) {
+            if (original.lastOffset() >= firstUncleanableOffset) {
+                entries.add(original);
+            }
+        }
+        return entries;
     }
 
     /** The batch to write for {@code h} (the original bytes, or a rebuilt batch), or null to drop it. */
