@@ -834,7 +834,8 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * One compaction pass over the inactive segments below the first uncleanable offset (the oldest open
-     * transaction, the high watermark, the active segment; see {@link LogCleaner}); appends and reads go on
+     * transaction, the high watermark reported by {@link #updateHighWatermark}, the active segment; see
+     * {@link LogCleaner}); appends and reads go on
      * meanwhile. Each cleaned segment is written, indexed and forced without the log lock, which is then
      * held only for the renames and the map update of its swap-in. Returns the bytes reclaimed.
      */
@@ -852,9 +853,12 @@ public final class PartitionLog implements AutoCloseable {
             long firstUncleanable;
             try {
                 LogConfig cfg = config;
-                // Nothing from the high watermark on is stable (on one node it is the log end); the cleaner
-                // finds open transactions itself and stops before the oldest one.
-                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), highWatermark());
+                // Nothing from the high watermark on is stable: the one the replication layer reported
+                // (updateHighWatermark), else the log end on one node. As in Kafka, which never cleans past
+                // the last stable offset, the cleaner also finds open transactions (and those whose marker
+                // is not below the high watermark) itself and stops before the oldest one.
+                long stableEnd = Math.min(committedUpTo, e.offset());
+                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), stableEnd);
                 firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {
                     if (!cleaner.cleans(s)) {

@@ -495,6 +495,35 @@ class TransactionalCleaningTest {
     }
 
     @Test
+    void nothingFromTheReportedHighWatermarkOnCountsForTheCleanerUntilItMovesPast() throws Exception {
+        try (PartitionLog log = open(false)) {
+            long old = plain(log, "k", "old");
+            long aborted = txn(log, P2, "a", "aborted");
+            long marker = abort(log, P2);
+            long newer = plain(log, "k", "new");
+            fillerUntilRolled(log, 2, "f");
+            List<String> before = dump(log);
+            // a partition with followers: the abort marker is not replicated yet, so P2's transaction is
+            // not decided for the cleaner, and nothing from its first offset on may be cleaned
+            log.updateHighWatermark(marker);
+
+            log.clean(clock.millis());
+
+            assertThat(dump(log)).containsExactlyElementsOf(before);
+            assertThat(dump(log)).contains(old + ":k=old", aborted + ":a=aborted");
+
+            log.updateHighWatermark(log.logEndOffset());
+            log.clean(clock.millis());
+
+            List<String> cleaned = dump(log);
+            assertThat(cleaned).doesNotContain(old + ":k=old", aborted + ":a=aborted");
+            assertThat(cleaned).contains(aborted + "-" + aborted + ":empty@" + P2, // P2's last data batch
+                    marker + ":ABORT@" + P2, newer + ":k=new");
+            assertThat(log.abortedTransactions(0, Long.MAX_VALUE)).containsExactly(new AbortedTxn(P2, aborted, marker, marker + 1));
+        }
+    }
+
+    @Test
     void producerStateRebuiltFromTheCleanedLogKeepsTheLastSequence() throws Exception {
         long next;
         try (PartitionLog log = open(false)) {
