@@ -806,10 +806,13 @@ public final class PartitionLog implements AutoCloseable {
     // ---------------------------------------------------------------- compaction
 
     /**
-     * Cleans this log if it is compacted and worth it: the dirty bytes (inactive segments not cleaned since
-     * open) make up at least min.cleanable.dirty.ratio of all inactive bytes, or a tombstone's delete horizon
-     * has passed. After a restart every segment counts as dirty, so the first pass cleans everything once.
-     * Returns the bytes reclaimed.
+     * Cleans this log if it is compacted and worth it, as Kafka's LogCleanerManager decides: the dirty bytes
+     * (segments overlapping [first dirty offset, first uncleanable offset)) make up at least
+     * min.cleanable.dirty.ratio of the clean plus dirty bytes, or a tombstone's delete horizon has passed.
+     * The first uncleanable offset is the least of the first unstable offset, the high watermark and the
+     * active segment's base; segments from there on count as neither, so a long-open transaction does not
+     * make every cleaner tick rewrite the same segments. After a restart every segment counts as dirty, so
+     * the first pass cleans everything once. Returns the bytes reclaimed.
      */
     public long maybeClean(long nowMs) {
         LogConfig cfg = config;
@@ -817,15 +820,21 @@ public final class PartitionLog implements AutoCloseable {
             return 0;
         }
         Segment active = end.segment();
+        long firstUncleanable = Math.min(Math.min(firstUnstableOffset(), highWatermark()), active.baseOffset());
+        long firstDirty = firstDirtyOffset;
         long dirty = 0;
-        long total = 0;
-        for (Segment s : segments.headMap(active.baseOffset()).values()) {
-            total += s.size();
-            if (s.baseOffset() >= firstDirtyOffset) {
-                dirty += s.size();
+        long clean = 0;
+        for (Map.Entry<Long, Segment> entry : segments.headMap(active.baseOffset()).entrySet()) {
+            Long next = segments.higherKey(entry.getKey());
+            long segmentEnd = next == null ? Long.MAX_VALUE : next;
+            long size = entry.getValue().size();
+            if (segmentEnd <= firstDirty) {
+                clean += size;
+            } else if (firstDirty < firstUncleanable && entry.getKey() < firstUncleanable) {
+                dirty += size;
             }
         }
-        boolean ratio = dirty > 0 && (double) dirty / total >= cfg.minCleanableDirtyRatio();
+        boolean ratio = dirty > 0 && (double) dirty / (clean + dirty) >= cfg.minCleanableDirtyRatio();
         return ratio || nowMs >= nextTombstoneHorizonMs ? clean(nowMs) : 0;
     }
 
@@ -854,7 +863,8 @@ public final class PartitionLog implements AutoCloseable {
                 LogConfig cfg = config;
                 // Nothing from the high watermark on is stable (on one node it is the log end); the cleaner
                 // finds open transactions itself and stops before the oldest one.
-                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), highWatermark());
+                Set<Long> liveProducers = Set.copyOf(producers.producers().keySet());
+                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), highWatermark(), liveProducers::contains);
                 firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {
                     if (!cleaner.cleans(s)) {
@@ -873,8 +883,8 @@ public final class PartitionLog implements AutoCloseable {
             } catch (IOException ex) {
                 throw storageError("clean", ex);
             }
-            Long uncleanedBase = segments.floorKey(firstUncleanable);
-            firstDirtyOffset = uncleanedBase == null ? active.baseOffset() : Math.min(uncleanedBase, active.baseOffset());
+            // Kafka's cleaner checkpoint: everything below the first uncleanable offset is clean now.
+            firstDirtyOffset = Math.min(firstUncleanable, active.baseOffset());
             nextTombstoneHorizonMs = minHorizon;
             return reclaimed;
         }
