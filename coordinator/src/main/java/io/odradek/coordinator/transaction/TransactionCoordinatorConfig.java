@@ -14,7 +14,8 @@ import java.util.Map;
  * @param transactionalIdExpirationMs          {@code transactional.id.expiration.ms} (604800000): an idle id
  *                                             (no transaction open) is forgotten after this long
  * @param offsetsTopicPartitions               {@code offsets.topic.num.partitions} (50): where AddOffsetsToTxn's
- *                                             group lives
+ *                                             group lives when no group coordinator is given (the broker gives
+ *                                             one, so an existing topic's own count wins)
  * @param twoPhaseCommitEnabled                {@code transaction.two.phase.commit.enable} (false, KIP-939)
  * @param transactionVersionLevel              the finalized {@code transaction.version} feature level (2 on a
  *                                             new Kafka 4.x cluster): TransactionLogValue is written as
