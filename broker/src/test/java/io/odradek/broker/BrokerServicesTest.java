@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.transaction.InitProducerIdResult;
+import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionDescription;
 import io.odradek.wire.ErrorCode;
 import java.nio.file.Path;
@@ -25,6 +26,18 @@ class BrokerServicesTest {
         assertThat(BrokerServices.writerThreads(BrokerConfig.of(Map.of("num.io.threads", "1")))).isEqualTo(1);
         assertThat(BrokerServices.writerThreads(BrokerConfig.of(Map.of("num.io.threads", "64")))).isEqualTo(Math.min(64, CORES));
         assertThat(BrokerServices.writerThreads(BrokerConfig.of(Map.of()))).isEqualTo(Math.min(8, CORES));
+    }
+
+    @Test
+    void coordinatorWriteTimeoutsComeFromKafkasKeysWithKafkasDefaults() {
+        Map<String, String> defaults = BrokerConfig.of(Map.of()).effectiveConfigs();
+        assertThat(GroupCoordinatorConfig.from(defaults).offsetCommitTimeoutMs()).isEqualTo(5000);
+        assertThat(TransactionCoordinatorConfig.from(defaults).requestTimeoutMs()).isEqualTo(30_000);
+
+        Map<String, String> set = BrokerConfig.of(Map.of("offsets.commit.timeout.ms", "700",
+                "request.timeout.ms", "900")).effectiveConfigs();
+        assertThat(GroupCoordinatorConfig.from(set).offsetCommitTimeoutMs()).isEqualTo(700);
+        assertThat(TransactionCoordinatorConfig.from(set).requestTimeoutMs()).isEqualTo(900);
     }
 
     @Test

@@ -85,7 +85,7 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         this.offsetsPartitionFor = offsetsPartitionFor;
         ProducerIdSource ids = new ProducerIdSource(producerIds);
         this.runtime = new CoordinatorRuntime<>(TOPIC, new TransactionLogCodec(config.transactionVersionLevel()), schedulers,
-                context -> new TransactionShard(context, schedulers.apply(context.partition()), config, markers, ids,
+                config.requestTimeoutMs(), context -> new TransactionShard(context, schedulers.apply(context.partition()), config, markers, ids,
                         coordinatorEpochs.getOrDefault(context.partition(), 0)));
     }
 
