@@ -292,6 +292,14 @@ public final class PartitionLog implements AutoCloseable {
             }
         }
 
+        /**
+         * Segments below the recovery point of a clean shutdown are trusted if their indexes pass the sanity
+         * checks, the transaction index's as Kafka's (whole version-0 entries whose markers increase within
+         * the segment; a torn or out-of-range one makes the segment recovered, its index rebuilt by the
+         * replay). As in Kafka, a missing {@code .txnindex} is not a failed check: a segment without aborted
+         * transactions has none, so a lost one reads as "no aborted transactions" until a recovery covers
+         * its segment.
+         */
         private void loadSegments(List<Long> bases, long now) throws IOException {
             long recoverFrom = options.cleanShutdown() ? Long.MAX_VALUE : bases.get(0);
             if (!options.cleanShutdown()) {
