@@ -824,7 +824,7 @@ public final class PartitionLog implements AutoCloseable {
      */
     public long maybeClean(long nowMs) {
         LogConfig cfg = config;
-        if (!cfg.isCompact() || closed) {
+        if (!cfg.isCompact() || closed || offlineReason != null) {
             return 0;
         }
         Segment active = end.segment();
