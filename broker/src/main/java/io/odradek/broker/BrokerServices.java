@@ -129,7 +129,8 @@ final class BrokerServices implements AutoCloseable {
      * The transaction coordinator over {@code __transaction_state}, with Kafka's {@code transaction.*} keys
      * and the finalized {@code transaction.version}. An existing topic's partition count wins over
      * {@code transaction.state.log.num.partitions}, as in Kafka. Markers go to data partitions through
-     * their {@link Partitions} and to {@code __consumer_offsets} through the group coordinator. Loading
+     * their {@link Partitions} and to {@code __consumer_offsets} through the group coordinator, whose
+     * partition for a group AddOffsetsToTxn uses too. Loading
      * (or creating the topic on first need) is {@link TransactionStateTopic}'s.
      */
     private static TransactionCoordinator startTransactionCoordinator(BrokerConfig config, TopicService topics,
@@ -142,8 +143,9 @@ final class BrokerServices implements AutoCloseable {
         }
         IntFunction<CoordinatorLog> logs = p -> new PartitionCoordinatorLog(
                 partitions.partition(TransactionStateTopic.NAME, p).orElseThrow());
-        return TransactionCoordinator.create(txnConfig, logs, producerIds,
-                new LocalTransactionMarkerWriter(partitions, groups));
+        // AddOffsetsToTxn places a group where the group coordinator does: by __consumer_offsets' real count.
+        return TransactionCoordinator.createPlacingGroupsBy(txnConfig, logs, producerIds,
+                new LocalTransactionMarkerWriter(partitions, groups), groups::partitionFor);
     }
 
     /** Call once no handler runs any more: nothing may append while the logs flush and close. */

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Kafka's log cleaner for {@code cleanup.policy=compact}, transaction-aware as Kafka's {@code Cleaner}. One
@@ -47,11 +48,11 @@ import java.util.Map;
  *     drops the tombstone.</li>
  * <li>A producer's last data batch (or, with no data left, its latest marker), and the batch ending right
  *     before the first uncleanable offset, are kept even when emptied, as Kafka's header-only empty batch,
- *     so producer state rebuilt from the log keeps the last sequence and epoch.</li>
+ *     so producer state rebuilt from the log keeps the last sequence and epoch; only for producers the
+ *     log's producer state still holds (one removed by producer-id expiry keeps nothing, as in Kafka).</li>
  * <li>Simplifications: compressed batches are kept whole if any record is retained (never re-compressed),
  *     so their tombstones only go when a newer record supersedes them; records without a key are kept;
- *     segments are cleaned one for one (no merging; an emptied segment stays as an empty file); producer
- *     expiry is not considered (Kafka drops the batches of expired producers).</li>
+ *     segments are cleaned one for one (no merging; an emptied segment stays as an empty file).</li>
  * </ul>
  */
 final class LogCleaner {
@@ -85,10 +86,16 @@ final class LogCleaner {
     /**
      * Passes 0 and 1 over {@code segments} (each read up to its end position, which for the active one is
      * given). {@code stableEnd} is the offset from which the log may still change (the high watermark; the
-     * log end on one node): neither a marker nor a key from there on counts.
+     * log end on one node): neither a marker nor a key from there on counts. {@code activeProducer} tells
+     * which producer ids the log's producer state still holds.
      */
-    static LogCleaner begin(List<Segment> segments, Segment active, int activeEnd, long stableEnd) throws IOException {
+    static LogCleaner begin(List<Segment> segments, Segment active, int activeEnd, long stableEnd,
+                            Predicate<Long> activeProducer) throws IOException {
         CleanerTransactionScan.Result txns = CleanerTransactionScan.scan(segments, active, activeEnd, stableEnd);
+        // Kafka keeps the last batch only of producers its producer state still holds
+        // (lastRecordsOfActiveProducers): one that producer-id expiry removed loses it like any other batch.
+        Map<Long, LastRecord> lastRecords = new HashMap<>(txns.lastRecords());
+        lastRecords.keySet().removeIf(pid -> !activeProducer.test(pid));
         long bound = Math.min(Math.min(txns.firstUnstableOffset(), stableEnd), active.baseOffset());
         CleanedTransactions mapTxns = new CleanedTransactions(txns.aborted());
         Map<ByteBuffer, Long> latest = new HashMap<>();
@@ -119,7 +126,7 @@ final class LogCleaner {
                 }
             });
         }
-        return new LogCleaner(latest, bound, txns.lastRecords(), txns.aborted());
+        return new LogCleaner(latest, bound, lastRecords, txns.aborted());
     }
 
     /** Nothing at or after this offset is cleaned in this pass. */

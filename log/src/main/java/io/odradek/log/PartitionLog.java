@@ -292,6 +292,14 @@ public final class PartitionLog implements AutoCloseable {
             }
         }
 
+        /**
+         * Segments below the recovery point of a clean shutdown are trusted if their indexes pass the sanity
+         * checks, the transaction index's as Kafka's (whole version-0 entries whose markers increase within
+         * the segment; a torn or out-of-range one makes the segment recovered, its index rebuilt by the
+         * replay). As in Kafka, a missing {@code .txnindex} is not a failed check: a segment without aborted
+         * transactions has none, so a lost one reads as "no aborted transactions" until a recovery covers
+         * its segment.
+         */
         private void loadSegments(List<Long> bases, long now) throws IOException {
             long recoverFrom = options.cleanShutdown() ? Long.MAX_VALUE : bases.get(0);
             if (!options.cleanShutdown()) {
@@ -806,26 +814,35 @@ public final class PartitionLog implements AutoCloseable {
     // ---------------------------------------------------------------- compaction
 
     /**
-     * Cleans this log if it is compacted and worth it: the dirty bytes (inactive segments not cleaned since
-     * open) make up at least min.cleanable.dirty.ratio of all inactive bytes, or a tombstone's delete horizon
-     * has passed. After a restart every segment counts as dirty, so the first pass cleans everything once.
-     * Returns the bytes reclaimed.
+     * Cleans this log if it is compacted and worth it, as Kafka's LogCleanerManager decides: the dirty bytes
+     * (segments overlapping [first dirty offset, first uncleanable offset)) make up at least
+     * min.cleanable.dirty.ratio of the clean plus dirty bytes, or a tombstone's delete horizon has passed.
+     * The first uncleanable offset is the least of the first unstable offset, the high watermark and the
+     * active segment's base; segments from there on count as neither, so a long-open transaction does not
+     * make every cleaner tick rewrite the same segments. After a restart every segment counts as dirty, so
+     * the first pass cleans everything once. Returns the bytes reclaimed.
      */
     public long maybeClean(long nowMs) {
         LogConfig cfg = config;
-        if (!cfg.isCompact() || closed) {
+        if (!cfg.isCompact() || closed || offlineReason != null) {
             return 0;
         }
         Segment active = end.segment();
+        long firstUncleanable = Math.min(Math.min(firstUnstableOffset(), highWatermark()), active.baseOffset());
+        long firstDirty = firstDirtyOffset;
         long dirty = 0;
-        long total = 0;
-        for (Segment s : segments.headMap(active.baseOffset()).values()) {
-            total += s.size();
-            if (s.baseOffset() >= firstDirtyOffset) {
-                dirty += s.size();
+        long clean = 0;
+        for (Map.Entry<Long, Segment> entry : segments.headMap(active.baseOffset()).entrySet()) {
+            Long next = segments.higherKey(entry.getKey());
+            long segmentEnd = next == null ? Long.MAX_VALUE : next;
+            long size = entry.getValue().size();
+            if (segmentEnd <= firstDirty) {
+                clean += size;
+            } else if (firstDirty < firstUncleanable && entry.getKey() < firstUncleanable) {
+                dirty += size;
             }
         }
-        boolean ratio = dirty > 0 && (double) dirty / total >= cfg.minCleanableDirtyRatio();
+        boolean ratio = dirty > 0 && (double) dirty / (clean + dirty) >= cfg.minCleanableDirtyRatio();
         return ratio || nowMs >= nextTombstoneHorizonMs ? clean(nowMs) : 0;
     }
 
@@ -856,9 +873,14 @@ public final class PartitionLog implements AutoCloseable {
                 // Nothing from the high watermark on is stable: the one the replication layer reported
                 // (updateHighWatermark), else the log end on one node. As in Kafka, which never cleans past
                 // the last stable offset, the cleaner also finds open transactions (and those whose marker
-                // is not below the high watermark) itself and stops before the oldest one.
+                // is not below the high watermark) itself and stops before the oldest one. Producers that
+                // expiry removed lose their last batch (activeProducers is the thread-safe snapshot).
                 long stableEnd = Math.min(committedUpTo, e.offset());
-                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), stableEnd);
+                Set<Long> liveProducers = new HashSet<>();
+                for (ActiveProducer p : activeProducers()) {
+                    liveProducers.add(p.producerId());
+                }
+                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), stableEnd, liveProducers::contains);
                 firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {
                     if (!cleaner.cleans(s)) {
@@ -877,8 +899,8 @@ public final class PartitionLog implements AutoCloseable {
             } catch (IOException ex) {
                 throw storageError("clean", ex);
             }
-            Long uncleanedBase = segments.floorKey(firstUncleanable);
-            firstDirtyOffset = uncleanedBase == null ? active.baseOffset() : Math.min(uncleanedBase, active.baseOffset());
+            // Kafka's cleaner checkpoint: everything below the first uncleanable offset is clean now.
+            firstDirtyOffset = Math.min(firstUncleanable, active.baseOffset());
             nextTombstoneHorizonMs = minHorizon;
             return reclaimed;
         }

@@ -8,15 +8,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.odradek.log.producer.ActiveProducer;
 import io.odradek.log.txn.AbortedTxn;
+import io.odradek.log.txn.TransactionIndex;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchBuilder;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -273,6 +276,76 @@ class TransactionLogTest {
             assertThat(log.abortedTransactions(0, 3)).isEqualTo(before).containsExactly(new AbortedTxn(P1, 0, 1, 2));
             assertThat(log.firstUnstableOffset()).isEqualTo(2L);
         }
+    }
+
+    /**
+     * One batch per segment, closed cleanly: 0 P1 a00, 1 P2 b00, 2 ABORT P2, 3 P1 a01, 4 ABORT P1, 5 plain.
+     * The entries live in the txnindex of the segment holding each abort marker (2 and 4).
+     */
+    private List<AbortedTxn> twoAbortsClosedCleanly() {
+        try (PartitionLog log = open(ONE_BATCH_PER_SEGMENT)) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a00"), 0);
+            log.append(transactional(P2, EPOCH, 0, NOW, "b00"), 0);
+            abort(log, P2);
+            log.append(transactional(P1, EPOCH, 1, NOW, "a01"), 0);
+            abort(log, P1);
+            log.append(new RecordBatchBuilder(NOW).append(null, "plain".getBytes(StandardCharsets.UTF_8)).build(), 0);
+            List<AbortedTxn> before = log.abortedTransactions(0, 6);
+            assertThat(before).containsExactly(new AbortedTxn(P2, 1, 2, 0), new AbortedTxn(P1, 0, 4, 5));
+            return before;
+        }
+    }
+
+    private PartitionLog openAfterCleanShutdown() {
+        return PartitionLog.open(logDir, "t", 0, config(ONE_BATCH_PER_SEGMENT),
+                PartitionLog.Options.defaults().withClock(clock).withCleanShutdown(true));
+    }
+
+    @Test
+    void aCleanRestartRecoversASegmentWhoseTxnIndexWasCutMidEntryAndRebuildsIt() throws IOException {
+        List<AbortedTxn> before = twoAbortsClosedCleanly();
+        Path index = logDir.resolve("t-0/00000000000000000002.txnindex");
+        assertThat(Files.size(index)).isEqualTo(TransactionIndex.ENTRY_SIZE);
+        try (FileChannel ch = FileChannel.open(index, StandardOpenOption.WRITE)) {
+            ch.truncate(TransactionIndex.ENTRY_SIZE - 5);
+        }
+        try (PartitionLog log = openAfterCleanShutdown()) {
+            assertThat(log.abortedTransactions(0, 6)).isEqualTo(before);
+        }
+        assertThat(Files.size(index)).isEqualTo(TransactionIndex.ENTRY_SIZE); // rebuilt whole
+    }
+
+    @Test
+    void aCleanRestartRecoversASegmentWhoseTxnIndexHasAnEntryBeforeTheSegmentAsKafkasSanityCheck() throws IOException {
+        List<AbortedTxn> before = twoAbortsClosedCleanly();
+        Path index = logDir.resolve("t-0/00000000000000000004.txnindex");
+        ByteBuffer bogus = ByteBuffer.allocate(TransactionIndex.ENTRY_SIZE)
+                .putShort((short) 0).putLong(P1).putLong(0).putLong(1).putLong(2).flip(); // ends at 1 < base 4
+        try (FileChannel ch = FileChannel.open(index, StandardOpenOption.WRITE)) {
+            ch.write(bogus, 0);
+        }
+        try (PartitionLog log = openAfterCleanShutdown()) {
+            assertThat(log.abortedTransactions(0, 6)).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aLostTxnIndexIsTrustedAsEmptyByACleanRestartAsKafkaDoesAndRebuiltByAnUncleanOne() throws IOException {
+        List<AbortedTxn> before = twoAbortsClosedCleanly();
+        Path index = logDir.resolve("t-0/00000000000000000002.txnindex");
+        Files.delete(index);
+        // Kafka's clean load checks only the offset index's presence and the txnindex entries it finds; a
+        // segment without aborted transactions has no .txnindex, so a missing one reads as none.
+        try (PartitionLog log = openAfterCleanShutdown()) {
+            assertThat(log.abortedTransactions(0, 6)).containsExactly(new AbortedTxn(P1, 0, 4, 5));
+        }
+        assertThat(index).doesNotExist();
+        // Recovery from offset 0 (an unclean restart with the recovery point there) rebuilds it.
+        try (PartitionLog log = PartitionLog.open(logDir, "t", 0, config(ONE_BATCH_PER_SEGMENT),
+                PartitionLog.Options.defaults().withClock(clock).withCleanShutdown(false).withCheckpoints(0, 0))) {
+            assertThat(log.abortedTransactions(0, 6)).isEqualTo(before);
+        }
+        assertThat(Files.size(index)).isEqualTo(TransactionIndex.ENTRY_SIZE);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static io.odradek.log.LogFixture.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.odradek.log.producer.ActiveProducer;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.RecordBatchBuilder;
@@ -555,6 +556,63 @@ class TransactionalCleaningTest {
                     .isInstanceOfSatisfying(LogAppendException.class,
                             e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER));
             assertThat(produce(log, IDEMPOTENT, false, "k", "4")).isEqualTo(next);
+        }
+    }
+
+    @Test
+    void aLongOpenTransactionDoesNotMakeEveryCleanerTickRewriteTheSameSegments() throws Exception {
+        try (PartitionLog log = open(false)) {
+            List<Long> rewritten = new ArrayList<>();
+            log.beforeSwapIn = cleaned -> rewritten.add(cleaned.baseOffset());
+            long old = plain(log, "k1", "old");
+            fillerUntilRolled(log, 1, "a");
+            long mid = plain(log, "k1", "mid");
+            long open = txn(log, P1, "k2", "txn"); // stays open through the next ticks
+            fillerUntilRolled(log, 4, "f");
+            plain(log, "k1", "new");
+            fillerUntilRolled(log, 1, "g");
+
+            assertThat(log.maybeClean(clock.millis())).isPositive(); // first tick after open: all is dirty
+            assertThat(rewritten).isNotEmpty().allMatch(base -> base <= open);
+            assertThat(dump(log)).doesNotContain(old + ":k1=old").contains(mid + ":k1=mid", open + ":k2=txn");
+
+            // Segments past the open transaction are not cleanable, so they are not dirty either:
+            // the next ticks find nothing to do, however many segments pile up behind it.
+            rewritten.clear();
+            fillerUntilRolled(log, 3, "h");
+            assertThat(log.maybeClean(clock.millis())).isZero();
+            assertThat(log.maybeClean(clock.millis())).isZero();
+            assertThat(rewritten).isEmpty();
+
+            long marker = commit(log, P1);
+            fillerUntilRolled(log, 1, "i");
+            assertThat(log.maybeClean(clock.millis())).isPositive();
+            assertThat(rewritten).isNotEmpty();
+            List<String> cleaned = dump(log);
+            assertThat(cleaned).noneMatch(r -> r.contains("k1=mid"));
+            assertThat(cleaned).contains(open + ":k2=txn", marker + ":COMMIT@" + P1);
+        }
+    }
+
+    @Test
+    void aProducerRemovedByProducerIdExpiryLosesItsLastBatchToTheCleaner() throws Exception {
+        try (PartitionLog log = open(false)) {
+            long expired = produce(log, IDEMPOTENT, false, "k", "1");
+            clock.set(T0 + 10_000);
+            long live = produce(log, IDEMPOTENT + 1, false, "j", "1");
+            plain(log, "k", "plain", "j", "plain"); // supersedes both producers' records
+            fillerUntilRolled(log, 2, "f");
+            // producer.id.expiration.ms = 5000: only IDEMPOTENT has been idle that long
+            assertThat(log.removeExpiredProducers(T0 + 12_000, 5_000)).isEqualTo(1);
+            assertThat(log.activeProducers()).extracting(ActiveProducer::producerId).containsExactly(IDEMPOTENT + 1);
+
+            log.clean(clock.millis());
+
+            List<String> cleaned = dump(log);
+            assertThat(cleaned).noneMatch(r -> r.contains(":k=1") || r.contains(":j=1"));
+            // the live producer's last batch stays as an empty batch; the expired one's is gone entirely
+            assertThat(cleaned).contains(live + "-" + live + ":empty@" + (IDEMPOTENT + 1));
+            assertThat(cleaned).noneMatch(r -> r.startsWith(expired + "-") || r.endsWith("@" + IDEMPOTENT));
         }
     }
 

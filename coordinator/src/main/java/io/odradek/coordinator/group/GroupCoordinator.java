@@ -66,7 +66,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.threads = threads;
         this.offsetsTopicCreator = offsetsTopicCreator;
         this.runtime = new CoordinatorRuntime<>(OffsetsTopic.NAME, OffsetsRecordCodec.SERDE, schedulers,
-                context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics));
+                config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics));
         if (offsetsTopicCreator == null) {
             this.partitions = config.offsetsTopicPartitions();
         } else {
