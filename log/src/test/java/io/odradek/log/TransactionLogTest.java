@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.odradek.log.producer.ActiveProducer;
+import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.EndTxnMarker;
@@ -422,6 +423,50 @@ class TransactionLogTest {
             assertThat(log.firstUnstableOffset()).isZero();
             commit(log, P1);
             assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+        }
+    }
+
+    @Test
+    void aTransactionVersion2MarkerOfThePreviousTransactionKeepsTheGuardOfTheNextOnesVerification() {
+        short tv2 = 2;
+        short bumped = (short) (EPOCH + 1);
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0); // 0
+            // The next transaction (bumped epoch) is verified before the previous one's marker lands here.
+            VerificationGuard next = log.startTransactionVerification(P1, bumped, true);
+            log.appendMarker(P1, bumped, 0, true, 0, tv2); // 1
+
+            assertThat(log.append(transactional(P1, bumped, 0, NOW, "b0"), 0, next).baseOffset()).isEqualTo(2L);
+            assertThat(log.hasOngoingTransaction(P1, bumped)).isTrue();
+            assertThat(log.producerState().verificationGuard(P1)).as("dropped by the batch it let in").isNull();
+        }
+    }
+
+    @Test
+    void aGuardWhoseBatchNeverCameExpiresWithTheProducers() {
+        try (PartitionLog log = open()) {
+            VerificationGuard guard = log.startTransactionVerification(P1, EPOCH, false);
+            assertThat(log.producerState().verificationGuard(P1)).isSameAs(guard);
+            log.removeExpiredProducers(NOW + 999, 1_000);
+            assertThat(log.producerState().verificationGuard(P1)).isSameAs(guard);
+            log.removeExpiredProducers(NOW + 1_000, 1_000);
+            assertThat(log.producerState().verificationGuard(P1)).isNull();
+
+            assertThatThrownBy(() -> log.append(transactional(P1, EPOCH, 0, NOW, "late"), 0, guard))
+                    .isInstanceOfSatisfying(LogAppendException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_TXN_STATE));
+            assertThat(log.logEndOffset()).isZero();
+        }
+    }
+
+    @Test
+    void anOlderEpochIsRefusedAsSuchBeforeItsGuardIsLookedAt() {
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0);
+            assertThatThrownBy(() -> log.append(transactional(P1, (short) (EPOCH - 1), 0, NOW, "old"), 0,
+                    VerificationGuard.NONE))
+                    .isInstanceOfSatisfying(LogAppendException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH));
         }
     }
 
