@@ -35,6 +35,8 @@ public final class ProducerStateManager {
     private final TreeMap<Long, Long> unreplicated = new TreeMap<>();
     /** Kafka's verificationStates: the guard of each producer whose transaction the coordinator is being asked about. */
     private final Map<Long, VerificationGuard> verifications = new ConcurrentHashMap<>();
+    /** The open transactions and their epochs as last published, for {@link #hasOngoingTransaction}. */
+    private volatile OpenTransactions open = OpenTransactions.NONE;
 
     /** Starts validating one append; nothing changes until {@link ProducerAppend#commit()}. */
     public ProducerAppend begin() {
@@ -61,11 +63,17 @@ public final class ProducerStateManager {
 
     /**
      * Kafka's hasOngoingTransaction: whether {@code producerId} has a transaction open here at exactly this
-     * epoch. Safe from any thread, allocates nothing: published entries are never changed.
+     * epoch. Safe from any thread and allocation-free: it reads the snapshot of open transactions published
+     * whenever one opens, ends or changes epoch (which may trail an append in progress; the append's own
+     * check under the lock is the one that counts).
      */
     public boolean hasOngoingTransaction(long producerId, short epoch) {
-        ProducerEntry e = producers.get(producerId);
-        return e != null && e.hasOpenTransaction() && e.epoch() == epoch;
+        return open.contains(producerId, epoch);
+    }
+
+    /** Republishes the open transactions; called whenever one opens, ends or changes epoch. */
+    private void publishOpen() {
+        open = OpenTransactions.of(producers.values());
     }
 
     /**
@@ -97,6 +105,7 @@ public final class ProducerStateManager {
         producers.put(entry.producerId(), entry);
         if (entry.hasOpenTransaction()) {
             ongoing.put(entry.currentTxnFirstOffset(), entry.producerId());
+            publishOpen();
         }
     }
 
@@ -144,6 +153,7 @@ public final class ProducerStateManager {
     public void completeTxn(CompletedTxn txn) {
         ongoing.remove(txn.firstOffset());
         unreplicated.put(txn.firstOffset(), txn.lastOffset());
+        publishOpen();
     }
 
     /**
@@ -164,6 +174,7 @@ public final class ProducerStateManager {
         ongoing.clear();
         unreplicated.clear();
         verifications.clear();
+        open = OpenTransactions.NONE;
     }
 
     /**
@@ -180,6 +191,9 @@ public final class ProducerStateManager {
         ProducerEntry e = producers.computeIfAbsent(pid, id -> new ProducerEntry(id, h.producerEpoch()));
         if (h.producerEpoch() != e.epoch()) {
             e.bumpEpoch(h.producerEpoch());
+            if (e.hasOpenTransaction()) {
+                publishOpen();
+            }
         }
         e.touch(h.maxTimestamp());
         if (h.isControlBatch()) {
@@ -190,6 +204,9 @@ public final class ProducerStateManager {
             CompletedTxn done = e.hasOpenTransaction()
                     ? new CompletedTxn(pid, e.currentTxnFirstOffset(), h.baseOffset(), !marker.commit()) : null;
             e.endTransaction(marker.coordinatorEpoch());
+            if (done != null) {
+                publishOpen();
+            }
             return done;
         }
         if (h.baseSequence() != RecordBatchHeader.NO_SEQUENCE) {
@@ -199,6 +216,7 @@ public final class ProducerStateManager {
         if (h.isTransactional() && !e.hasOpenTransaction()) {
             e.beginTransaction(h.baseOffset());
             ongoing.put(h.baseOffset(), pid);
+            publishOpen();
         }
         return null;
     }
@@ -216,6 +234,8 @@ public final class ProducerStateManager {
         private Map<Long, VerificationGuard> verified;
         private final short markerTransactionVersion;
         private final VerificationGuard guard;
+        /** An open transaction's producer changed epoch: the published open transactions are out of date. */
+        private boolean openChanged;
 
         private ProducerAppend(short markerTransactionVersion, VerificationGuard guard) {
             this.markerTransactionVersion = markerTransactionVersion;
@@ -247,6 +267,14 @@ public final class ProducerStateManager {
                 staged.put(pid, e);
             }
             boolean known = producers.containsKey(pid);
+            short epochBefore = e.epoch();
+            BatchMetadata duplicate = validate(h, assignedBase, e, pid, epoch, firstSeq, known);
+            openChanged |= e.hasOpenTransaction() && e.epoch() != epochBefore;
+            return duplicate;
+        }
+
+        private BatchMetadata validate(RecordBatchHeader h, long assignedBase, ProducerEntry e, long pid, short epoch,
+                int firstSeq, boolean known) {
             checkProducerEpoch(e, epoch, h.isControlBatch());
             if (h.isTransactional()) {
                 checkVerified(e, h, epoch);
@@ -392,6 +420,10 @@ public final class ProducerStateManager {
                 if (e.hasOpenTransaction()) {
                     ongoing.put(e.currentTxnFirstOffset(), e.producerId());
                 }
+            }
+            // Ended transactions are published by completeTxn.
+            if (openChanged || !started.isEmpty()) {
+                publishOpen();
             }
         }
     }
