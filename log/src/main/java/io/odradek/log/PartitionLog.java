@@ -7,6 +7,7 @@ import io.odradek.log.producer.BatchMetadata;
 import io.odradek.log.producer.ProducerEntry;
 import io.odradek.log.producer.ProducerSnapshotFile;
 import io.odradek.log.producer.ProducerStateManager;
+import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.segment.Segment;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.log.txn.CompletedTxn;
@@ -433,7 +434,41 @@ public final class PartitionLog implements AutoCloseable {
      * write. Throws {@link LogAppendException} (nothing written) on a bad batch or producer sequence.
      */
     public AppendResult append(ByteBuffer records, int leaderEpoch) {
-        return append(records, leaderEpoch, true, (short) 0);
+        return append(records, leaderEpoch, true, (short) 0, null);
+    }
+
+    /**
+     * As {@link #append(ByteBuffer, int)} for a client's batches whose transaction was verified (Kafka's
+     * append with a requestVerificationGuard): a transactional batch that does not continue a transaction
+     * open at its epoch is refused with INVALID_TXN_STATE unless {@code guard} is still its producer's
+     * current guard (see {@link #startTransactionVerification}); {@code VerificationGuard.NONE} when the
+     * transaction was found open and the coordinator was not asked.
+     */
+    public AppendResult append(ByteBuffer records, int leaderEpoch, VerificationGuard guard) {
+        return append(records, leaderEpoch, true, (short) 0, guard);
+    }
+
+    /**
+     * Kafka's hasOngoingTransaction: whether the producer has a transaction open on this partition at exactly
+     * this epoch, so that its next batch needs no verification. Lock-free and allocation-free.
+     */
+    public boolean hasOngoingTransaction(long producerId, short producerEpoch) {
+        return producers.hasOngoingTransaction(producerId, producerEpoch);
+    }
+
+    /**
+     * Kafka's maybeStartTransactionVerification: {@code VerificationGuard.NONE} when the producer's
+     * transaction is already open here at this epoch, else the guard its batch must bring back to
+     * {@link #append(ByteBuffer, int, VerificationGuard)} once the coordinator has verified it.
+     *
+     * @param supportsEpochBump whether the producer uses transaction version 2 (Produce v12+)
+     */
+    public VerificationGuard startTransactionVerification(long producerId, short producerEpoch,
+                                                          boolean supportsEpochBump) {
+        if (producers.hasOngoingTransaction(producerId, producerEpoch)) {
+            return VerificationGuard.NONE;
+        }
+        return producers.startVerification(producerId, producerEpoch, supportsEpochBump, clock.millis());
     }
 
     /**
@@ -458,7 +493,7 @@ public final class PartitionLog implements AutoCloseable {
     public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
                                      int leaderEpoch, short transactionVersion) {
         ByteBuffer batch = new EndTxnMarker(commit, coordinatorEpoch).toBatch(producerId, producerEpoch, clock.millis());
-        return append(batch, leaderEpoch, false, transactionVersion);
+        return append(batch, leaderEpoch, false, transactionVersion, null);
     }
 
     /**
@@ -466,10 +501,11 @@ public final class PartitionLog implements AutoCloseable {
      * carry a producer id without sequence numbers (transactional offset commits) or the control flag.
      */
     public AppendResult appendAsCoordinator(ByteBuffer records, int leaderEpoch) {
-        return append(records, leaderEpoch, false, (short) 0);
+        return append(records, leaderEpoch, false, (short) 0, null);
     }
 
-    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion) {
+    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion,
+                                VerificationGuard guard) {
         // The record walk reads (and may correct) only the caller's buffer: outside the lock, so retention,
         // cleaner swaps and flushes never wait on a decompression.
         BatchValidator.validate(records, config, topic, partition, clock.millis(), fromClient);
@@ -477,7 +513,8 @@ public final class PartitionLog implements AutoCloseable {
             ensureOpen();
             LogConfig cfg = config;
             long firstOffset = end.offset();
-            ProducerStateManager.ProducerAppend producerAppend = producers.begin(markerTxnVersion);
+            ProducerStateManager.ProducerAppend producerAppend = guard != null ? producers.begin(guard)
+                    : producers.begin(markerTxnVersion);
             RecordBatchHeader h = new RecordBatchHeader(records, records.position());
             long next = firstOffset;
             long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.odradek.log.producer.ActiveProducer;
+import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.log.txn.TransactionIndex;
 import io.odradek.wire.ErrorCode;
@@ -219,9 +220,12 @@ class TransactionLogTest {
         try (PartitionLog log = PartitionLog.open(logDir, "t", 0, config(Map.of()),
                 PartitionLog.Options.defaults().withClock(clock).withCleanShutdown(true))) {
             assertThat(log.firstUnstableOffset()).isEqualTo(1L);
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isTrue();
+            assertThat(log.hasOngoingTransaction(P2 + 1, EPOCH)).isFalse();
             assertThat(readCommitted(log, 0)).containsExactly("0:plain");
             assertThat(commit(log, P1).baseOffset()).isEqualTo(4L);
             assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isFalse();
             // the coordinator epoch came back too: an older coordinator is fenced
             assertThatThrownBy(() -> log.appendMarker(P2 + 1, EPOCH, 6, true, 0))
                     .isInstanceOfSatisfying(LogAppendException.class,
@@ -257,7 +261,10 @@ class TransactionLogTest {
         try (PartitionLog log = open(small)) { // unclean: every segment from the recovery point 0 is recovered
             assertThat(log.abortedTransactions(0, 6)).isEqualTo(before);
             assertThat(log.firstUnstableOffset()).isEqualTo(5L);
+            assertThat(log.hasOngoingTransaction(P2, EPOCH)).isTrue();
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isFalse();
             assertThat(abort(log, P2).baseOffset()).isEqualTo(6L);
+            assertThat(log.hasOngoingTransaction(P2, EPOCH)).isFalse();
             assertThat(log.abortedTransactions(5, 7)).containsExactly(new AbortedTxn(P2, 5, 6, 7));
         }
     }
@@ -495,6 +502,63 @@ class TransactionLogTest {
             assertThat(log.firstUnstableOffset()).isZero();
             commit(log, P1);
             assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+        }
+    }
+
+    @Test
+    void aTransactionVersion2MarkerOfThePreviousTransactionKeepsTheGuardOfTheNextOnesVerification() {
+        short tv2 = 2;
+        short bumped = (short) (EPOCH + 1);
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0); // 0
+            // The next transaction (bumped epoch) is verified before the previous one's marker lands here.
+            VerificationGuard next = log.startTransactionVerification(P1, bumped, true);
+            log.appendMarker(P1, bumped, 0, true, 0, tv2); // 1
+
+            assertThat(log.append(transactional(P1, bumped, 0, NOW, "b0"), 0, next).baseOffset()).isEqualTo(2L);
+            assertThat(log.hasOngoingTransaction(P1, bumped)).isTrue();
+            assertThat(log.producerState().verificationGuard(P1)).as("dropped by the batch it let in").isNull();
+        }
+    }
+
+    @Test
+    void anOpenTransactionIsOngoingOnlyAtTheProducersCurrentEpoch() {
+        short bumped = (short) (EPOCH + 1);
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0);
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isTrue();
+            // a newer epoch's batch (Kafka lets it continue the open transaction) moves the producer's epoch
+            log.append(transactional(P1, bumped, 0, NOW, "a1"), 0);
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isFalse();
+            assertThat(log.hasOngoingTransaction(P1, bumped)).isTrue();
+        }
+    }
+
+    @Test
+    void aGuardWhoseBatchNeverCameExpiresWithTheProducers() {
+        try (PartitionLog log = open()) {
+            VerificationGuard guard = log.startTransactionVerification(P1, EPOCH, false);
+            assertThat(log.producerState().verificationGuard(P1)).isSameAs(guard);
+            log.removeExpiredProducers(NOW + 999, 1_000);
+            assertThat(log.producerState().verificationGuard(P1)).isSameAs(guard);
+            log.removeExpiredProducers(NOW + 1_000, 1_000);
+            assertThat(log.producerState().verificationGuard(P1)).isNull();
+
+            assertThatThrownBy(() -> log.append(transactional(P1, EPOCH, 0, NOW, "late"), 0, guard))
+                    .isInstanceOfSatisfying(LogAppendException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_TXN_STATE));
+            assertThat(log.logEndOffset()).isZero();
+        }
+    }
+
+    @Test
+    void anOlderEpochIsRefusedAsSuchBeforeItsGuardIsLookedAt() {
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0);
+            assertThatThrownBy(() -> log.append(transactional(P1, (short) (EPOCH - 1), 0, NOW, "old"), 0,
+                    VerificationGuard.NONE))
+                    .isInstanceOfSatisfying(LogAppendException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH));
         }
     }
 
