@@ -37,14 +37,16 @@ import java.util.regex.Pattern;
  *
  * <p>Completion: once PrepareCommit/PrepareAbort is committed (or found at load) the markers go to every
  * partition of the transaction through the {@link TransactionMarkerWriter} with this partition's coordinator
- * epoch; partitions that failed retriably are retried after a backoff; then CompleteCommit/CompleteAbort is
- * written. Timers: transactions older than their timeout are aborted (their epoch bumped, as Kafka does),
+ * epoch; partitions that failed retriably are retried after a backoff (logged once a minute at most), a
+ * non-retriable error stops the sending as in Kafka; then CompleteCommit/CompleteAbort is written. Timers: transactions older than their timeout are aborted (their epoch bumped, as Kafka does),
  * idle transactional ids older than {@code transactional.id.expiration.ms} get tombstones.
  */
 final class TransactionShard implements CoordinatorShard<TransactionRecord> {
     private static final System.Logger LOG = System.getLogger(TransactionShard.class.getName());
     /** At most this many records in one timer write (each a small record; keeps a batch well under 1 MB). */
     private static final int MAX_RECORDS_PER_WRITE = 500;
+    /** Markers retried for long (a partition offline) are logged this often, not at every backoff. */
+    static final long RETRY_LOG_INTERVAL_MS = 60_000;
 
     private final CoordinatorContext<TransactionRecord> context;
     /** This partition's thread: marker answers come back on other threads and are handled here. */
@@ -395,8 +397,11 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         final boolean commit;
         /** Partitions still without their marker. */
         final Set<TopicPartition> remaining;
-        /** A partition answered that this producer or coordinator epoch is stale: Kafka stops sending. */
+        /** A partition answered that this producer or coordinator epoch is stale, or a fatal error: Kafka stops sending. */
         boolean stopped;
+        /** Answers that left partitions to retry, and when the last of them was logged. */
+        int retries;
+        long lastRetryLogMs;
 
         Completion(String transactionalId, TransactionMetadata m) {
             this.transactionalId = transactionalId;
@@ -445,13 +450,20 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         });
     }
 
-    /** As Kafka's TransactionMarkerRequestCompletionHandler treats each partition's answer. */
+    /**
+     * As Kafka's TransactionMarkerRequestCompletionHandler treats each partition's answer: written (or a
+     * partition that cannot hold transactions) leaves the transaction; the leader-side retriable errors are
+     * retried after the backoff; a stale producer or coordinator epoch stops the sending; anything else is
+     * fatal there (an IllegalStateException, logged once, the transaction left pending), and here too.
+     */
     private void markersAnswered(Completion c, Map<TopicPartition, ErrorCode> errors, Throwable failure) {
         if (!current(c)) {
             return;
         }
+        Map<TopicPartition, ErrorCode> retried = new TreeMap<>();
+        String fatal = null;
         if (failure != null) {
-            LOG.log(System.Logger.Level.WARNING, "writing markers of " + c.transactionalId + " failed, retrying: " + failure);
+            c.remaining.forEach(tp -> retried.put(tp, ErrorCode.UNKNOWN_SERVER_ERROR)); // as a lost connection
         } else {
             for (Map.Entry<TopicPartition, ErrorCode> e : errors.entrySet()) {
                 if (!c.remaining.contains(e.getKey())) {
@@ -462,11 +474,21 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
                     case NONE, UNSUPPORTED_FOR_MESSAGE_FORMAT, UNSUPPORTED_VERSION -> c.remaining.remove(e.getKey());
                     case INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED -> c.stopped = true;
                     case UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS,
-                            NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR -> { }
-                    default -> LOG.log(System.Logger.Level.WARNING, "unexpected " + e.getValue() + " writing the marker of "
-                            + c.transactionalId + " to " + e.getKey() + "; retrying");
+                            NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR ->
+                            retried.put(e.getKey(), e.getValue());
+                    // CORRUPT_MESSAGE, MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_REQUIRED_ACKS and any
+                    // other error: a retry would fail the same way.
+                    default -> fatal = e.getKey() + " answered " + e.getValue();
                 }
             }
+        }
+        if (fatal != null) {
+            c.stopped = true;
+            LOG.log(System.Logger.Level.ERROR, "stopped writing the markers of " + c.transactionalId + " (producer id "
+                    + c.producerId + ", epoch " + c.producerEpoch + "): " + fatal + ", which is not retriable; the "
+                    + "transaction stays " + (c.commit ? "PrepareCommit" : "PrepareAbort")
+                    + " until its partition is loaded again (a restart), as in Kafka");
+            return;
         }
         if (c.stopped) {
             // Kafka leaves the transaction prepared (requests get CONCURRENT_TRANSACTIONS) until a new
@@ -478,11 +500,25 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         if (c.remaining.isEmpty()) {
             context.scheduleWrite("complete-transaction", () -> writeCompletion(c));
         } else {
+            logRetry(c, retried, failure);
             context.schedule(config.markerRetryBackoffMs(), "retry-transaction-markers", () -> {
                 sendMarkers(c);
                 return CoordinatorResult.of(null);
             });
         }
+    }
+
+    /** One line at the first retry, then at most one per {@link #RETRY_LOG_INTERVAL_MS}, not one per backoff. */
+    private void logRetry(Completion c, Map<TopicPartition, ErrorCode> retried, Throwable failure) {
+        c.retries++;
+        long now = now();
+        if (c.retries > 1 && now - c.lastRetryLogMs < RETRY_LOG_INTERVAL_MS) {
+            return;
+        }
+        c.lastRetryLogMs = now;
+        LOG.log(System.Logger.Level.WARNING, "markers of " + c.transactionalId + " not written yet (" + c.retries
+                + (c.retries == 1 ? " attempt" : " attempts") + "), retrying every " + config.markerRetryBackoffMs()
+                + " ms: " + (failure != null ? "the write failed: " + failure : retried));
     }
 
     /** Every marker is written: CompleteCommit/CompleteAbort (retried until written, unless unloaded). */
