@@ -350,7 +350,10 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
             case ONGOING -> prepareEndV2(transactionalId, m, commit, false);
             case COMPLETE_COMMIT -> commit ? (isRetry ? done(m) : invalidTransition(transactionalId, m, commit))
                     : (isRetry ? invalidTransition(transactionalId, m, commit) : prepareEndV2(transactionalId, m, false, true));
-            case COMPLETE_ABORT -> commit ? invalidTransition(transactionalId, m, commit)
+            // A commit at a retry epoch after an abort: only the coordinator's own abort (timeout, fence) bumps
+            // the epoch under a commit in flight, so the producer is fenced (recoverable), not INVALID_TXN_STATE
+            // (fatal to the Java producer), as Kafka answers since KAFKA-20785.
+            case COMPLETE_ABORT -> commit ? (isRetry ? fencedByAbort(transactionalId, m) : invalidTransition(transactionalId, m, commit))
                     : (isRetry ? done(m) : prepareEndV2(transactionalId, m, false, true));
             case PREPARE_COMMIT -> commit ? CoordinatorResult.of(EndTxnResult.error(ErrorCode.CONCURRENT_TRANSACTIONS))
                     : invalidTransition(transactionalId, m, commit);
@@ -378,6 +381,13 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
 
     private static CoordinatorResult<EndTxnResult, TransactionRecord> done(TransactionMetadata m) {
         return CoordinatorResult.of(new EndTxnResult(ErrorCode.NONE, m.producerId(), m.producerEpoch()));
+    }
+
+    private static CoordinatorResult<EndTxnResult, TransactionRecord> fencedByAbort(String transactionalId,
+            TransactionMetadata m) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "transactional id " + transactionalId + ": commit after the coordinator"
+                + " aborted the transaction (now epoch " + m.producerEpoch() + "): fenced");
+        return CoordinatorResult.of(EndTxnResult.error(ErrorCode.PRODUCER_FENCED));
     }
 
     private static CoordinatorResult<EndTxnResult, TransactionRecord> invalidTransition(String transactionalId,
