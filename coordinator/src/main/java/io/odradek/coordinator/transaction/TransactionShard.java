@@ -37,8 +37,9 @@ import java.util.regex.Pattern;
  *
  * <p>Completion: once PrepareCommit/PrepareAbort is committed (or found at load) the markers go to every
  * partition of the transaction through the {@link TransactionMarkerWriter} with this partition's coordinator
- * epoch; partitions that failed retriably are retried after a backoff (logged once a minute at most), a
- * non-retriable error stops the sending as in Kafka; then CompleteCommit/CompleteAbort is written. Timers: transactions older than their timeout are aborted (their epoch bumped, as Kafka does),
+ * epoch; partitions that failed retriably, or whose write was not answered within 30 s, are retried after
+ * a backoff (logged once a minute at most), a non-retriable error stops the sending as in Kafka; then
+ * CompleteCommit/CompleteAbort is written. Timers: transactions older than their timeout are aborted (their epoch bumped, as Kafka does),
  * idle transactional ids older than {@code transactional.id.expiration.ms} get tombstones.
  */
 final class TransactionShard implements CoordinatorShard<TransactionRecord> {
@@ -47,6 +48,11 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
     private static final int MAX_RECORDS_PER_WRITE = 500;
     /** Markers retried for long (a partition offline) are logged this often, not at every backoff. */
     static final long RETRY_LOG_INTERVAL_MS = 60_000;
+    /**
+     * A marker write not answered by then counts as REQUEST_TIMED_OUT and is retried: Kafka's WriteTxnMarkers
+     * requests time out after the inter-broker request.timeout.ms, 30 s by default.
+     */
+    static final long MARKER_WRITE_TIMEOUT_MS = 30_000;
 
     private final CoordinatorContext<TransactionRecord> context;
     /** This partition's thread: marker answers come back on other threads and are handled here. */
@@ -407,11 +413,15 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         final boolean commit;
         /** Partitions still without their marker. */
         final Set<TopicPartition> remaining;
-        /** A partition answered that this producer or coordinator epoch is stale, or a fatal error: Kafka stops sending. */
+        /** A partition answered a non-retriable error: Kafka stops sending. */
         boolean stopped;
         /** Answers that left partitions to retry, and when the last of them was logged. */
         int retries;
         long lastRetryLogMs;
+        /** The write in flight (answers of earlier, timed-out ones are ignored) and its timeout. */
+        int attempt;
+        boolean inFlight;
+        Scheduler.Timer timeout;
 
         Completion(String transactionalId, TransactionMetadata m) {
             this.transactionalId = transactionalId;
@@ -445,6 +455,14 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
             return;
         }
         List<TopicPartition> partitions = List.copyOf(c.remaining);
+        int attempt = ++c.attempt;
+        c.inFlight = true;
+        c.timeout = context.schedule(MARKER_WRITE_TIMEOUT_MS, "transaction-markers-timeout", () -> {
+            Map<TopicPartition, ErrorCode> timedOut = new TreeMap<>();
+            partitions.forEach(tp -> timedOut.put(tp, ErrorCode.REQUEST_TIMED_OUT));
+            markersAnswered(c, attempt, timedOut, null);
+            return CoordinatorResult.of(null);
+        });
         CompletableFuture<Map<TopicPartition, ErrorCode>> sent;
         try {
             sent = markers.writeMarkers(c.producerId, c.producerEpoch, coordinatorEpoch, c.commit, partitions);
@@ -453,7 +471,7 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         }
         sent.whenComplete((errors, failure) -> {
             try {
-                thread.execute(() -> markersAnswered(c, errors, failure));
+                thread.execute(() -> markersAnswered(c, attempt, errors, failure));
             } catch (RejectedExecutionException e) {
                 // shutting down: the next load completes the transaction
             }
@@ -463,13 +481,21 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
     /**
      * As Kafka's TransactionMarkerRequestCompletionHandler treats each partition's answer: written (or a
      * partition that cannot hold transactions) leaves the transaction; the leader-side retriable errors are
-     * retried after the backoff; a stale producer or coordinator epoch stops the sending; anything else is
-     * fatal there (an IllegalStateException, logged once, the transaction left pending), and here too.
+     * retried after the backoff; anything else is fatal there (an IllegalStateException, logged once, the
+     * transaction left pending), and here too.
+     *
+     * <p>A stale producer or coordinator epoch (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED) stops
+     * Kafka's sending too, leaving the transaction prepared for the next coordinator to load and finish. One
+     * node never gets a next coordinator, and the reload would meet the same answer, so the transaction would
+     * stay prepared for good: here that partition is left without the marker (it has moved past this
+     * producer or coordinator epoch, so the marker cannot be written there any more) and the others go on.
      */
-    private void markersAnswered(Completion c, Map<TopicPartition, ErrorCode> errors, Throwable failure) {
-        if (!current(c)) {
-            return;
+    private void markersAnswered(Completion c, int attempt, Map<TopicPartition, ErrorCode> errors, Throwable failure) {
+        if (!current(c) || attempt != c.attempt || !c.inFlight) {
+            return; // unloaded, or an answer after this write timed out (its retry is under way)
         }
+        c.inFlight = false;
+        c.timeout.cancel();
         Map<TopicPartition, ErrorCode> retried = new TreeMap<>();
         String fatal = null;
         if (failure != null) {
@@ -482,7 +508,13 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
                 switch (e.getValue()) {
                     // UNSUPPORTED_*: the producer could not have written there, so nothing waits for a marker.
                     case NONE, UNSUPPORTED_FOR_MESSAGE_FORMAT, UNSUPPORTED_VERSION -> c.remaining.remove(e.getKey());
-                    case INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED -> c.stopped = true;
+                    case INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED -> {
+                        c.remaining.remove(e.getKey());
+                        LOG.log(System.Logger.Level.WARNING, "the marker of " + c.transactionalId + " (producer id "
+                                + c.producerId + ", epoch " + c.producerEpoch + ", coordinator epoch " + coordinatorEpoch
+                                + ") cannot be written to " + e.getKey() + ": " + e.getValue()
+                                + " (it has a newer epoch); the transaction completes without it");
+                    }
                     case UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS,
                             NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR ->
                             retried.put(e.getKey(), e.getValue());
@@ -498,13 +530,6 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
                     + c.producerId + ", epoch " + c.producerEpoch + "): " + fatal + ", which is not retriable; the "
                     + "transaction stays " + (c.commit ? "PrepareCommit" : "PrepareAbort")
                     + " until its partition is loaded again (a restart), as in Kafka");
-            return;
-        }
-        if (c.stopped) {
-            // Kafka leaves the transaction prepared (requests get CONCURRENT_TRANSACTIONS) until a new
-            // coordinator loads the partition and sends the markers again.
-            LOG.log(System.Logger.Level.WARNING, "stopped writing markers of " + c.transactionalId
-                    + ": a partition has a newer producer or coordinator epoch");
             return;
         }
         if (c.remaining.isEmpty()) {

@@ -121,4 +121,48 @@ class TransactionMarkerErrorsTest {
                 + backoff + " ms: {orders-1=NOT_LEADER_OR_FOLLOWER}");
         assertThat(logged.get(1)).startsWith("WARNING markers of tx not written yet (" + (60_000 / backoff + 1) + " attempts)");
     }
+
+    @Test
+    void aFencedCoordinatorEpochOnOnePartitionDoesNotKeepTheTransactionPrepared() {
+        f = new TransactionFixture(dir);
+        InitProducerIdResult p = f.init("tx");
+        f.add("tx", p, ORDERS_0, ORDERS_1);
+        f.markers.answerNext(Map.of(ORDERS_0, ErrorCode.TRANSACTION_COORDINATOR_FENCED));
+
+        f.end("tx", p, false);
+
+        assertThat(f.markers.calls).hasSize(1);
+        assertThat(f.state("tx").state()).isEqualTo(TransactionState.COMPLETE_ABORT);
+        assertThat(logged).singleElement().asString().isEqualTo("WARNING the marker of tx (producer id 0, epoch 0, "
+                + "coordinator epoch 0) cannot be written to orders-0: TRANSACTION_COORDINATOR_FENCED (it has a newer "
+                + "epoch); the transaction completes without it");
+        assertThat(f.init("tx")).isEqualTo(new InitProducerIdResult(ErrorCode.NONE, 0L, (short) 1));
+    }
+
+    @Test
+    void aMarkerWriteNeverAnsweredTimesOutAfterThirtySecondsAndIsRetried() {
+        f = new TransactionFixture(dir);
+        InitProducerIdResult p = f.init("tx");
+        f.add("tx", p, ORDERS_0);
+        f.markers.hold();
+
+        f.end("tx", p, true);
+        f.clock.advance(TransactionShard.MARKER_WRITE_TIMEOUT_MS - 1);
+        assertThat(f.markers.calls).hasSize(1);
+        assertThat(f.state("tx").state()).isEqualTo(TransactionState.PREPARE_COMMIT);
+
+        f.clock.advance(1 + f.config.markerRetryBackoffMs());
+
+        assertThat(f.markers.calls).hasSize(2);
+        assertThat(f.markers.last()).isEqualTo(new MarkerCall(0L, (short) 0, 0, true, Set.of(ORDERS_0)));
+        assertThat(logged).containsExactly("WARNING markers of tx not written yet (1 attempt), retrying every "
+                + f.config.markerRetryBackoffMs() + " ms: {orders-0=REQUEST_TIMED_OUT}");
+        // The late answer of the first write is ignored; the retry's completes the transaction, once.
+        f.markers.release();
+        assertThat(f.state("tx").state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        f.clock.advance(TransactionShard.MARKER_WRITE_TIMEOUT_MS);
+        assertThat(f.markers.calls).hasSize(2);
+        assertThat(f.records("tx")).extracting(r -> r.metadata().state()).containsExactly(TransactionState.EMPTY, TransactionState.ONGOING,
+                TransactionState.PREPARE_COMMIT, TransactionState.COMPLETE_COMMIT);
+    }
 }
