@@ -45,7 +45,8 @@ import java.util.stream.Stream;
  * <p>Appends, rolls and retention are serialised by one lock. Reads take no lock: they start from an
  * immutable {@link LogEnd} snapshot published (volatile) after each append is fully written and indexed,
  * so they never see a half-written batch. The snapshot carries the transaction state too, so a
- * read_committed read stops at the first unstable offset of the same moment.
+ * read_committed read stops at the first unstable offset of the same moment, at the byte position the
+ * append that opened the transaction recorded (no index lookup or header read per read or wake-up).
  *
  * <p>Transactions (Kafka's ProducerStateManager and TransactionIndex): a transactional batch opens its
  * producer's transaction, a marker ({@link #appendMarker}) ends it; an aborted one is recorded in the

@@ -59,7 +59,7 @@ class ReadCommittedBoundTest {
             assertThat(offsets(cut)).containsExactly(0L, 1L, 2L);
             assertThat(cut.upperBoundOffset()).isEqualTo(7L);
             // Cut inside the last batch: no index entry after it, so the log end.
-            FileSlice cutLast = log.read(0, (int) log.read(0, 1 << 20).size() - 5);
+            FileSlice cutLast = log.read(0, log.read(0, 1 << 20).size() - 5);
             assertThat(offsets(cutLast)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
             assertThat(cutLast.upperBoundOffset()).isEqualTo(8L);
         }
