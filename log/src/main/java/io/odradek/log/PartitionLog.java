@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,8 @@ import java.util.stream.Stream;
  * <p>Appends, rolls and retention are serialised by one lock. Reads take no lock: they start from an
  * immutable {@link LogEnd} snapshot published (volatile) after each append is fully written and indexed,
  * so they never see a half-written batch. The snapshot carries the transaction state too, so a
- * read_committed read stops at the first unstable offset of the same moment.
+ * read_committed read stops at the first unstable offset of the same moment, at the byte position the
+ * append that opened the transaction recorded (no index lookup or header read per read or wake-up).
  *
  * <p>Transactions (Kafka's ProducerStateManager and TransactionIndex): a transactional batch opens its
  * producer's transaction, a marker ({@link #appendMarker}) ends it; an aborted one is recorded in the
@@ -90,11 +92,29 @@ public final class PartitionLog implements AutoCloseable {
      * Log end as readers see it: next offset, the active segment and its byte size at that point, and the
      * transaction state then: the first offset of the oldest open transaction (Long.MAX_VALUE none) and the
      * decided transactions whose markers may not be replicated yet ([first, marker] pairs by first offset),
-     * so a read_committed read bounds itself by the same state it reads.
+     * so a read_committed read bounds itself by the same state it reads. {@code undecidedAt} and
+     * {@code unreplicatedAt} (one per pair) say where those transactions' first batches lie, so the read
+     * stops there without an index lookup or header read (Kafka's cached firstUnstableOffsetMetadata);
+     * null where unknown.
      */
-    private record LogEnd(long offset, Segment segment, int position, long firstUndecided, long[] unreplicated) {
+    private record LogEnd(long offset, Segment segment, int position, long firstUndecided, long[] unreplicated,
+                          TxnStart undecidedAt, TxnStart[] unreplicatedAt) {
         LogEnd at(long newOffset, Segment newSegment, int newPosition) {
-            return new LogEnd(newOffset, newSegment, newPosition, firstUndecided, unreplicated);
+            return new LogEnd(newOffset, newSegment, newPosition, firstUndecided, unreplicated, undecidedAt,
+                    unreplicatedAt);
+        }
+
+        /** Where the transaction starting at {@code firstOffset} (one this snapshot holds) begins, or null. */
+        TxnStart startOf(long firstOffset) {
+            if (firstOffset == firstUndecided) {
+                return undecidedAt;
+            }
+            for (int i = 0; i < unreplicated.length; i += 2) {
+                if (unreplicated[i] == firstOffset) {
+                    return unreplicatedAt[i / 2];
+                }
+            }
+            return null;
         }
 
         /**
@@ -111,6 +131,15 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Where a transaction's first batch was written: its producer, segment and byte position. Positions in a
+     * segment the cleaner or retention has since replaced are not trusted (see {@link #read}).
+     */
+    private record TxnStart(long producerId, Segment segment, int position) {
+    }
+
+    private static final TxnStart[] NO_STARTS = new TxnStart[0];
+
     /** How many producer snapshots to keep besides those needed for retention; Kafka keeps one per segment. */
     private static final int SNAPSHOTS_TO_KEEP = 3;
 
@@ -122,6 +151,11 @@ public final class PartitionLog implements AutoCloseable {
     private final Object lock = new Object();
     private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
     private final ProducerStateManager producers = new ProducerStateManager();
+    /**
+     * First offset -> where it lies, for each transaction still open or decided but unreplicated (what the
+     * first unstable offset can be). Under the append lock.
+     */
+    private final Map<Long, TxnStart> txnStarts = new HashMap<>();
     private final LeaderEpochFile epochs;
     private final UUID topicId;
 
@@ -240,7 +274,23 @@ public final class PartitionLog implements AutoCloseable {
             log.epochs.truncateFromStart(log.logStartOffset);
             loadProducerState(leo);
             log.producers.onHighWatermarkUpdated(leo); // what survived a restart counts as replicated
+            locateOpenTransactions();
             log.end = log.endAt(leo, active, active.size());
+        }
+
+        /** Finds where each open transaction's first batch lies (appends record it from then on). */
+        private void locateOpenTransactions() throws IOException {
+            for (ProducerEntry p : log.producers.producers().values()) {
+                long first = p.currentTxnFirstOffset();
+                Map.Entry<Long, Segment> entry = p.hasOpenTransaction() ? log.segments.floorEntry(first) : null;
+                if (entry != null) {
+                    Segment s = entry.getValue();
+                    FileSlice at = s.read(first, 0, s.size(), s.nextOffset());
+                    if (at != null && at.firstOffset() == first) {
+                        log.txnStarts.put(first, new TxnStart(p.producerId(), s, (int) at.position()));
+                    }
+                }
+            }
         }
 
         /**
@@ -519,11 +569,18 @@ public final class PartitionLog implements AutoCloseable {
             long next = firstOffset;
             long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;
             long messages = 0;
+            List<long[]> txnBatches = null; // [base offset, producer id, position in records] of transactional data
             for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
                 h.wrap(records, p);
                 BatchMetadata duplicate = producerAppend.validate(h, next);
                 if (duplicate != null) {
                     return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), logStartOffset, -1L, true);
+                }
+                if (h.isTransactional() && !h.isControlBatch()) {
+                    if (txnBatches == null) {
+                        txnBatches = new ArrayList<>(1);
+                    }
+                    txnBatches.add(new long[] {next, h.producerId(), p - records.position()});
                 }
                 next += h.lastOffsetDelta() + 1L;
                 maxTimestamp = Math.max(maxTimestamp, h.maxTimestamp());
@@ -541,9 +598,14 @@ public final class PartitionLog implements AutoCloseable {
                 if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
                     segment = roll(now);
                 }
+                int writtenAt = segment.size();
                 segment.append(records);
                 epochs.assign(leaderEpoch, firstOffset);
                 producerAppend.commit();
+                if (txnBatches != null) {
+                    recordTxnStarts(txnBatches, segment, writtenAt);
+                }
+                boolean txnsDecided = !producerAppend.completedTxns().isEmpty();
                 for (CompletedTxn done : producerAppend.completedTxns()) {
                     // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
                     if (done.aborted()) {
@@ -552,7 +614,9 @@ public final class PartitionLog implements AutoCloseable {
                     }
                     producers.completeTxn(done);
                 }
-                producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
+                if (producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1)) || txnsDecided) {
+                    forgetSettledTxnStarts();
+                }
                 end = endAt(lastOffset + 1, segment, segment.size());
             } catch (IOException e) {
                 throw storageError("append", e);
@@ -579,14 +643,53 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** Remembers where the transactions these appended batches opened begin. Caller holds the lock. */
+    private void recordTxnStarts(List<long[]> txnBatches, Segment segment, int writtenAt) {
+        for (long[] b : txnBatches) {
+            ProducerEntry p = producers.entry(b[1]);
+            if (p != null && p.hasOpenTransaction() && p.currentTxnFirstOffset() == b[0]) {
+                txnStarts.put(b[0], new TxnStart(b[1], segment, writtenAt + (int) b[2]));
+            }
+        }
+    }
+
+    /** Drops the starts of transactions neither open nor holding the LSO any more. Caller holds the lock. */
+    private void forgetSettledTxnStarts() {
+        if (txnStarts.isEmpty()) {
+            return;
+        }
+        long[] unreplicated = producers.unreplicatedTxns();
+        txnStarts.entrySet().removeIf(t -> {
+            ProducerEntry p = producers.entry(t.getValue().producerId());
+            if (p != null && p.currentTxnFirstOffset() == t.getKey()) {
+                return false;
+            }
+            for (int i = 0; i < unreplicated.length; i += 2) {
+                if (unreplicated[i] == t.getKey()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
     /** The log end to publish, with the producer state's transactions as they are now. Caller holds the lock. */
     private LogEnd endAt(long offset, Segment segment, int position) {
         LogEnd previous = end;
         long[] unreplicated = producers.unreplicatedTxns();
+        TxnStart[] unreplicatedAt = NO_STARTS;
         if (unreplicated.length > 0 && previous != null && Arrays.equals(previous.unreplicated(), unreplicated)) {
             unreplicated = previous.unreplicated();
+            unreplicatedAt = previous.unreplicatedAt();
+        } else if (unreplicated.length > 0) {
+            unreplicatedAt = new TxnStart[unreplicated.length / 2];
+            for (int i = 0; i < unreplicatedAt.length; i++) {
+                unreplicatedAt[i] = txnStarts.get(unreplicated[2 * i]);
+            }
         }
-        return new LogEnd(offset, segment, position, producers.firstUndecidedOffset(), unreplicated);
+        long firstUndecided = producers.firstUndecidedOffset();
+        return new LogEnd(offset, segment, position, firstUndecided, unreplicated, txnStarts.get(firstUndecided),
+                unreplicatedAt);
     }
 
     /**
@@ -656,18 +759,23 @@ public final class PartitionLog implements AutoCloseable {
         if (offset < start || offset > e.offset()) {
             throw outOfRange(offset, start, e.offset());
         }
-        long bound = readCommitted ? Math.min(maxOffset, Math.max(e.firstUnstable(committedUpTo), start)) : maxOffset;
+        long unstable = readCommitted ? e.firstUnstable(committedUpTo) : Long.MAX_VALUE;
+        long bound = readCommitted ? Math.min(maxOffset, Math.max(unstable, start)) : maxOffset;
         if (bound < e.offset()) {
-            e = boundAt(bound, e);
+            TxnStart at = bound == unstable ? e.startOf(unstable) : null;
+            // The transaction's first batch, where its append wrote it: no I/O, unless the segment was
+            // replaced since (cleaner, retention), when the lookup finds it afresh.
+            e = at != null && segments.get(at.segment().baseOffset()) == at.segment()
+                    ? e.at(bound, at.segment(), at.position()) : boundAt(bound, e);
         }
         if (offset >= e.offset()) {
-            return new FileSlice(e.segment().channel(), e.position(), 0, offset);
+            return new FileSlice(e.segment().channel(), e.position(), 0, offset, offset);
         }
         try {
             Map.Entry<Long, Segment> entry = segments.floorEntry(offset);
             while (entry != null) {
                 Segment s = entry.getValue();
-                FileSlice slice = s.read(offset, maxBytes, endPosition(s, e));
+                FileSlice slice = s.read(offset, maxBytes, endPosition(s, e), endOffset(s, e));
                 if (slice != null) {
                     return slice;
                 }
@@ -695,7 +803,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         Segment s = entry.getValue();
         try {
-            FileSlice at = s.read(maxOffset, 0, endPosition(s, e));
+            FileSlice at = s.read(maxOffset, 0, endPosition(s, e), endOffset(s, e));
             return e.at(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position());
         } catch (IOException ex) {
             throw storageError("read", ex);
@@ -704,6 +812,15 @@ public final class PartitionLog implements AutoCloseable {
 
     private static int endPosition(Segment s, LogEnd e) {
         return s == e.segment() ? e.position() : s.size();
+    }
+
+    /** The offset at {@link #endPosition}: the read's end, or the next segment's base (Kafka's fallback). */
+    private long endOffset(Segment s, LogEnd e) {
+        if (s == e.segment()) {
+            return e.offset();
+        }
+        Long next = segments.higherKey(s.baseOffset());
+        return next == null ? e.offset() : Math.min(next, e.offset());
     }
 
     private OffsetOutOfRangeException outOfRange(long offset, long start, long leo) {
