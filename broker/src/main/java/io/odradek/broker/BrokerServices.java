@@ -21,6 +21,7 @@ import io.odradek.replication.partition.Partitions;
 import io.odradek.replication.partition.WaitingOperations;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.IntFunction;
 
 /**
@@ -129,7 +130,9 @@ final class BrokerServices implements AutoCloseable {
      * The transaction coordinator over {@code __transaction_state}, with Kafka's {@code transaction.*} keys
      * and the finalized {@code transaction.version}. An existing topic's partition count wins over
      * {@code transaction.state.log.num.partitions}, as in Kafka. Markers go to data partitions through
-     * their {@link Partitions} and to {@code __consumer_offsets} through the group coordinator. Loading
+     * their {@link Partitions} and to {@code __consumer_offsets} through the group coordinator, whose
+     * partition for a group AddOffsetsToTxn uses too; partitions of topics deleted meanwhile are skipped
+     * (see {@link LocalTransactionMarkerWriter}). Loading
      * (or creating the topic on first need) is {@link TransactionStateTopic}'s.
      */
     private static TransactionCoordinator startTransactionCoordinator(BrokerConfig config, TopicService topics,
@@ -142,8 +145,11 @@ final class BrokerServices implements AutoCloseable {
         }
         IntFunction<CoordinatorLog> logs = p -> new PartitionCoordinatorLog(
                 partitions.partition(TransactionStateTopic.NAME, p).orElseThrow());
-        return TransactionCoordinator.create(txnConfig, logs, producerIds,
-                new LocalTransactionMarkerWriter(partitions, groups));
+        // AddOffsetsToTxn places a group where the group coordinator does: by __consumer_offsets' real count.
+        return TransactionCoordinator.createPlacingGroupsBy(txnConfig, logs, producerIds,
+                new LocalTransactionMarkerWriter(partitions, groups, topic -> topics.topic(topic)
+                        .map(t -> OptionalInt.of(t.partitions())).orElse(OptionalInt.empty())),
+                groups::partitionFor);
     }
 
     /** Call once no handler runs any more: nothing may append while the logs flush and close. */

@@ -184,6 +184,35 @@ class TransactionEndToEndTest {
                 .get("__transaction_state").partitions()).hasSize(4);
     }
 
+    @Test
+    void aTransactionOnATopicDeletedBeforeTheCommitCompletesAndTheNextProducerInitializes() throws Exception {
+        admin.createTopics(List.of(new NewTopic("doomed", 1, (short) 1), new NewTopic("kept", 1, (short) 1)))
+                .all().get(30, TimeUnit.SECONDS);
+        KafkaProducer<String, String> producer = transactionalProducer("deleted-topic-txn");
+        producer.initTransactions();
+        producer.beginTransaction();
+        producer.send(new ProducerRecord<>("doomed", "k1", "lost")).get(30, TimeUnit.SECONDS);
+        producer.send(new ProducerRecord<>("kept", "k2", "kept-value")).get(30, TimeUnit.SECONDS);
+        admin.deleteTopics(List.of("doomed")).all().get(30, TimeUnit.SECONDS);
+
+        producer.commitTransaction();
+
+        TransactionDescription done = describeOnceComplete("deleted-topic-txn");
+        assertThat(done.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        assertThat(done.topicPartitions()).isEmpty();
+        KafkaConsumer<String, String> consumer = consumer("read_committed", new TopicPartition("kept", 0));
+        assertThat(poll(consumer, 1)).containsExactly("0@0 k2=kept-value");
+        producer.close();
+        clients.remove(producer);
+
+        KafkaProducer<String, String> next = transactionalProducer("deleted-topic-txn");
+        next.initTransactions(); // CONCURRENT_TRANSACTIONS until max.block.ms if the transaction stayed prepared
+        TransactionDescription after = admin.describeTransactions(List.of("deleted-topic-txn"))
+                .description("deleted-topic-txn").get(30, TimeUnit.SECONDS);
+        assertThat(after.state()).isEqualTo(TransactionState.EMPTY);
+        assertThat(after.producerId()).isEqualTo(done.producerId());
+    }
+
     /** The transaction's description once its markers are written (PrepareCommit/PrepareAbort over), 30 s at most. */
     private TransactionDescription describeOnceComplete(String transactionalId) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

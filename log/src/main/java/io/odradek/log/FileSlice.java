@@ -14,8 +14,18 @@ import java.nio.channels.WritableByteChannel;
  * @param position    byte position of the first batch
  * @param size        bytes in the slice; 0 for a read at the log end offset
  * @param firstOffset base offset of the first batch in the slice (the fetch offset itself when empty)
+ * @param upperBoundOffset an offset at or past the end of the slice's last batch, found without reading
+ *                    the file (Kafka's fetchUpperBoundOffset): exactly the offset after the slice when it
+ *                    ends at whole batches, else the sparse offset index's next entry, the next segment's
+ *                    base or the read's end. A read_committed fetch lists the aborted transactions below it
+ *                    (any that start past the data returned are ignored by consumers)
  */
-public record FileSlice(FileChannel channel, long position, int size, long firstOffset) {
+public record FileSlice(FileChannel channel, long position, int size, long firstOffset, long upperBoundOffset) {
+
+    /** A slice whose upper bound is unknown: Long.MAX_VALUE, which bounds nothing. */
+    public FileSlice(FileChannel channel, long position, int size, long firstOffset) {
+        this(channel, position, size, firstOffset, Long.MAX_VALUE);
+    }
 
     public boolean isEmpty() {
         return size == 0;

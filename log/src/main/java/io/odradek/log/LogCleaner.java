@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Kafka's log cleaner for {@code cleanup.policy=compact}, transaction-aware as Kafka's {@code Cleaner}. One
@@ -27,7 +28,8 @@ import java.util.Map;
  * {@code .index.cleaned}, {@code .timeindex.cleaned}), indexing as it appends, forces it and renames its
  * files {@code .swap}, the log file first: from that rename on the cleaned segment is committed, and the
  * log (or, after a crash, its loader) replaces the original with it. Batches at or after the first
- * uncleanable offset are copied as they are. A leftover {@code .cleaned} file is an unfinished clean and
+ * uncleanable offset (in the segment holding it) are copied as they are, and the transaction index
+ * entries of the abort markers among them carried over. A leftover {@code .cleaned} file is an unfinished clean and
  * is simply deleted; the loader deletes leftover {@code .index.swap}/{@code .timeindex.swap} files and
  * rebuilds the indexes.
  *
@@ -46,11 +48,11 @@ import java.util.Map;
  *     drops the tombstone.</li>
  * <li>A producer's last data batch (or, with no data left, its latest marker), and the batch ending right
  *     before the first uncleanable offset, are kept even when emptied, as Kafka's header-only empty batch,
- *     so producer state rebuilt from the log keeps the last sequence and epoch.</li>
+ *     so producer state rebuilt from the log keeps the last sequence and epoch; only for producers the
+ *     log's producer state still holds (one removed by producer-id expiry keeps nothing, as in Kafka).</li>
  * <li>Simplifications: compressed batches are kept whole if any record is retained (never re-compressed),
  *     so their tombstones only go when a newer record supersedes them; records without a key are kept;
- *     segments are cleaned one for one (no merging; an emptied segment stays as an empty file); producer
- *     expiry is not considered (Kafka drops the batches of expired producers).</li>
+ *     segments are cleaned one for one (no merging; an emptied segment stays as an empty file).</li>
  * </ul>
  */
 final class LogCleaner {
@@ -74,8 +76,8 @@ final class LogCleaner {
 
     /**
      * What rewriting one segment produced: the cleaned segment (indexed, forced, its files named
-     * {@code .swap}), bytes before/after, the earliest delete horizon it left, and the aborted transactions
-     * whose markers it kept with data of them still in the log (the entries of its transaction index).
+     * {@code .swap}), bytes before/after, the earliest delete horizon it left, and the entries of its
+     * transaction index (see {@link #cleanedTxnIndex}).
      */
     record Rewritten(Segment cleaned, long bytesBefore, long bytesAfter, long minDeleteHorizonMs,
                      List<AbortedTxn> abortedTxns) {
@@ -84,10 +86,16 @@ final class LogCleaner {
     /**
      * Passes 0 and 1 over {@code segments} (each read up to its end position, which for the active one is
      * given). {@code stableEnd} is the offset from which the log may still change (the high watermark; the
-     * log end on one node): neither a marker nor a key from there on counts.
+     * log end on one node): neither a marker nor a key from there on counts. {@code activeProducer} tells
+     * which producer ids the log's producer state still holds.
      */
-    static LogCleaner begin(List<Segment> segments, Segment active, int activeEnd, long stableEnd) throws IOException {
+    static LogCleaner begin(List<Segment> segments, Segment active, int activeEnd, long stableEnd,
+                            Predicate<Long> activeProducer) throws IOException {
         CleanerTransactionScan.Result txns = CleanerTransactionScan.scan(segments, active, activeEnd, stableEnd);
+        // Kafka keeps the last batch only of producers its producer state still holds
+        // (lastRecordsOfActiveProducers): one that producer-id expiry removed loses it like any other batch.
+        Map<Long, LastRecord> lastRecords = new HashMap<>(txns.lastRecords());
+        lastRecords.keySet().removeIf(pid -> !activeProducer.test(pid));
         long bound = Math.min(Math.min(txns.firstUnstableOffset(), stableEnd), active.baseOffset());
         CleanedTransactions mapTxns = new CleanedTransactions(txns.aborted());
         Map<ByteBuffer, Long> latest = new HashMap<>();
@@ -118,7 +126,7 @@ final class LogCleaner {
                 }
             });
         }
-        return new LogCleaner(latest, bound, txns.lastRecords(), txns.aborted());
+        return new LogCleaner(latest, bound, lastRecords, txns.aborted());
     }
 
     /** Nothing at or after this offset is cleaned in this pass. */
@@ -154,9 +162,8 @@ final class LogCleaner {
                 }
                 cleaned.append(kept);
             });
-            // The aborted transactions whose markers this segment kept go into its transaction index, as
-            // Kafka's CleanedTransactionMetadata does, before it is forced and renamed.
-            aborted = transactions.drainRetainedAborted();
+            // Its transaction index is written before it is forced and renamed.
+            aborted = cleanedTxnIndex(segment);
             for (AbortedTxn txn : aborted) {
                 cleaned.txnIndex().append(txn);
             }
@@ -172,6 +179,24 @@ final class LogCleaner {
             throw e;
         }
         return new Rewritten(cleaned, segment.size(), cleaned.size(), minHorizon[0], aborted);
+    }
+
+    /**
+     * The entries of the cleaned segment's transaction index, in marker order: first the aborted
+     * transactions whose markers (below the first uncleanable offset) this pass kept with data of them met,
+     * as Kafka's CleanedTransactionMetadata decides; then the original entries whose marker lies at or after
+     * the first uncleanable offset. Those markers, and every batch from that offset on, are copied untouched
+     * and never reach the bookkeeping, so their entries carry over as they were: without them a
+     * read_committed consumer would receive the aborted records still in the log.
+     */
+    private List<AbortedTxn> cleanedTxnIndex(Segment segment) throws IOException {
+        List<AbortedTxn> entries = new ArrayList<>(transactions.drainRetainedAborted());
+        for (AbortedTxn original : segment.txnIndex().all()) {
+            if (original.lastOffset() >= firstUncleanableOffset) {
+                entries.add(original);
+            }
+        }
+        return entries;
     }
 
     /** The batch to write for {@code h} (the original bytes, or a rebuilt batch), or null to drop it. */

@@ -7,6 +7,7 @@ import io.odradek.log.producer.BatchMetadata;
 import io.odradek.log.producer.ProducerEntry;
 import io.odradek.log.producer.ProducerSnapshotFile;
 import io.odradek.log.producer.ProducerStateManager;
+import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.segment.Segment;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.log.txn.CompletedTxn;
@@ -24,6 +25,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +46,8 @@ import java.util.stream.Stream;
  * <p>Appends, rolls and retention are serialised by one lock. Reads take no lock: they start from an
  * immutable {@link LogEnd} snapshot published (volatile) after each append is fully written and indexed,
  * so they never see a half-written batch. The snapshot carries the transaction state too, so a
- * read_committed read stops at the first unstable offset of the same moment.
+ * read_committed read stops at the first unstable offset of the same moment, at the byte position the
+ * append that opened the transaction recorded (no index lookup or header read per read or wake-up).
  *
  * <p>Transactions (Kafka's ProducerStateManager and TransactionIndex): a transactional batch opens its
  * producer's transaction, a marker ({@link #appendMarker}) ends it; an aborted one is recorded in the
@@ -89,11 +92,29 @@ public final class PartitionLog implements AutoCloseable {
      * Log end as readers see it: next offset, the active segment and its byte size at that point, and the
      * transaction state then: the first offset of the oldest open transaction (Long.MAX_VALUE none) and the
      * decided transactions whose markers may not be replicated yet ([first, marker] pairs by first offset),
-     * so a read_committed read bounds itself by the same state it reads.
+     * so a read_committed read bounds itself by the same state it reads. {@code undecidedAt} and
+     * {@code unreplicatedAt} (one per pair) say where those transactions' first batches lie, so the read
+     * stops there without an index lookup or header read (Kafka's cached firstUnstableOffsetMetadata);
+     * null where unknown.
      */
-    private record LogEnd(long offset, Segment segment, int position, long firstUndecided, long[] unreplicated) {
+    private record LogEnd(long offset, Segment segment, int position, long firstUndecided, long[] unreplicated,
+                          TxnStart undecidedAt, TxnStart[] unreplicatedAt) {
         LogEnd at(long newOffset, Segment newSegment, int newPosition) {
-            return new LogEnd(newOffset, newSegment, newPosition, firstUndecided, unreplicated);
+            return new LogEnd(newOffset, newSegment, newPosition, firstUndecided, unreplicated, undecidedAt,
+                    unreplicatedAt);
+        }
+
+        /** Where the transaction starting at {@code firstOffset} (one this snapshot holds) begins, or null. */
+        TxnStart startOf(long firstOffset) {
+            if (firstOffset == firstUndecided) {
+                return undecidedAt;
+            }
+            for (int i = 0; i < unreplicated.length; i += 2) {
+                if (unreplicated[i] == firstOffset) {
+                    return unreplicatedAt[i / 2];
+                }
+            }
+            return null;
         }
 
         /**
@@ -110,6 +131,15 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Where a transaction's first batch was written: its producer, segment and byte position. Positions in a
+     * segment the cleaner or retention has since replaced are not trusted (see {@link #read}).
+     */
+    private record TxnStart(long producerId, Segment segment, int position) {
+    }
+
+    private static final TxnStart[] NO_STARTS = new TxnStart[0];
+
     /** How many producer snapshots to keep besides those needed for retention; Kafka keeps one per segment. */
     private static final int SNAPSHOTS_TO_KEEP = 3;
 
@@ -121,6 +151,11 @@ public final class PartitionLog implements AutoCloseable {
     private final Object lock = new Object();
     private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
     private final ProducerStateManager producers = new ProducerStateManager();
+    /**
+     * First offset -> where it lies, for each transaction still open or decided but unreplicated (what the
+     * first unstable offset can be). Under the append lock.
+     */
+    private final Map<Long, TxnStart> txnStarts = new HashMap<>();
     private final LeaderEpochFile epochs;
     private final UUID topicId;
 
@@ -239,7 +274,23 @@ public final class PartitionLog implements AutoCloseable {
             log.epochs.truncateFromStart(log.logStartOffset);
             loadProducerState(leo);
             log.producers.onHighWatermarkUpdated(leo); // what survived a restart counts as replicated
+            locateOpenTransactions();
             log.end = log.endAt(leo, active, active.size());
+        }
+
+        /** Finds where each open transaction's first batch lies (appends record it from then on). */
+        private void locateOpenTransactions() throws IOException {
+            for (ProducerEntry p : log.producers.producers().values()) {
+                long first = p.currentTxnFirstOffset();
+                Map.Entry<Long, Segment> entry = p.hasOpenTransaction() ? log.segments.floorEntry(first) : null;
+                if (entry != null) {
+                    Segment s = entry.getValue();
+                    FileSlice at = s.read(first, 0, s.size(), s.nextOffset());
+                    if (at != null && at.firstOffset() == first) {
+                        log.txnStarts.put(first, new TxnStart(p.producerId(), s, (int) at.position()));
+                    }
+                }
+            }
         }
 
         /**
@@ -292,6 +343,14 @@ public final class PartitionLog implements AutoCloseable {
             }
         }
 
+        /**
+         * Segments below the recovery point of a clean shutdown are trusted if their indexes pass the sanity
+         * checks, the transaction index's as Kafka's (whole version-0 entries whose markers increase within
+         * the segment; a torn or out-of-range one makes the segment recovered, its index rebuilt by the
+         * replay). As in Kafka, a missing {@code .txnindex} is not a failed check: a segment without aborted
+         * transactions has none, so a lost one reads as "no aborted transactions" until a recovery covers
+         * its segment.
+         */
         private void loadSegments(List<Long> bases, long now) throws IOException {
             long recoverFrom = options.cleanShutdown() ? Long.MAX_VALUE : bases.get(0);
             if (!options.cleanShutdown()) {
@@ -425,7 +484,41 @@ public final class PartitionLog implements AutoCloseable {
      * write. Throws {@link LogAppendException} (nothing written) on a bad batch or producer sequence.
      */
     public AppendResult append(ByteBuffer records, int leaderEpoch) {
-        return append(records, leaderEpoch, true, (short) 0);
+        return append(records, leaderEpoch, true, (short) 0, null);
+    }
+
+    /**
+     * As {@link #append(ByteBuffer, int)} for a client's batches whose transaction was verified (Kafka's
+     * append with a requestVerificationGuard): a transactional batch that does not continue a transaction
+     * open at its epoch is refused with INVALID_TXN_STATE unless {@code guard} is still its producer's
+     * current guard (see {@link #startTransactionVerification}); {@code VerificationGuard.NONE} when the
+     * transaction was found open and the coordinator was not asked.
+     */
+    public AppendResult append(ByteBuffer records, int leaderEpoch, VerificationGuard guard) {
+        return append(records, leaderEpoch, true, (short) 0, guard);
+    }
+
+    /**
+     * Kafka's hasOngoingTransaction: whether the producer has a transaction open on this partition at exactly
+     * this epoch, so that its next batch needs no verification. Lock-free and allocation-free.
+     */
+    public boolean hasOngoingTransaction(long producerId, short producerEpoch) {
+        return producers.hasOngoingTransaction(producerId, producerEpoch);
+    }
+
+    /**
+     * Kafka's maybeStartTransactionVerification: {@code VerificationGuard.NONE} when the producer's
+     * transaction is already open here at this epoch, else the guard its batch must bring back to
+     * {@link #append(ByteBuffer, int, VerificationGuard)} once the coordinator has verified it.
+     *
+     * @param supportsEpochBump whether the producer uses transaction version 2 (Produce v12+)
+     */
+    public VerificationGuard startTransactionVerification(long producerId, short producerEpoch,
+                                                          boolean supportsEpochBump) {
+        if (producers.hasOngoingTransaction(producerId, producerEpoch)) {
+            return VerificationGuard.NONE;
+        }
+        return producers.startVerification(producerId, producerEpoch, supportsEpochBump, clock.millis());
     }
 
     /**
@@ -450,7 +543,7 @@ public final class PartitionLog implements AutoCloseable {
     public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
                                      int leaderEpoch, short transactionVersion) {
         ByteBuffer batch = new EndTxnMarker(commit, coordinatorEpoch).toBatch(producerId, producerEpoch, clock.millis());
-        return append(batch, leaderEpoch, false, transactionVersion);
+        return append(batch, leaderEpoch, false, transactionVersion, null);
     }
 
     /**
@@ -458,10 +551,11 @@ public final class PartitionLog implements AutoCloseable {
      * carry a producer id without sequence numbers (transactional offset commits) or the control flag.
      */
     public AppendResult appendAsCoordinator(ByteBuffer records, int leaderEpoch) {
-        return append(records, leaderEpoch, false, (short) 0);
+        return append(records, leaderEpoch, false, (short) 0, null);
     }
 
-    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion) {
+    private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion,
+                                VerificationGuard guard) {
         // The record walk reads (and may correct) only the caller's buffer: outside the lock, so retention,
         // cleaner swaps and flushes never wait on a decompression.
         BatchValidator.validate(records, config, topic, partition, clock.millis(), fromClient);
@@ -469,16 +563,24 @@ public final class PartitionLog implements AutoCloseable {
             ensureOpen();
             LogConfig cfg = config;
             long firstOffset = end.offset();
-            ProducerStateManager.ProducerAppend producerAppend = producers.begin(markerTxnVersion);
+            ProducerStateManager.ProducerAppend producerAppend = guard != null ? producers.begin(guard)
+                    : producers.begin(markerTxnVersion);
             RecordBatchHeader h = new RecordBatchHeader(records, records.position());
             long next = firstOffset;
             long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;
             long messages = 0;
+            List<long[]> txnBatches = null; // [base offset, producer id, position in records] of transactional data
             for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
                 h.wrap(records, p);
                 BatchMetadata duplicate = producerAppend.validate(h, next);
                 if (duplicate != null) {
                     return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), logStartOffset, -1L, true);
+                }
+                if (h.isTransactional() && !h.isControlBatch()) {
+                    if (txnBatches == null) {
+                        txnBatches = new ArrayList<>(1);
+                    }
+                    txnBatches.add(new long[] {next, h.producerId(), p - records.position()});
                 }
                 next += h.lastOffsetDelta() + 1L;
                 maxTimestamp = Math.max(maxTimestamp, h.maxTimestamp());
@@ -496,9 +598,14 @@ public final class PartitionLog implements AutoCloseable {
                 if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
                     segment = roll(now);
                 }
+                int writtenAt = segment.size();
                 segment.append(records);
                 epochs.assign(leaderEpoch, firstOffset);
                 producerAppend.commit();
+                if (txnBatches != null) {
+                    recordTxnStarts(txnBatches, segment, writtenAt);
+                }
+                boolean txnsDecided = !producerAppend.completedTxns().isEmpty();
                 for (CompletedTxn done : producerAppend.completedTxns()) {
                     // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
                     if (done.aborted()) {
@@ -507,7 +614,9 @@ public final class PartitionLog implements AutoCloseable {
                     }
                     producers.completeTxn(done);
                 }
-                producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
+                if (producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1)) || txnsDecided) {
+                    forgetSettledTxnStarts();
+                }
                 end = endAt(lastOffset + 1, segment, segment.size());
             } catch (IOException e) {
                 throw storageError("append", e);
@@ -534,14 +643,53 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** Remembers where the transactions these appended batches opened begin. Caller holds the lock. */
+    private void recordTxnStarts(List<long[]> txnBatches, Segment segment, int writtenAt) {
+        for (long[] b : txnBatches) {
+            ProducerEntry p = producers.entry(b[1]);
+            if (p != null && p.hasOpenTransaction() && p.currentTxnFirstOffset() == b[0]) {
+                txnStarts.put(b[0], new TxnStart(b[1], segment, writtenAt + (int) b[2]));
+            }
+        }
+    }
+
+    /** Drops the starts of transactions neither open nor holding the LSO any more. Caller holds the lock. */
+    private void forgetSettledTxnStarts() {
+        if (txnStarts.isEmpty()) {
+            return;
+        }
+        long[] unreplicated = producers.unreplicatedTxns();
+        txnStarts.entrySet().removeIf(t -> {
+            ProducerEntry p = producers.entry(t.getValue().producerId());
+            if (p != null && p.currentTxnFirstOffset() == t.getKey()) {
+                return false;
+            }
+            for (int i = 0; i < unreplicated.length; i += 2) {
+                if (unreplicated[i] == t.getKey()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
     /** The log end to publish, with the producer state's transactions as they are now. Caller holds the lock. */
     private LogEnd endAt(long offset, Segment segment, int position) {
         LogEnd previous = end;
         long[] unreplicated = producers.unreplicatedTxns();
+        TxnStart[] unreplicatedAt = NO_STARTS;
         if (unreplicated.length > 0 && previous != null && Arrays.equals(previous.unreplicated(), unreplicated)) {
             unreplicated = previous.unreplicated();
+            unreplicatedAt = previous.unreplicatedAt();
+        } else if (unreplicated.length > 0) {
+            unreplicatedAt = new TxnStart[unreplicated.length / 2];
+            for (int i = 0; i < unreplicatedAt.length; i++) {
+                unreplicatedAt[i] = txnStarts.get(unreplicated[2 * i]);
+            }
         }
-        return new LogEnd(offset, segment, position, producers.firstUndecidedOffset(), unreplicated);
+        long firstUndecided = producers.firstUndecidedOffset();
+        return new LogEnd(offset, segment, position, firstUndecided, unreplicated, txnStarts.get(firstUndecided),
+                unreplicatedAt);
     }
 
     /**
@@ -611,18 +759,23 @@ public final class PartitionLog implements AutoCloseable {
         if (offset < start || offset > e.offset()) {
             throw outOfRange(offset, start, e.offset());
         }
-        long bound = readCommitted ? Math.min(maxOffset, Math.max(e.firstUnstable(committedUpTo), start)) : maxOffset;
+        long unstable = readCommitted ? e.firstUnstable(committedUpTo) : Long.MAX_VALUE;
+        long bound = readCommitted ? Math.min(maxOffset, Math.max(unstable, start)) : maxOffset;
         if (bound < e.offset()) {
-            e = boundAt(bound, e);
+            TxnStart at = bound == unstable ? e.startOf(unstable) : null;
+            // The transaction's first batch, where its append wrote it: no I/O, unless the segment was
+            // replaced since (cleaner, retention), when the lookup finds it afresh.
+            e = at != null && segments.get(at.segment().baseOffset()) == at.segment()
+                    ? e.at(bound, at.segment(), at.position()) : boundAt(bound, e);
         }
         if (offset >= e.offset()) {
-            return new FileSlice(e.segment().channel(), e.position(), 0, offset);
+            return new FileSlice(e.segment().channel(), e.position(), 0, offset, offset);
         }
         try {
             Map.Entry<Long, Segment> entry = segments.floorEntry(offset);
             while (entry != null) {
                 Segment s = entry.getValue();
-                FileSlice slice = s.read(offset, maxBytes, endPosition(s, e));
+                FileSlice slice = s.read(offset, maxBytes, endPosition(s, e), endOffset(s, e));
                 if (slice != null) {
                     return slice;
                 }
@@ -650,7 +803,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         Segment s = entry.getValue();
         try {
-            FileSlice at = s.read(maxOffset, 0, endPosition(s, e));
+            FileSlice at = s.read(maxOffset, 0, endPosition(s, e), endOffset(s, e));
             return e.at(maxOffset, s, at == null ? endPosition(s, e) : (int) at.position());
         } catch (IOException ex) {
             throw storageError("read", ex);
@@ -659,6 +812,15 @@ public final class PartitionLog implements AutoCloseable {
 
     private static int endPosition(Segment s, LogEnd e) {
         return s == e.segment() ? e.position() : s.size();
+    }
+
+    /** The offset at {@link #endPosition}: the read's end, or the next segment's base (Kafka's fallback). */
+    private long endOffset(Segment s, LogEnd e) {
+        if (s == e.segment()) {
+            return e.offset();
+        }
+        Long next = segments.higherKey(s.baseOffset());
+        return next == null ? e.offset() : Math.min(next, e.offset());
     }
 
     private OffsetOutOfRangeException outOfRange(long offset, long start, long leo) {
@@ -806,26 +968,35 @@ public final class PartitionLog implements AutoCloseable {
     // ---------------------------------------------------------------- compaction
 
     /**
-     * Cleans this log if it is compacted and worth it: the dirty bytes (inactive segments not cleaned since
-     * open) make up at least min.cleanable.dirty.ratio of all inactive bytes, or a tombstone's delete horizon
-     * has passed. After a restart every segment counts as dirty, so the first pass cleans everything once.
-     * Returns the bytes reclaimed.
+     * Cleans this log if it is compacted and worth it, as Kafka's LogCleanerManager decides: the dirty bytes
+     * (segments overlapping [first dirty offset, first uncleanable offset)) make up at least
+     * min.cleanable.dirty.ratio of the clean plus dirty bytes, or a tombstone's delete horizon has passed.
+     * The first uncleanable offset is the least of the first unstable offset, the high watermark and the
+     * active segment's base; segments from there on count as neither, so a long-open transaction does not
+     * make every cleaner tick rewrite the same segments. After a restart every segment counts as dirty, so
+     * the first pass cleans everything once. Returns the bytes reclaimed.
      */
     public long maybeClean(long nowMs) {
         LogConfig cfg = config;
-        if (!cfg.isCompact() || closed) {
+        if (!cfg.isCompact() || closed || offlineReason != null) {
             return 0;
         }
         Segment active = end.segment();
+        long firstUncleanable = Math.min(Math.min(firstUnstableOffset(), highWatermark()), active.baseOffset());
+        long firstDirty = firstDirtyOffset;
         long dirty = 0;
-        long total = 0;
-        for (Segment s : segments.headMap(active.baseOffset()).values()) {
-            total += s.size();
-            if (s.baseOffset() >= firstDirtyOffset) {
-                dirty += s.size();
+        long clean = 0;
+        for (Map.Entry<Long, Segment> entry : segments.headMap(active.baseOffset()).entrySet()) {
+            Long next = segments.higherKey(entry.getKey());
+            long segmentEnd = next == null ? Long.MAX_VALUE : next;
+            long size = entry.getValue().size();
+            if (segmentEnd <= firstDirty) {
+                clean += size;
+            } else if (firstDirty < firstUncleanable && entry.getKey() < firstUncleanable) {
+                dirty += size;
             }
         }
-        boolean ratio = dirty > 0 && (double) dirty / total >= cfg.minCleanableDirtyRatio();
+        boolean ratio = dirty > 0 && (double) dirty / (clean + dirty) >= cfg.minCleanableDirtyRatio();
         return ratio || nowMs >= nextTombstoneHorizonMs ? clean(nowMs) : 0;
     }
 
@@ -834,7 +1005,8 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * One compaction pass over the inactive segments below the first uncleanable offset (the oldest open
-     * transaction, the high watermark, the active segment; see {@link LogCleaner}); appends and reads go on
+     * transaction, the high watermark reported by {@link #updateHighWatermark}, the active segment; see
+     * {@link LogCleaner}); appends and reads go on
      * meanwhile. Each cleaned segment is written, indexed and forced without the log lock, which is then
      * held only for the renames and the map update of its swap-in. Returns the bytes reclaimed.
      */
@@ -852,9 +1024,17 @@ public final class PartitionLog implements AutoCloseable {
             long firstUncleanable;
             try {
                 LogConfig cfg = config;
-                // Nothing from the high watermark on is stable (on one node it is the log end); the cleaner
-                // finds open transactions itself and stops before the oldest one.
-                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), highWatermark());
+                // Nothing from the high watermark on is stable: the one the replication layer reported
+                // (updateHighWatermark), else the log end on one node. As in Kafka, which never cleans past
+                // the last stable offset, the cleaner also finds open transactions (and those whose marker
+                // is not below the high watermark) itself and stops before the oldest one. Producers that
+                // expiry removed lose their last batch (activeProducers is the thread-safe snapshot).
+                long stableEnd = Math.min(committedUpTo, e.offset());
+                Set<Long> liveProducers = new HashSet<>();
+                for (ActiveProducer p : activeProducers()) {
+                    liveProducers.add(p.producerId());
+                }
+                LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), stableEnd, liveProducers::contains);
                 firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {
                     if (!cleaner.cleans(s)) {
@@ -873,8 +1053,8 @@ public final class PartitionLog implements AutoCloseable {
             } catch (IOException ex) {
                 throw storageError("clean", ex);
             }
-            Long uncleanedBase = segments.floorKey(firstUncleanable);
-            firstDirtyOffset = uncleanedBase == null ? active.baseOffset() : Math.min(uncleanedBase, active.baseOffset());
+            // Kafka's cleaner checkpoint: everything below the first uncleanable offset is clean now.
+            firstDirtyOffset = Math.min(firstUncleanable, active.baseOffset());
             nextTombstoneHorizonMs = minHorizon;
             return reclaimed;
         }

@@ -68,7 +68,7 @@ class LogCleanerBoundTest {
     void aTransactionWhoseMarkerIsAtOrPastTheHighWatermarkIsStillOpenForTheCleaner() throws Exception {
         List<Segment> segments = log();
         Segment active = segments.get(1);
-        LogCleaner cleaner = LogCleaner.begin(segments, active, active.size(), 4);
+        LogCleaner cleaner = LogCleaner.begin(segments, active, active.size(), 4, pid -> true);
         assertThat(cleaner.firstUncleanableOffset()).isZero(); // P1's transaction from offset 0 is not decided yet
         assertThat(cleaner.cleans(segments.get(0))).isFalse();
         for (Segment s : segments) {
@@ -80,7 +80,7 @@ class LogCleanerBoundTest {
     void aCleanedSegmentReportsTheAbortedTransactionsWhoseMarkersItKept() throws Exception {
         List<Segment> segments = log();
         Segment active = segments.get(1);
-        LogCleaner cleaner = LogCleaner.begin(segments, active, active.size(), 6);
+        LogCleaner cleaner = LogCleaner.begin(segments, active, active.size(), 6, pid -> true);
         assertThat(cleaner.firstUncleanableOffset()).isEqualTo(4); // the active segment's base
 
         LogCleaner.Rewritten r = cleaner.rewrite(segments.get(0), dir, CONFIG, T0);

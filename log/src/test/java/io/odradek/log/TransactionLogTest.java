@@ -7,16 +7,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.odradek.log.producer.ActiveProducer;
+import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.txn.AbortedTxn;
+import io.odradek.log.txn.TransactionIndex;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchBuilder;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -216,9 +220,12 @@ class TransactionLogTest {
         try (PartitionLog log = PartitionLog.open(logDir, "t", 0, config(Map.of()),
                 PartitionLog.Options.defaults().withClock(clock).withCleanShutdown(true))) {
             assertThat(log.firstUnstableOffset()).isEqualTo(1L);
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isTrue();
+            assertThat(log.hasOngoingTransaction(P2 + 1, EPOCH)).isFalse();
             assertThat(readCommitted(log, 0)).containsExactly("0:plain");
             assertThat(commit(log, P1).baseOffset()).isEqualTo(4L);
             assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isFalse();
             // the coordinator epoch came back too: an older coordinator is fenced
             assertThatThrownBy(() -> log.appendMarker(P2 + 1, EPOCH, 6, true, 0))
                     .isInstanceOfSatisfying(LogAppendException.class,
@@ -254,7 +261,10 @@ class TransactionLogTest {
         try (PartitionLog log = open(small)) { // unclean: every segment from the recovery point 0 is recovered
             assertThat(log.abortedTransactions(0, 6)).isEqualTo(before);
             assertThat(log.firstUnstableOffset()).isEqualTo(5L);
+            assertThat(log.hasOngoingTransaction(P2, EPOCH)).isTrue();
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isFalse();
             assertThat(abort(log, P2).baseOffset()).isEqualTo(6L);
+            assertThat(log.hasOngoingTransaction(P2, EPOCH)).isFalse();
             assertThat(log.abortedTransactions(5, 7)).containsExactly(new AbortedTxn(P2, 5, 6, 7));
         }
     }
@@ -273,6 +283,76 @@ class TransactionLogTest {
             assertThat(log.abortedTransactions(0, 3)).isEqualTo(before).containsExactly(new AbortedTxn(P1, 0, 1, 2));
             assertThat(log.firstUnstableOffset()).isEqualTo(2L);
         }
+    }
+
+    /**
+     * One batch per segment, closed cleanly: 0 P1 a00, 1 P2 b00, 2 ABORT P2, 3 P1 a01, 4 ABORT P1, 5 plain.
+     * The entries live in the txnindex of the segment holding each abort marker (2 and 4).
+     */
+    private List<AbortedTxn> twoAbortsClosedCleanly() {
+        try (PartitionLog log = open(ONE_BATCH_PER_SEGMENT)) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a00"), 0);
+            log.append(transactional(P2, EPOCH, 0, NOW, "b00"), 0);
+            abort(log, P2);
+            log.append(transactional(P1, EPOCH, 1, NOW, "a01"), 0);
+            abort(log, P1);
+            log.append(new RecordBatchBuilder(NOW).append(null, "plain".getBytes(StandardCharsets.UTF_8)).build(), 0);
+            List<AbortedTxn> before = log.abortedTransactions(0, 6);
+            assertThat(before).containsExactly(new AbortedTxn(P2, 1, 2, 0), new AbortedTxn(P1, 0, 4, 5));
+            return before;
+        }
+    }
+
+    private PartitionLog openAfterCleanShutdown() {
+        return PartitionLog.open(logDir, "t", 0, config(ONE_BATCH_PER_SEGMENT),
+                PartitionLog.Options.defaults().withClock(clock).withCleanShutdown(true));
+    }
+
+    @Test
+    void aCleanRestartRecoversASegmentWhoseTxnIndexWasCutMidEntryAndRebuildsIt() throws IOException {
+        List<AbortedTxn> before = twoAbortsClosedCleanly();
+        Path index = logDir.resolve("t-0/00000000000000000002.txnindex");
+        assertThat(Files.size(index)).isEqualTo(TransactionIndex.ENTRY_SIZE);
+        try (FileChannel ch = FileChannel.open(index, StandardOpenOption.WRITE)) {
+            ch.truncate(TransactionIndex.ENTRY_SIZE - 5);
+        }
+        try (PartitionLog log = openAfterCleanShutdown()) {
+            assertThat(log.abortedTransactions(0, 6)).isEqualTo(before);
+        }
+        assertThat(Files.size(index)).isEqualTo(TransactionIndex.ENTRY_SIZE); // rebuilt whole
+    }
+
+    @Test
+    void aCleanRestartRecoversASegmentWhoseTxnIndexHasAnEntryBeforeTheSegmentAsKafkasSanityCheck() throws IOException {
+        List<AbortedTxn> before = twoAbortsClosedCleanly();
+        Path index = logDir.resolve("t-0/00000000000000000004.txnindex");
+        ByteBuffer bogus = ByteBuffer.allocate(TransactionIndex.ENTRY_SIZE)
+                .putShort((short) 0).putLong(P1).putLong(0).putLong(1).putLong(2).flip(); // ends at 1 < base 4
+        try (FileChannel ch = FileChannel.open(index, StandardOpenOption.WRITE)) {
+            ch.write(bogus, 0);
+        }
+        try (PartitionLog log = openAfterCleanShutdown()) {
+            assertThat(log.abortedTransactions(0, 6)).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aLostTxnIndexIsTrustedAsEmptyByACleanRestartAsKafkaDoesAndRebuiltByAnUncleanOne() throws IOException {
+        List<AbortedTxn> before = twoAbortsClosedCleanly();
+        Path index = logDir.resolve("t-0/00000000000000000002.txnindex");
+        Files.delete(index);
+        // Kafka's clean load checks only the offset index's presence and the txnindex entries it finds; a
+        // segment without aborted transactions has no .txnindex, so a missing one reads as none.
+        try (PartitionLog log = openAfterCleanShutdown()) {
+            assertThat(log.abortedTransactions(0, 6)).containsExactly(new AbortedTxn(P1, 0, 4, 5));
+        }
+        assertThat(index).doesNotExist();
+        // Recovery from offset 0 (an unclean restart with the recovery point there) rebuilds it.
+        try (PartitionLog log = PartitionLog.open(logDir, "t", 0, config(ONE_BATCH_PER_SEGMENT),
+                PartitionLog.Options.defaults().withClock(clock).withCleanShutdown(false).withCheckpoints(0, 0))) {
+            assertThat(log.abortedTransactions(0, 6)).isEqualTo(before);
+        }
+        assertThat(Files.size(index)).isEqualTo(TransactionIndex.ENTRY_SIZE);
     }
 
     @Test
@@ -422,6 +502,63 @@ class TransactionLogTest {
             assertThat(log.firstUnstableOffset()).isZero();
             commit(log, P1);
             assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+        }
+    }
+
+    @Test
+    void aTransactionVersion2MarkerOfThePreviousTransactionKeepsTheGuardOfTheNextOnesVerification() {
+        short tv2 = 2;
+        short bumped = (short) (EPOCH + 1);
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0); // 0
+            // The next transaction (bumped epoch) is verified before the previous one's marker lands here.
+            VerificationGuard next = log.startTransactionVerification(P1, bumped, true);
+            log.appendMarker(P1, bumped, 0, true, 0, tv2); // 1
+
+            assertThat(log.append(transactional(P1, bumped, 0, NOW, "b0"), 0, next).baseOffset()).isEqualTo(2L);
+            assertThat(log.hasOngoingTransaction(P1, bumped)).isTrue();
+            assertThat(log.producerState().verificationGuard(P1)).as("dropped by the batch it let in").isNull();
+        }
+    }
+
+    @Test
+    void anOpenTransactionIsOngoingOnlyAtTheProducersCurrentEpoch() {
+        short bumped = (short) (EPOCH + 1);
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0);
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isTrue();
+            // a newer epoch's batch (Kafka lets it continue the open transaction) moves the producer's epoch
+            log.append(transactional(P1, bumped, 0, NOW, "a1"), 0);
+            assertThat(log.hasOngoingTransaction(P1, EPOCH)).isFalse();
+            assertThat(log.hasOngoingTransaction(P1, bumped)).isTrue();
+        }
+    }
+
+    @Test
+    void aGuardWhoseBatchNeverCameExpiresWithTheProducers() {
+        try (PartitionLog log = open()) {
+            VerificationGuard guard = log.startTransactionVerification(P1, EPOCH, false);
+            assertThat(log.producerState().verificationGuard(P1)).isSameAs(guard);
+            log.removeExpiredProducers(NOW + 999, 1_000);
+            assertThat(log.producerState().verificationGuard(P1)).isSameAs(guard);
+            log.removeExpiredProducers(NOW + 1_000, 1_000);
+            assertThat(log.producerState().verificationGuard(P1)).isNull();
+
+            assertThatThrownBy(() -> log.append(transactional(P1, EPOCH, 0, NOW, "late"), 0, guard))
+                    .isInstanceOfSatisfying(LogAppendException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_TXN_STATE));
+            assertThat(log.logEndOffset()).isZero();
+        }
+    }
+
+    @Test
+    void anOlderEpochIsRefusedAsSuchBeforeItsGuardIsLookedAt() {
+        try (PartitionLog log = open()) {
+            log.append(transactional(P1, EPOCH, 0, NOW, "a0"), 0);
+            assertThatThrownBy(() -> log.append(transactional(P1, (short) (EPOCH - 1), 0, NOW, "old"), 0,
+                    VerificationGuard.NONE))
+                    .isInstanceOfSatisfying(LogAppendException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH));
         }
     }
 

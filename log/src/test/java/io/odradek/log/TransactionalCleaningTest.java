@@ -4,6 +4,8 @@ import static io.odradek.log.LogFixture.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.odradek.log.producer.ActiveProducer;
+import io.odradek.log.txn.AbortedTxn;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.RecordBatchBuilder;
 import java.io.File;
@@ -12,9 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Stream;
@@ -162,6 +168,45 @@ class TransactionalCleaningTest {
                     assertThat(batch.baseOffset()).isGreaterThanOrEqualTo(next);
                     next = batch.lastOffset() + 1;
                     out.add(batch);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * "offset:key=value" of each data record a read_committed consumer fetching from {@code offset} hands to
+     * the application: the log read up to the last stable offset, with the aborted transactions the log
+     * reports for that range filtered out as Kafka's consumer does (a transactional batch of a producer
+     * whose aborted transaction started at or before it is skipped until that producer's abort marker).
+     */
+    private static List<String> readCommittedConsumer(PartitionLog log, long offset) throws Exception {
+        long lso = Math.min(log.firstUnstableOffset(), log.logEndOffset());
+        PriorityQueue<AbortedTxn> aborted = new PriorityQueue<>(Comparator.comparingLong(AbortedTxn::firstOffset));
+        aborted.addAll(log.abortedTransactions(offset, lso));
+        Set<Long> abortedProducers = new HashSet<>();
+        List<String> out = new ArrayList<>();
+        long next = offset;
+        while (next < lso) {
+            ByteBuffer buf = LogFixture.readSlice(log.read(next, 1 << 20, Long.MAX_VALUE, true));
+            for (RecordBatch batch : MemoryRecords.readableRecords(buf).batches()) {
+                batch.ensureValid();
+                next = batch.lastOffset() + 1;
+                while (!aborted.isEmpty() && aborted.peek().firstOffset() <= batch.lastOffset()) {
+                    abortedProducers.add(aborted.poll().producerId());
+                }
+                if (batch.isControlBatch()) {
+                    Record marker = batch.iterator().next();
+                    if (ControlRecordType.parse(marker.key()) == ControlRecordType.ABORT) {
+                        abortedProducers.remove(batch.producerId());
+                    }
+                    continue;
+                }
+                if (batch.isTransactional() && abortedProducers.contains(batch.producerId())) {
+                    continue;
+                }
+                for (Record r : batch) {
+                    out.add(r.offset() + ":" + str(r.key()) + "=" + (r.hasValue() ? str(r.value()) : "null"));
                 }
             }
         }
@@ -395,6 +440,91 @@ class TransactionalCleaningTest {
     }
 
     @Test
+    void anAbortedTransactionAfterTheFirstUnstableOffsetOfACleanedSegmentStaysHiddenFromReadCommitted() throws Exception {
+        try (PartitionLog log = open(false)) {
+            long plain = plain(log, "k0", "v0");
+            long open = txn(log, P1, "k1", "t1");          // open while the log is cleaned
+            long aborted = txn(log, P2, "k2", "aborted");  // after it, in the same segment
+            long marker = abort(log, P2);
+            fillerUntilRolled(log, 1, "f");
+            AbortedTxn entry = new AbortedTxn(P2, aborted, marker, open);
+            assertThat(log.abortedTransactions(0, Long.MAX_VALUE)).containsExactly(entry);
+            List<String> before = dump(log);
+
+            log.clean(clock.millis());
+
+            // the segment holding the first unstable offset was rewritten: from that offset on, batches and
+            // the index entry of the abort among them stay as they were
+            assertThat(dump(log)).containsExactlyElementsOf(before);
+            assertThat(log.abortedTransactions(0, Long.MAX_VALUE)).containsExactly(entry);
+            long committed = commit(log, P1);
+            List<String> seen = readCommittedConsumer(log, 0);
+            assertThat(seen).startsWith(plain + ":k0=v0", open + ":k1=t1");
+            assertThat(seen).noneMatch(s -> s.contains("k2="));
+            assertThat(readCommittedConsumer(log, aborted)).isEqualTo(from(seen, aborted)).allMatch(s -> s.contains(":f"));
+            assertThat(log.abortedTransactions(aborted, committed)).containsExactly(entry);
+        }
+    }
+
+    @Test
+    void anAbortedTransactionStraddlingSegmentsKeepsItsIndexEntryWhenItsMarkerIsPastTheFirstUnstableOffset()
+            throws Exception {
+        try (PartitionLog log = open(false)) {
+            plain(log, "k0", "v0");
+            long firstAborted = txn(log, P2, "k2", "a1");  // P2's transaction starts in the first segment
+            fillerUntilRolled(log, 1, "f");
+            long open = txn(log, P1, "k1", "t1");          // second segment: the first unstable offset
+            long lastAborted = txn(log, P2, "k2", "a2");
+            long marker = abort(log, P2);
+            fillerUntilRolled(log, 1, "g");
+            AbortedTxn entry = new AbortedTxn(P2, firstAborted, marker, open);
+            assertThat(log.abortedTransactions(0, Long.MAX_VALUE)).containsExactly(entry);
+
+            log.clean(clock.millis());
+
+            List<String> cleaned = dump(log);
+            // below the first unstable offset the aborted batch went; after it, P2's last batch stays as written
+            assertThat(cleaned).noneMatch(s -> s.startsWith(firstAborted + ":") || s.startsWith(firstAborted + "-"));
+            assertThat(cleaned).contains(lastAborted + ":k2=a2", marker + ":ABORT@" + P2);
+            assertThat(log.abortedTransactions(0, Long.MAX_VALUE)).containsExactly(entry);
+            commit(log, P1);
+            List<String> seen = readCommittedConsumer(log, 0);
+            assertThat(seen).contains(open + ":k1=t1");
+            assertThat(seen).noneMatch(s -> s.contains("k2="));
+            assertThat(readCommittedConsumer(log, lastAborted)).noneMatch(s -> s.contains("k2="));
+        }
+    }
+
+    @Test
+    void nothingFromTheReportedHighWatermarkOnCountsForTheCleanerUntilItMovesPast() throws Exception {
+        try (PartitionLog log = open(false)) {
+            long old = plain(log, "k", "old");
+            long aborted = txn(log, P2, "a", "aborted");
+            long marker = abort(log, P2);
+            long newer = plain(log, "k", "new");
+            fillerUntilRolled(log, 2, "f");
+            List<String> before = dump(log);
+            // a partition with followers: the abort marker is not replicated yet, so P2's transaction is
+            // not decided for the cleaner, and nothing from its first offset on may be cleaned
+            log.updateHighWatermark(marker);
+
+            log.clean(clock.millis());
+
+            assertThat(dump(log)).containsExactlyElementsOf(before);
+            assertThat(dump(log)).contains(old + ":k=old", aborted + ":a=aborted");
+
+            log.updateHighWatermark(log.logEndOffset());
+            log.clean(clock.millis());
+
+            List<String> cleaned = dump(log);
+            assertThat(cleaned).doesNotContain(old + ":k=old", aborted + ":a=aborted");
+            assertThat(cleaned).contains(aborted + "-" + aborted + ":empty@" + P2, // P2's last data batch
+                    marker + ":ABORT@" + P2, newer + ":k=new");
+            assertThat(log.abortedTransactions(0, Long.MAX_VALUE)).containsExactly(new AbortedTxn(P2, aborted, marker, marker + 1));
+        }
+    }
+
+    @Test
     void producerStateRebuiltFromTheCleanedLogKeepsTheLastSequence() throws Exception {
         long next;
         try (PartitionLog log = open(false)) {
@@ -426,6 +556,63 @@ class TransactionalCleaningTest {
                     .isInstanceOfSatisfying(LogAppendException.class,
                             e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER));
             assertThat(produce(log, IDEMPOTENT, false, "k", "4")).isEqualTo(next);
+        }
+    }
+
+    @Test
+    void aLongOpenTransactionDoesNotMakeEveryCleanerTickRewriteTheSameSegments() throws Exception {
+        try (PartitionLog log = open(false)) {
+            List<Long> rewritten = new ArrayList<>();
+            log.beforeSwapIn = cleaned -> rewritten.add(cleaned.baseOffset());
+            long old = plain(log, "k1", "old");
+            fillerUntilRolled(log, 1, "a");
+            long mid = plain(log, "k1", "mid");
+            long open = txn(log, P1, "k2", "txn"); // stays open through the next ticks
+            fillerUntilRolled(log, 4, "f");
+            plain(log, "k1", "new");
+            fillerUntilRolled(log, 1, "g");
+
+            assertThat(log.maybeClean(clock.millis())).isPositive(); // first tick after open: all is dirty
+            assertThat(rewritten).isNotEmpty().allMatch(base -> base <= open);
+            assertThat(dump(log)).doesNotContain(old + ":k1=old").contains(mid + ":k1=mid", open + ":k2=txn");
+
+            // Segments past the open transaction are not cleanable, so they are not dirty either:
+            // the next ticks find nothing to do, however many segments pile up behind it.
+            rewritten.clear();
+            fillerUntilRolled(log, 3, "h");
+            assertThat(log.maybeClean(clock.millis())).isZero();
+            assertThat(log.maybeClean(clock.millis())).isZero();
+            assertThat(rewritten).isEmpty();
+
+            long marker = commit(log, P1);
+            fillerUntilRolled(log, 1, "i");
+            assertThat(log.maybeClean(clock.millis())).isPositive();
+            assertThat(rewritten).isNotEmpty();
+            List<String> cleaned = dump(log);
+            assertThat(cleaned).noneMatch(r -> r.contains("k1=mid"));
+            assertThat(cleaned).contains(open + ":k2=txn", marker + ":COMMIT@" + P1);
+        }
+    }
+
+    @Test
+    void aProducerRemovedByProducerIdExpiryLosesItsLastBatchToTheCleaner() throws Exception {
+        try (PartitionLog log = open(false)) {
+            long expired = produce(log, IDEMPOTENT, false, "k", "1");
+            clock.set(T0 + 10_000);
+            long live = produce(log, IDEMPOTENT + 1, false, "j", "1");
+            plain(log, "k", "plain", "j", "plain"); // supersedes both producers' records
+            fillerUntilRolled(log, 2, "f");
+            // producer.id.expiration.ms = 5000: only IDEMPOTENT has been idle that long
+            assertThat(log.removeExpiredProducers(T0 + 12_000, 5_000)).isEqualTo(1);
+            assertThat(log.activeProducers()).extracting(ActiveProducer::producerId).containsExactly(IDEMPOTENT + 1);
+
+            log.clean(clock.millis());
+
+            List<String> cleaned = dump(log);
+            assertThat(cleaned).noneMatch(r -> r.contains(":k=1") || r.contains(":j=1"));
+            // the live producer's last batch stays as an empty batch; the expired one's is gone entirely
+            assertThat(cleaned).contains(live + "-" + live + ":empty@" + (IDEMPOTENT + 1));
+            assertThat(cleaned).noneMatch(r -> r.startsWith(expired + "-") || r.endsWith("@" + IDEMPOTENT));
         }
     }
 

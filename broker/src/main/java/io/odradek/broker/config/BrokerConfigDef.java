@@ -108,7 +108,8 @@ public final class BrokerConfigDef {
         define("offsets.topic.segment.bytes", INT, "104857600", atLeast(1), "Segment size of __consumer_offsets.");
         define("offsets.retention.minutes", INT, "10080", atLeast(1), "Keep an empty group's offsets this long.");
         define("offsets.retention.check.interval.ms", LONG, "600000", atLeast(1), "How often expired offsets go.");
-        define("offsets.commit.timeout.ms", INT, "5000", atLeast(1), "Wait this long for an offset commit to replicate.");
+        define("offsets.commit.timeout.ms", INT, "5000", atLeast(1),
+                "How long any group coordinator write may wait for its commit (then COORDINATOR_NOT_AVAILABLE).");
         define("group.initial.rebalance.delay.ms", INT, "3000", ANY, "Wait for more members before a new group's first rebalance.");
         define("group.min.session.timeout.ms", INT, "6000", ANY, "Smallest session timeout a member may ask for.");
         define("group.max.session.timeout.ms", INT, "1800000", ANY, "Largest session timeout a member may ask for.");
@@ -174,6 +175,11 @@ public final class BrokerConfigDef {
                         + " CRC, count, attributes), which saves the walk's CPU but is only safe for trusted clients:"
                         + " one malformed batch with a valid CRC is then stored and breaks the partition for every"
                         + " reader (Kafka's consumers, kafka-dump-log, compaction).");
+
+        // Coordinator write timeouts (issue 7, txn-polish). offsets.commit.timeout.ms (above) bounds the
+        // group coordinator's writes; this one the transaction coordinator's, as Kafka's TransactionStateManager.
+        define("request.timeout.ms", INT, "30000", atLeast(0),
+                "How long a __transaction_state write may wait for its commit (then COORDINATOR_NOT_AVAILABLE).");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();

@@ -16,7 +16,8 @@ import java.util.concurrent.CompletableFuture;
  * EndTxn (key 26), versions 0-5. Commits or aborts the producer's ongoing transaction: the coordinator
  * records PrepareCommit/PrepareAbort, answers, then writes the markers to every partition of the
  * transaction and completes it (CONCURRENT_TRANSACTIONS while a previous EndTxn is still completing;
- * INVALID_TXN_STATE when ending what is not open, or committing what was aborted; epoch errors as Kafka).
+ * INVALID_TXN_STATE when ending what is not open, or committing what was aborted; epoch errors as Kafka,
+ * including, under v5+, PRODUCER_FENCED for a commit that raced the coordinator's own abort, KAFKA-20785).
  *
  * <p>The request version picks the transaction protocol, as Kafka's transactionVersionForEndTxn does:
  * v5+ is transaction version 2 (KIP-890), under which every EndTxn bumps the producer epoch and the

@@ -6,7 +6,6 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
-import io.odradek.broker.fetch.SliceEnd;
 import io.odradek.log.FileSlice;
 import io.odradek.log.LogException;
 import io.odradek.log.txn.AbortedTxn;
@@ -52,9 +51,12 @@ import java.util.concurrent.CompletableFuture;
  *     transaction); requests from replicas (replica_id >= 0 before v15, replica_state from v15) read up to
  *     the log end, as Kafka's followers do. last_stable_offset is the partition's real LSO whatever the
  *     isolation, as in Kafka. aborted_transactions (producer_id, first_offset) is, for read_committed, the
- *     partition's aborted transactions overlapping the range from the fetch offset to just past the last
- *     batch returned (Kafka bounds it by the data returned too; an empty list when no data is returned), and
- *     null for read_uncommitted, as Kafka sends it. preferred_read_replica is -1.</li>
+ *     partition's aborted transactions overlapping the range from the fetch offset to an upper bound the
+ *     log finds without reading the file, as Kafka's fetchUpperBoundOffset does: the offset just past the
+ *     data when it ends at whole batches, the read's end (last stable offset, next segment, log end), or,
+ *     when the data ends mid-batch, the next sparse offset-index entry. So a list may name a transaction
+ *     starting after the data returned, as Kafka's may; consumers ignore those. An empty list when no data
+ *     is returned, null for read_uncommitted, as Kafka sends it. preferred_read_replica is -1.</li>
  * <li>Fewer than min_bytes available and max_wait_ms > 0: the fetch parks in the broker's waiting-operations
  *     set, watching its partitions. Whenever one of them moves (an append by a producer or a coordinator, a
  *     transaction marker moving the last stable offset) the fetch re-reads on its connection's event loop and
@@ -271,13 +273,14 @@ public final class FetchHandler implements ApiHandler {
 
         /**
          * Kafka's read_committed aborted_transactions: the partition's aborted transactions overlapping the
-         * range from the fetch offset to just past the returned batches (none when nothing is returned).
+         * range from the fetch offset to the slice's upper bound, which the log found without reading the
+         * file (none when nothing is returned).
          */
         private List<Struct> abortedTransactions(PartitionFetch p) {
             if (p.slice == null) {
                 return List.of();
             }
-            long upperBound = SliceEnd.nextOffset(p.slice, p.lastStableOffset);
+            long upperBound = p.slice.upperBoundOffset();
             List<AbortedTxn> aborted = p.partition.abortedTransactions(p.fetchOffset, upperBound);
             if (aborted.isEmpty()) {
                 return List.of();

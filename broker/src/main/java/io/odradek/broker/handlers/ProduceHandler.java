@@ -9,7 +9,9 @@ import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.transaction.TransactionVerifier;
 import io.odradek.log.LogAppendException;
+import io.odradek.log.AppendResult;
 import io.odradek.log.LogException;
+import io.odradek.log.producer.VerificationGuard;
 import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
@@ -72,7 +74,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>Transactions (Kafka's ReplicaManager.handleProduceAppend): transactional batches without a
  *     transactional_id fail the whole request with TRANSACTIONAL_ID_AUTHORIZATION_FAILED. With one, the
  *     partitions holding transactional batches are checked with the transaction coordinator
- *     ({@link TransactionVerifier}) in one question per request before they are appended: v12+ (only sent by
+ *     ({@link TransactionVerifier}) in one question per request before they are appended, except where the
+ *     producer's transaction is already open at the batch's epoch (Kafka's hasOngoingTransaction, read
+ *     lock-free from the log's producer state): only a transaction's first batch on a partition is asked
+ *     about. v12+ (only sent by
  *     clients using transaction version 2) asks it to add missing partitions to the ongoing transaction;
  *     older versions only verify, unless {@code transaction.partition.verification.enable} is false (then
  *     they are appended unchecked, as Kafka does). The coordinator's errors are translated as Kafka does for
@@ -84,10 +89,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     add.partitions.to.txn.retry.backoff defaults) before it is returned. A coordinator that fails instead
  *     of answering counts as COORDINATOR_NOT_AVAILABLE. Batches of two producer ids in one request:
  *     INVALID_PRODUCER_ID_MAPPING on the transactional partitions (Kafka fails the whole request; no client
- *     mixes them). Unlike Kafka, every transactional request is verified, not only a partition's first one
- *     in a transaction, and there is no verification guard against the transaction ending between the
- *     check and the append; the log's own epoch checks still apply. Non-transactional batches take the
- *     same path as before and are appended whether or not a transactional_id is set, as in Kafka.</li>
+ *     mixes them). As Kafka's VerificationGuard: each partition asked about hands out a guard, and the
+ *     batch is appended with it; if meanwhile a marker ended the transaction (dropping the guard) the log
+ *     refuses the batch with INVALID_TXN_STATE, so a late batch cannot open a transaction nothing will end
+ *     (a batch appended without asking is refused the same way if its transaction is no longer open). The
+ *     wait for the coordinator is bounded by timeout_ms (30 s, Kafka's request.timeout.ms, if not
+ *     positive): then NOT_ENOUGH_REPLICAS ("Underlying error: NETWORK_EXCEPTION", what Kafka answers when
+ *     its request to the coordinator times out; Kafka bounds it by request.timeout.ms, not timeout_ms) and
+ *     the held records are released; a later answer is ignored. Non-transactional batches take the same
+ *     path as before and are appended whether or not a transactional_id is set, as in Kafka.</li>
  * <li>A retried batch already in the log is answered with its original base offset and no error.</li>
  * <li>A successful append wakes the fetches parked on that partition (the Partition does it).</li>
  * </ul>
@@ -105,6 +115,8 @@ public final class ProduceHandler implements ApiHandler {
     /** Kafka's add.partitions.to.txn.retry.backoff.ms and .max.ms defaults. */
     private static final long CONCURRENT_RETRY_BACKOFF_MS = 20;
     private static final long CONCURRENT_RETRY_MAX_MS = 100;
+    /** Kafka's request.timeout.ms default, bounding the wait on the coordinator when timeout_ms is not positive. */
+    private static final int DEFAULT_VERIFY_TIMEOUT_MS = 30_000;
 
     private final PartitionLogs topics;
     private final Partitions partitions;
@@ -197,11 +209,12 @@ public final class ProduceHandler implements ApiHandler {
                     unverified.add(new TxnBatch(new TopicPartition(name, index), target, batch.retainedSlice(), out));
                     continue;
                 }
-                appends.add(append(version, acks, target, batch, out, failed, appended));
+                appends.add(append(version, acks, target, batch, null, out, failed, appended));
             }
         }
         if (unverified != null) {
-            appends.add(verifyThenAppend(context, transactionalId, acks, unverified, failed, appended));
+            int timeoutMs = request.get(Request.TIMEOUT_MS);
+            appends.add(verifyThenAppend(context, transactionalId, acks, timeoutMs, unverified, failed, appended));
         }
         CompletableFuture<Void> all = CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
         if (acks == 0) {
@@ -247,13 +260,18 @@ public final class ProduceHandler implements ApiHandler {
         return found.get();
     }
 
-    /** Hands one partition's batch to its writer; fills in its response when the append ends. */
+    /**
+     * Hands one partition's batch to its writer; fills in its response when the append ends. {@code guard}
+     * is the transaction verification's (null for batches that were not verified).
+     */
     private static CompletableFuture<Void> append(short version, short acks, Partition partition, ByteBuf records,
-            Struct out, AtomicBoolean failed, Queue<Appended> appended) {
+            VerificationGuard guard, Struct out, AtomicBoolean failed, Queue<Appended> appended) {
         // The frame is released when handle() returns: keep its bytes alive until the writer is done with
         // them. A view, not a copy: the log stamps offsets into it and writes it out.
         ByteBuf frameBytes = records.retainedSlice();
-        return partition.appendAsLeader(frameBytes.nioBuffer(), acks).handle((result, error) -> {
+        CompletableFuture<AppendResult> appending = guard == null ? partition.appendAsLeader(frameBytes.nioBuffer(), acks)
+                : partition.appendAsLeader(frameBytes.nioBuffer(), acks, guard);
+        return appending.handle((result, error) -> {
             frameBytes.release();
             if (error != null) {
                 appendFailed(version, out, unwrap(error));
@@ -278,22 +296,22 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * Kafka's ReplicaManager.handleProduceAppend for transactional batches: one question to the transaction
-     * coordinator for every such partition of the request (verify only, or add when the client uses
-     * transaction version 2: Produce v12+), then the partitions it accepted are appended and the others
-     * answered with its error, translated as Kafka translates it for producers.
+     * Kafka's ReplicaManager.handleProduceAppend for transactional batches. A partition where the producer's
+     * transaction is already open at this epoch is appended at once (Kafka's hasOngoingTransaction: only a
+     * transaction's first batch on a partition is verified). For the others a verification guard is taken
+     * and one question goes to the transaction coordinator (verify only, or add when the client uses
+     * transaction version 2: Produce v12+); the partitions it accepted are appended with their guard, which
+     * the log refuses with INVALID_TXN_STATE if a marker ended the transaction meanwhile, and the others are
+     * answered with its error, translated as Kafka translates it for producers. A coordinator that has not
+     * answered within timeout_ms counts as unreachable (NETWORK_EXCEPTION, so NOT_ENOUGH_REPLICAS).
      */
     private CompletableFuture<Void> verifyThenAppend(RequestContext context, String transactionalId, short acks,
-            List<TxnBatch> batches, AtomicBoolean failed, Queue<Appended> appended) {
+            int timeoutMs, List<TxnBatch> batches, AtomicBoolean failed, Queue<Appended> appended) {
         short version = context.version();
         ByteBuf first = batches.get(0).records();
         long producerId = producerId(first);
-        short producerEpoch = first.getShort(first.readerIndex() + RecordBatchHeader.PRODUCER_EPOCH_OFFSET);
-        List<TopicPartition> tps = new ArrayList<>(batches.size());
-        List<Partition> keys = new ArrayList<>(batches.size());
+        short producerEpoch = producerEpoch(first);
         for (TxnBatch b : batches) {
-            tps.add(b.tp());
-            keys.add(b.partition());
             if (producerId(b.records()) != producerId) {
                 // Kafka refuses the request (InvalidPidMappingException); no real producer sends this.
                 return refuseAll(batches, failed, ErrorCode.INVALID_PRODUCER_ID_MAPPING,
@@ -301,14 +319,50 @@ public final class ProduceHandler implements ApiHandler {
             }
         }
         boolean add = version >= FIRST_ADD_PARTITION_VERSION;
+        List<CompletableFuture<Void>> appends = new ArrayList<>(batches.size());
+        List<TxnBatch> asking = new ArrayList<>(batches.size());
+        List<VerificationGuard> guards = new ArrayList<>(batches.size());
+        for (TxnBatch b : batches) {
+            // Batches of different epochs would be refused by the log (older) or need asking (newer): their own.
+            short epoch = producerEpoch(b.records());
+            VerificationGuard guard = b.partition().startTransactionVerification(producerId, epoch, add);
+            if (guard == VerificationGuard.NONE) {
+                appends.add(append(version, acks, b.partition(), b.records(), guard, b.out(), failed, appended));
+                b.records().release(); // append() took its own reference
+            } else {
+                asking.add(b);
+                guards.add(guard);
+            }
+        }
+        if (!asking.isEmpty()) {
+            appends.add(askThenAppend(context, transactionalId, producerId, producerEpoch, add, acks, timeoutMs,
+                    asking, guards, failed, appended));
+        }
+        return CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
+    }
+
+    /** The coordinator's part of {@link #verifyThenAppend}: {@code guards} are the batches' own, in order. */
+    private CompletableFuture<Void> askThenAppend(RequestContext context, String transactionalId, long producerId,
+            short producerEpoch, boolean add, short acks, int timeoutMs, List<TxnBatch> batches,
+            List<VerificationGuard> guards, AtomicBoolean failed, Queue<Appended> appended) {
+        short version = context.version();
+        List<TopicPartition> tps = new ArrayList<>(batches.size());
+        List<Partition> keys = new ArrayList<>(batches.size());
+        for (TxnBatch b : batches) {
+            tps.add(b.tp());
+            keys.add(b.partition());
+        }
         CompletableFuture<Map<TopicPartition, ErrorCode>> verified = new CompletableFuture<>();
+        boundWait(verified, tps, keys, timeoutMs);
         askCoordinator(new Question(transactionalId, producerId, producerEpoch, tps, add, keys, System.nanoTime()), verified);
         return verified.thenComposeAsync(errors -> {
             List<CompletableFuture<Void>> appends = new ArrayList<>(batches.size());
-            for (TxnBatch b : batches) {
+            for (int i = 0; i < batches.size(); i++) {
+                TxnBatch b = batches.get(i);
                 ErrorCode error = errors.getOrDefault(b.tp(), ErrorCode.NONE);
                 if (error == ErrorCode.NONE) {
-                    appends.add(append(version, acks, b.partition(), b.records(), b.out(), failed, appended));
+                    appends.add(append(version, acks, b.partition(), b.records(), guards.get(i), b.out(), failed,
+                            appended));
                 } else {
                     refuseUnverified(version, b.out(), error);
                     failed.set(true);
@@ -317,6 +371,38 @@ public final class ProduceHandler implements ApiHandler {
             }
             return CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
         }, context.executor());
+    }
+
+    /**
+     * Ends the wait for the coordinator after the produce request's timeout_ms ({@value #DEFAULT_VERIFY_TIMEOUT_MS}
+     * ms, Kafka's request.timeout.ms, if it is not positive), or when the broker closes: every partition then
+     * gets NETWORK_EXCEPTION, as Kafka's AddPartitionsToTxnManager gives when its request to the coordinator
+     * times out, which producers see as NOT_ENOUGH_REPLICAS (retriable). A later answer is ignored.
+     */
+    private void boundWait(CompletableFuture<Map<TopicPartition, ErrorCode>> verified, List<TopicPartition> tps,
+            List<Partition> keys, int timeoutMs) {
+        DelayedOperation deadline = new DelayedOperation(timeoutMs > 0 ? timeoutMs : DEFAULT_VERIFY_TIMEOUT_MS,
+                DelayedOperation.INLINE) {
+            @Override
+            protected boolean canComplete() {
+                return false; // only its timeout (or the answer, which cancels it) ends it
+            }
+
+            @Override
+            protected void onComplete(Outcome how) {
+                verified.complete(allFailed(tps, ErrorCode.NETWORK_EXCEPTION)); // a no-op once answered
+            }
+        };
+        partitions.waiting().watch(deadline, keys);
+        verified.whenComplete((errors, error) -> deadline.cancel());
+    }
+
+    private static Map<TopicPartition, ErrorCode> allFailed(List<TopicPartition> tps, ErrorCode error) {
+        Map<TopicPartition, ErrorCode> outcome = new HashMap<>();
+        for (TopicPartition tp : tps) {
+            outcome.put(tp, error);
+        }
+        return outcome;
     }
 
     /** One verification: what is asked, and the partitions whose batches wait on it. */
@@ -332,6 +418,9 @@ public final class ProduceHandler implements ApiHandler {
      * own slower retry.
      */
     private void askCoordinator(Question q, CompletableFuture<Map<TopicPartition, ErrorCode>> result) {
+        if (result.isDone()) {
+            return; // timed out while backing off
+        }
         CompletableFuture<Map<TopicPartition, ErrorCode>> answer;
         try {
             answer = verifier.verify(q.transactionalId(), q.producerId(), q.producerEpoch(), q.partitions(), q.add());
@@ -342,12 +431,9 @@ public final class ProduceHandler implements ApiHandler {
             Map<TopicPartition, ErrorCode> outcome = errors;
             if (error != null || errors == null) {
                 // The coordinator could not answer: a retriable error, as when Kafka cannot reach it.
-                outcome = new HashMap<>();
-                for (TopicPartition tp : q.partitions()) {
-                    outcome.put(tp, ErrorCode.COORDINATOR_NOT_AVAILABLE);
-                }
+                outcome = allFailed(q.partitions(), ErrorCode.COORDINATOR_NOT_AVAILABLE);
             }
-            boolean retry = q.add() && outcome.containsValue(ErrorCode.CONCURRENT_TRANSACTIONS)
+            boolean retry = !result.isDone() && q.add() && outcome.containsValue(ErrorCode.CONCURRENT_TRANSACTIONS)
                     && System.nanoTime() - q.startedNanos() < TimeUnit.MILLISECONDS.toNanos(CONCURRENT_RETRY_MAX_MS);
             if (!retry) {
                 result.complete(outcome);
@@ -559,6 +645,10 @@ public final class ProduceHandler implements ApiHandler {
     /** The batch's producer id, read in place (a transactional batch passed the header checks: it is long enough). */
     private static long producerId(ByteBuf batch) {
         return batch.getLong(batch.readerIndex() + RecordBatchHeader.PRODUCER_ID_OFFSET);
+    }
+
+    private static short producerEpoch(ByteBuf batch) {
+        return batch.getShort(batch.readerIndex() + RecordBatchHeader.PRODUCER_EPOCH_OFFSET);
     }
 
     /** Kafka's {@code RequestUtils.hasTransactionalRecords}: the first batch of any partition. */

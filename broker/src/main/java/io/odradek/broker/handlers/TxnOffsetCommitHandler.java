@@ -10,7 +10,6 @@ import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.runtime.CoordinatorErrors;
 import io.odradek.coordinator.transaction.TransactionVerifier;
-import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.TxnOffsetCommitApi;
@@ -21,7 +20,6 @@ import io.odradek.wire.api.TxnOffsetCommitApi.Response;
 import io.odradek.wire.api.TxnOffsetCommitApi.Response.TxnOffsetCommitResponseTopic;
 import io.odradek.wire.api.TxnOffsetCommitApi.Response.TxnOffsetCommitResponseTopic.TxnOffsetCommitResponsePartition;
 import io.odradek.wire.schema.Struct;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +51,16 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
     private static final short FIRST_ADDING_VERSION = 5;
     /** The first version whose clients know TRANSACTION_ABORTABLE (Kafka's genericErrorSupported: above 3). */
     private static final short FIRST_ABORTABLE_VERSION = 4;
+    /** v6 names topics by id (KIP-1319). */
+    private static final CommittedOffsetTopics TOPICS = new CommittedOffsetTopics((short) 6,
+            CommittedOffsetTopics.UnknownTopicId.WHEN_ID_UNKNOWN,
+            new CommittedOffsetTopics.RequestFields(TxnOffsetCommitRequestTopic.NAME, TxnOffsetCommitRequestTopic.TOPIC_ID,
+                    TxnOffsetCommitRequestTopic.PARTITIONS, TxnOffsetCommitRequestPartition.PARTITION_INDEX,
+                    TxnOffsetCommitRequestPartition.COMMITTED_OFFSET, TxnOffsetCommitRequestPartition.COMMITTED_LEADER_EPOCH,
+                    TxnOffsetCommitRequestPartition.COMMITTED_METADATA),
+            new CommittedOffsetTopics.ResponseFields(Response.TOPICS, TxnOffsetCommitResponseTopic.NAME,
+                    TxnOffsetCommitResponseTopic.TOPIC_ID, TxnOffsetCommitResponseTopic.PARTITIONS,
+                    TxnOffsetCommitResponsePartition.PARTITION_INDEX, TxnOffsetCommitResponsePartition.ERROR_CODE));
 
     private final GroupCoordinator groups;
     private final TransactionVerifier transactions;
@@ -69,43 +77,19 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         return TxnOffsetCommitApi.SPEC;
     }
 
-    /** One topic of the request, the name it resolved to (null if unknown), its partitions and the errors of those refused here. */
-    private record TopicEntry(Struct topic, String name, List<Integer> partitions, List<ErrorCode> refused) {
-    }
-
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
-        List<TopicEntry> entries = new ArrayList<>();
-        List<OffsetCommitRequest.Partition> valid = new ArrayList<>();
-        for (Struct t : request.get(Request.TOPICS)) {
-            String name = version >= 6 ? topics.topicName(t.get(TxnOffsetCommitRequestTopic.TOPIC_ID)).orElse(null)
-                    : t.get(TxnOffsetCommitRequestTopic.NAME);
-            TopicInfo info = name == null ? null : topics.topic(name).orElse(null);
-            TopicEntry entry = new TopicEntry(t, name, new ArrayList<>(), new ArrayList<>());
-            entries.add(entry);
-            for (Struct p : t.get(TxnOffsetCommitRequestTopic.PARTITIONS)) {
-                int index = p.get(TxnOffsetCommitRequestPartition.PARTITION_INDEX);
-                entry.partitions().add(index);
-                if (info == null || index < 0 || index >= info.partitions()) {
-                    entry.refused().add(version >= 6 && name == null ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-                    continue;
-                }
-                entry.refused().add(null);
-                valid.add(new OffsetCommitRequest.Partition(new TopicPartition(name, index),
-                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_OFFSET),
-                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_LEADER_EPOCH),
-                        p.get(TxnOffsetCommitRequestPartition.COMMITTED_METADATA)));
-            }
-        }
+        CommittedOffsetTopics.Resolved resolved = TOPICS.resolve(request.get(Request.TOPICS), version, topics);
+        List<OffsetCommitRequest.Partition> valid = resolved.valid();
         if (valid.isEmpty()) {
-            return CompletableFuture.completedFuture(response(entries, Map.of(), version));
+            return CompletableFuture.completedFuture(response(resolved, Map.of(), version));
         }
         TxnOffsetCommitRequest req = new TxnOffsetCommitRequest(request.get(Request.TRANSACTIONAL_ID),
                 request.get(Request.GROUP_ID), request.get(Request.PRODUCER_ID), request.get(Request.PRODUCER_EPOCH),
                 request.get(Request.GENERATION_ID_OR_MEMBER_EPOCH), request.get(Request.MEMBER_ID),
                 request.get(Request.GROUP_INSTANCE_ID), valid, version);
-        return commit(req, version).thenApply(results -> response(entries, results, version));
+        return commit(req, version).thenApply(results -> response(resolved, results, version));
     }
 
     /** Verifies (or adds) the group's offsets partition in the transaction, then commits through the group coordinator. */
@@ -154,24 +138,9 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         return out;
     }
 
-    private static Struct response(List<TopicEntry> entries, Map<TopicPartition, ErrorCode> results, short version) {
-        Struct response = Response.SCHEMA.newStruct();
-        for (TopicEntry e : entries) {
-            Struct topic = response.add(Response.TOPICS)
-                    .set(TxnOffsetCommitResponseTopic.NAME, e.topic().get(TxnOffsetCommitRequestTopic.NAME))
-                    .set(TxnOffsetCommitResponseTopic.TOPIC_ID, e.topic().get(TxnOffsetCommitRequestTopic.TOPIC_ID));
-            for (int i = 0; i < e.partitions().size(); i++) {
-                int partition = e.partitions().get(i);
-                ErrorCode error = e.refused().get(i) != null ? e.refused().get(i)
-                        : results.getOrDefault(new TopicPartition(e.name(), partition), ErrorCode.UNKNOWN_SERVER_ERROR);
-                if (version < 2 && error == ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) {
-                    error = ErrorCode.COORDINATOR_NOT_AVAILABLE; // v0-1 clients do not know it (Kafka's KafkaApis)
-                }
-                topic.add(TxnOffsetCommitResponseTopic.PARTITIONS)
-                        .set(TxnOffsetCommitResponsePartition.PARTITION_INDEX, partition)
-                        .set(TxnOffsetCommitResponsePartition.ERROR_CODE, error.code());
-            }
-        }
-        return response;
+    private static Struct response(CommittedOffsetTopics.Resolved resolved, Map<TopicPartition, ErrorCode> results, short version) {
+        return resolved.addTo(Response.SCHEMA.newStruct(), results,
+                // v0-1 clients do not know COORDINATOR_LOAD_IN_PROGRESS (Kafka's KafkaApis)
+                error -> version < 2 && error == ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? ErrorCode.COORDINATOR_NOT_AVAILABLE : error);
     }
 }

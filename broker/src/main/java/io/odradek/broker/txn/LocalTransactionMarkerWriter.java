@@ -10,6 +10,7 @@ import io.odradek.wire.ErrorCode;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,8 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * handed to the group coordinator, which writes the marker there and commits or drops the transaction's
  * offsets. Used by the transaction coordinator (in-process) and by the WriteTxnMarkers handler.
  *
- * <p>Errors per partition, never an exceptional future: UNKNOWN_TOPIC_OR_PARTITION for a partition with no
- * log here; the log's refusal (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, KAFKA_STORAGE_ERROR,
+ * <p>Errors per partition, never an exceptional future: NONE (nothing written) for a partition of a topic
+ * that no longer exists or beyond its partition count, as Kafka's TransactionMarkerChannelManager skips a
+ * deleted partition and drops it from the transaction (else the transaction would stay prepared for good);
+ * UNKNOWN_TOPIC_OR_PARTITION for a partition that exists but has no log here yet, which the coordinator
+ * retries. Without a topic catalog (the WriteTxnMarkers handler, answering another coordinator as Kafka's
+ * KafkaApis does) every partition with no log is UNKNOWN_TOPIC_OR_PARTITION. Then the log's refusal (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, KAFKA_STORAGE_ERROR,
  * ...); from the group coordinator, NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE / COORDINATOR_LOAD_IN_PROGRESS
  * become NOT_LEADER_OR_FOLLOWER, as Kafka's KafkaApis translates them for the transaction coordinator, which
  * retries it. A marker completes once committed (the high watermark past it); nothing times out here.
@@ -37,16 +42,37 @@ public final class LocalTransactionMarkerWriter implements TransactionMarkerWrit
                 int coordinatorEpoch, boolean commit);
     }
 
+    /** The topic catalog's partition count of a topic, empty when the topic does not exist. */
+    @FunctionalInterface
+    public interface TopicCatalog {
+        OptionalInt partitionCount(String topic);
+
+        /** For the WriteTxnMarkers handler: no partition is ever taken as deleted. */
+        TopicCatalog NONE_DELETED = topic -> OptionalInt.of(Integer.MAX_VALUE);
+    }
+
     private final Partitions partitions;
     private final OffsetsTransactions offsets;
+    private final TopicCatalog topics;
 
+    /** For the transaction coordinator: partitions of deleted topics are skipped. */
+    public LocalTransactionMarkerWriter(Partitions partitions, GroupCoordinator groups, TopicCatalog topics) {
+        this(partitions, groups::completeTransaction, topics);
+    }
+
+    /** For the WriteTxnMarkers handler: a partition with no log is UNKNOWN_TOPIC_OR_PARTITION. */
     public LocalTransactionMarkerWriter(Partitions partitions, GroupCoordinator groups) {
-        this(partitions, groups::completeTransaction);
+        this(partitions, groups::completeTransaction, TopicCatalog.NONE_DELETED);
     }
 
     public LocalTransactionMarkerWriter(Partitions partitions, OffsetsTransactions offsets) {
+        this(partitions, offsets, TopicCatalog.NONE_DELETED);
+    }
+
+    public LocalTransactionMarkerWriter(Partitions partitions, OffsetsTransactions offsets, TopicCatalog topics) {
         this.partitions = partitions;
         this.offsets = offsets;
+        this.topics = topics;
     }
 
     @Override
@@ -78,10 +104,16 @@ public final class LocalTransactionMarkerWriter implements TransactionMarkerWrit
         }
         Optional<Partition> partition = partitions.partition(tp.topic(), tp.partition());
         if (partition.isEmpty()) {
-            return CompletableFuture.completedFuture(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+            return CompletableFuture.completedFuture(isDeleted(tp) ? ErrorCode.NONE : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
         }
         return partition.get().appendMarker(producerId, producerEpoch, coordinatorEpoch, commit)
                 .thenApply(appended -> ErrorCode.NONE);
+    }
+
+    /** The topic is gone, or the partition is beyond its count: no marker can ever be written there. */
+    private boolean isDeleted(TopicPartition tp) {
+        OptionalInt count = topics.partitionCount(tp.topic());
+        return count.isEmpty() || tp.partition() < 0 || tp.partition() >= count.getAsInt();
     }
 
     /** The transaction coordinator retries NOT_LEADER_OR_FOLLOWER; it does not know the group coordinator's errors. */

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -220,6 +221,100 @@ class ProduceTransactionTest {
         assertThat(asked).isEmpty();
     }
 
+    @Test
+    void laterBatchesOfAnOpenTransactionDoNotAskTheCoordinatorAgain() {
+        ProduceHandler handler = handler(true);
+        assertThat(error(produce(handler, 9, txn(0, "x")), 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(error(produce(handler, 9, txn(1, "y")), 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(error(produce(handler, 12, txn(2, "z")), 0)).isEqualTo(ErrorCode.NONE);
+
+        assertThat(asked).containsExactly(new Question("my-txn", PID, EPOCH,
+                List.of(new TopicPartition("orders", 0)), false));
+        assertThat(DataPathFixture.records(new FileSliceRecords(fx.log("orders", 0).read(0, 1 << 20))))
+                .containsExactly("0:k-x=x", "1:k-y=y", "2:k-z=z");
+    }
+
+    @Test
+    void onlyThePartitionsWhereTheTransactionIsNotOpenYetAreAsked() {
+        ProduceHandler handler = handler(true);
+        produce(handler, 9, txn(0, "a"));
+        Struct request = request("my-txn");
+        add(request, "orders", 0, wire(transactionalBatch(PID, EPOCH, 1, 1L, "b")));
+        add(request, "orders", 1, wire(transactionalBatch(PID, EPOCH, 0, 1L, "c")));
+        Struct response = fx.callAndWait(handler, 9, request);
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(error(response, 1)).isEqualTo(ErrorCode.NONE);
+        assertThat(asked).extracting(Question::partitions).containsExactly(
+                List.of(new TopicPartition("orders", 0)), List.of(new TopicPartition("orders", 1)));
+        assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(2L);
+        assertThat(fx.log("orders", 1).logEndOffset()).isEqualTo(1L);
+    }
+
+    @Test
+    void afterACommitTheNextTransactionAsksTheCoordinatorAgain() {
+        ProduceHandler handler = handler(true);
+        produce(handler, 9, txn(0, "x"));
+        fx.partition("orders", 0).appendMarker(PID, EPOCH, 0, true).orTimeout(10, TimeUnit.SECONDS).join(); // 1
+
+        Struct response = produce(handler, 9, txn(1, "y"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(partition(response, 0).get(PartitionProduceResponse.BASE_OFFSET)).isEqualTo(2L);
+        assertThat(asked).hasSize(2);
+    }
+
+    @Test
+    void afterAnAbortTheNextTransactionAsksTheCoordinatorAgain() {
+        ProduceHandler handler = handler(true);
+        produce(handler, 9, txn(0, "x"));
+        fx.partition("orders", 0).appendMarker(PID, EPOCH, 0, false).orTimeout(10, TimeUnit.SECONDS).join(); // 1
+
+        answers = q -> Map.of(new TopicPartition("orders", 0), ErrorCode.INVALID_TXN_STATE);
+        Struct response = produce(handler, 9, txn(1, "y"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        assertThat(asked).hasSize(2);
+        assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(2L);
+    }
+
+    @Test
+    void aBatchWhoseTransactionEndedWhileTheCoordinatorWasAskedIsRefusedWithInvalidTxnState() {
+        // The coordinator says yes, but the transaction's abort marker reaches the partition before the batch.
+        answers = q -> {
+            fx.partition("orders", 0).appendMarker(PID, EPOCH, 0, false).orTimeout(10, TimeUnit.SECONDS).join();
+            return Map.of();
+        };
+        Struct response = produce(handler(true), 9, txn(0, "late"));
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        assertThat(partition(response, 0).get(PartitionProduceResponse.BASE_OFFSET)).isEqualTo(-1L);
+        // Only the marker: the late batch did not open a transaction that nothing would ever end.
+        assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(1L);
+        assertThat(fx.partition("orders", 0).lastStableOffset()).isEqualTo(1L);
+        assertThat(fx.partition("orders", 0).hasOngoingTransaction(PID, EPOCH)).isFalse();
+    }
+
+    @Test
+    void aCoordinatorThatDoesNotAnswerWithinTimeoutMsIsNotEnoughReplicas() {
+        TransactionVerifier silent = (id, pid, epoch, partitions, add) -> {
+            asked.add(new Question(id, pid, epoch, List.copyOf(partitions), add));
+            return new CompletableFuture<>(); // never answers
+        };
+        ByteBuf held = Unpooled.copiedBuffer(transactionalBatch(PID, EPOCH, 1L, "x"));
+        Struct request = request("my-txn").set(Request.TIMEOUT_MS, 200);
+        add(request, "orders", 0, new MemoryRecords(held));
+        Struct response = fx.callAndWait(new ProduceHandler(fx, fx.partitions, silent, true), 9, request);
+
+        assertThat(error(response, 0)).isEqualTo(ErrorCode.NOT_ENOUGH_REPLICAS);
+        assertThat(partition(response, 0).get(PartitionProduceResponse.ERROR_MESSAGE))
+                .isEqualTo("Unable to verify the partition has been added to the transaction. Underlying error: "
+                        + "NETWORK_EXCEPTION");
+        assertThat(asked).hasSize(1);
+        assertThat(fx.log("orders", 0).logEndOffset()).isZero();
+        assertThat(held.refCnt()).isEqualTo(1); // only the request's own reference is left
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private ErrorCode answeredWith(ErrorCode coordinatorError, int version) {
@@ -233,6 +328,10 @@ class ProduceTransactionTest {
 
     private static Records txn(String... values) {
         return wire(transactionalBatch(PID, EPOCH, 1L, values));
+    }
+
+    private static Records txn(int baseSequence, String... values) {
+        return wire(transactionalBatch(PID, EPOCH, baseSequence, 1L, values));
     }
 
     private Struct produce(ProduceHandler handler, int version, Records records) {

@@ -35,6 +35,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -237,6 +239,28 @@ class TransactionDataPathTest {
 
         assertThat(results(response)).containsExactly(PID + ":orders-0=INVALID_PRODUCER_EPOCH");
         assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(1L);
+    }
+
+    @Test
+    void theCoordinatorsMarkerWriterSkipsPartitionsOfDeletedTopicsButRetriesOnesNotServedYet() {
+        appendTxn(PID, 0, "t1");
+        // The catalog knows "orders" with 3 partitions (orders-2 has no log here yet); "gone" was deleted.
+        LocalTransactionMarkerWriter writer = new LocalTransactionMarkerWriter(fx.partitions,
+                (partition, pid, epoch, coordinatorEpoch, commit) -> CompletableFuture.completedFuture(ErrorCode.NONE),
+                topic -> topic.equals("orders") ? OptionalInt.of(3) : OptionalInt.empty());
+
+        Map<TopicPartition, ErrorCode> errors = writer.writeMarkers(PID, EPOCH, 0, true, List.of(
+                new TopicPartition("orders", 0), new TopicPartition("orders", 2), new TopicPartition("orders", 5),
+                new TopicPartition("gone", 0))).orTimeout(10, TimeUnit.SECONDS).join();
+
+        assertThat(errors).isEqualTo(Map.of(
+                new TopicPartition("orders", 0), ErrorCode.NONE,
+                new TopicPartition("orders", 2), ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                new TopicPartition("orders", 5), ErrorCode.NONE,
+                new TopicPartition("gone", 0), ErrorCode.NONE));
+        // Only the live partition got a marker: the transaction's record then its commit.
+        assertThat(fx.log("orders", 0).logEndOffset()).isEqualTo(2L);
+        assertThat(fx.log("orders", 1).logEndOffset()).isZero();
     }
 
     // ------------------------------------------------------------------ describe producers

@@ -66,7 +66,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.threads = threads;
         this.offsetsTopicCreator = offsetsTopicCreator;
         this.runtime = new CoordinatorRuntime<>(OffsetsTopic.NAME, OffsetsRecordCodec.SERDE, schedulers,
-                context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics));
+                config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics));
         if (offsetsTopicCreator == null) {
             this.partitions = config.offsetsTopicPartitions();
         } else {
@@ -279,15 +279,8 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Per-partition errors, in request order. */
     public CompletableFuture<Map<TopicPartition, ErrorCode>> commitOffsets(OffsetCommitRequest req) {
-        Function<ErrorCode, Map<TopicPartition, ErrorCode>> all = e -> {
-            Map<TopicPartition, ErrorCode> out = new LinkedHashMap<>();
-            req.partitions().forEach(p -> out.put(p.partition(), e));
-            return out;
-        };
-        if (req.groupId() == null || req.groupId().isEmpty()) {
-            return CompletableFuture.completedFuture(all.apply(ErrorCode.INVALID_GROUP_ID));
-        }
-        return write(req.groupId(), "commit-offsets", all, shard -> shard.commitOffsets(req));
+        return commitFor(req.groupId(), req.partitions(),
+                all -> write(req.groupId(), "commit-offsets", all, shard -> shard.commitOffsets(req)));
     }
 
     /** @param partitions the partitions asked for, or null for every committed one */
@@ -332,20 +325,32 @@ public final class GroupCoordinator implements AutoCloseable {
      * answers every partition with the client's error (INVALID_PRODUCER_EPOCH, NOT_COORDINATOR, ...).
      */
     public CompletableFuture<Map<TopicPartition, ErrorCode>> txnOffsetCommit(TxnOffsetCommitRequest req) {
+        return commitFor(req.groupId(), req.partitions(), all -> {
+            ErrorCode refused = refusal();
+            if (refused != null) {
+                return CompletableFuture.completedFuture(all.apply(refused));
+            }
+            return answer(runtime.scheduleTransactionalWrite(partitionFor(req.groupId()), "txn-commit-offsets",
+                    req.producerId(), req.producerEpoch(), shard -> shard.operation(() -> shard.txnOffsetCommit(req))), all);
+        });
+    }
+
+    /**
+     * An offset commit's answer: INVALID_GROUP_ID for every partition without a group id, else what
+     * {@code commit} answers, given the function that answers every partition with one error.
+     */
+    private static CompletableFuture<Map<TopicPartition, ErrorCode>> commitFor(String groupId,
+            List<OffsetCommitRequest.Partition> partitions,
+            Function<Function<ErrorCode, Map<TopicPartition, ErrorCode>>, CompletableFuture<Map<TopicPartition, ErrorCode>>> commit) {
         Function<ErrorCode, Map<TopicPartition, ErrorCode>> all = e -> {
             Map<TopicPartition, ErrorCode> out = new LinkedHashMap<>();
-            req.partitions().forEach(p -> out.put(p.partition(), e));
+            partitions.forEach(p -> out.put(p.partition(), e));
             return out;
         };
-        if (req.groupId() == null || req.groupId().isEmpty()) {
+        if (groupId == null || groupId.isEmpty()) {
             return CompletableFuture.completedFuture(all.apply(ErrorCode.INVALID_GROUP_ID));
         }
-        ErrorCode refused = refusal();
-        if (refused != null) {
-            return CompletableFuture.completedFuture(all.apply(refused));
-        }
-        return answer(runtime.scheduleTransactionalWrite(partitionFor(req.groupId()), "txn-commit-offsets",
-                req.producerId(), req.producerEpoch(), shard -> shard.operation(() -> shard.txnOffsetCommit(req))), all);
+        return commit.apply(all);
     }
 
     /**

@@ -20,12 +20,14 @@ import java.util.Map;
  * @param offsetMetadataMaxBytes          {@code offset.metadata.max.bytes} (4096)
  * @param newMemberJoinTimeoutMs          how long a new member's first JoinGroup may stay parked (Kafka's
  *                                        internal 5 minutes): its socket is muted, so disconnects go unseen
+ * @param offsetCommitTimeoutMs           {@code offsets.commit.timeout.ms} (5000): Kafka's bound on every
+ *                                        coordinator write's wait for its commit (COORDINATOR_NOT_AVAILABLE after)
  * @param consumer                        settings of KIP-848 consumer-protocol groups
  */
 public record GroupCoordinatorConfig(int offsetsTopicPartitions, int offsetsTopicSegmentBytes,
         int initialRebalanceDelayMs, int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxGroupSize,
         long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes,
-        int newMemberJoinTimeoutMs, ConsumerGroupConfig consumer) {
+        int newMemberJoinTimeoutMs, int offsetCommitTimeoutMs, ConsumerGroupConfig consumer) {
 
     public static GroupCoordinatorConfig defaults() {
         return from(Map.of());
@@ -48,6 +50,7 @@ public record GroupCoordinatorConfig(int offsetsTopicPartitions, int offsetsTopi
                 longOf(props, "offsets.retention.check.interval.ms", 600_000),
                 intOf(props, "offset.metadata.max.bytes", 4096),
                 5 * 60 * 1000,
+                intOf(props, "offsets.commit.timeout.ms", 5000),
                 ConsumerGroupConfig.from(props));
     }
 
@@ -55,14 +58,14 @@ public record GroupCoordinatorConfig(int offsetsTopicPartitions, int offsetsTopi
     public GroupCoordinatorConfig withInitialRebalanceDelayMs(int delayMs) {
         return new GroupCoordinatorConfig(offsetsTopicPartitions, offsetsTopicSegmentBytes, delayMs,
                 minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, offsetsRetentionMs,
-                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, newMemberJoinTimeoutMs, consumer);
+                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, newMemberJoinTimeoutMs, offsetCommitTimeoutMs, consumer);
     }
 
     /** The same settings over an existing {@code __consumer_offsets}, whose partition count wins over the config. */
     public GroupCoordinatorConfig withOffsetsTopicPartitions(int partitions) {
         return new GroupCoordinatorConfig(partitions, offsetsTopicSegmentBytes, initialRebalanceDelayMs,
                 minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, offsetsRetentionMs,
-                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, newMemberJoinTimeoutMs, consumer);
+                offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes, newMemberJoinTimeoutMs, offsetCommitTimeoutMs, consumer);
     }
 
     /** Topic configs for {@code __consumer_offsets}. */

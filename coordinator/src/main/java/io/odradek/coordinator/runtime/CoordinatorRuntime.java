@@ -49,6 +49,16 @@ import java.util.function.Supplier;
  * shard keeps them pending). A transaction completion ({@link #scheduleTransactionCompletion}) appends the
  * producer's commit or abort marker and, once committed, tells the shard ({@code replayEndTransaction}).
  * Both are writes like the others: in order, one in flight. Load replays markers the same way.
+ *
+ * <p><b>Write timeout.</b> Kafka's runtime answers a write whose append is not committed within its write
+ * timeout ({@code offsets.commit.timeout.ms} for groups) with a TimeoutException, which its coordinators
+ * turn into COORDINATOR_NOT_AVAILABLE (the transaction coordinator does the same with {@code request.timeout.ms}).
+ * Here the bound runs from the moment a write is scheduled, since a write waiting in the queue waits for
+ * the same commit Kafka's would (it too would be appended behind the write in flight). A write that times
+ * out while queued is dropped, never run; one in flight stays in flight: its future has failed, but once
+ * its append is committed its records are applied and its callback runs, so the state still follows the
+ * log. A marker that times out fails with REQUEST_TIMED_OUT (the writer of markers retries it). Writes a
+ * shard schedules itself (timers) have nobody waiting and no bound.
  */
 public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CoordinatorRuntime.class.getName());
@@ -65,16 +75,26 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
     private final RecordSerde<R> serde;
     private final ShardFactory<S, R> factory;
     private final IntFunction<Scheduler> schedulers;
+    /** How long a write may wait for its commit before its future fails; Long.MAX_VALUE: no bound. */
+    private final long writeTimeoutMs;
     private final ConcurrentHashMap<Integer, Partition> partitions = new ConcurrentHashMap<>();
 
-    /**
-     * @param topic      the internal topic's name, for log lines and errors
-     * @param schedulers each partition's thread (the same for a partition every time it is asked)
-     */
+    /** A runtime whose writes wait for their commit without bound (tests). */
     public CoordinatorRuntime(String topic, RecordSerde<R> serde, IntFunction<Scheduler> schedulers, ShardFactory<S, R> factory) {
+        this(topic, serde, schedulers, Long.MAX_VALUE, factory);
+    }
+
+    /**
+     * @param topic          the internal topic's name, for log lines and errors
+     * @param schedulers     each partition's thread (the same for a partition every time it is asked)
+     * @param writeTimeoutMs a scheduled write not committed after this long fails (see the class comment)
+     */
+    public CoordinatorRuntime(String topic, RecordSerde<R> serde, IntFunction<Scheduler> schedulers, long writeTimeoutMs,
+            ShardFactory<S, R> factory) {
         this.topic = topic;
         this.serde = serde;
         this.schedulers = schedulers;
+        this.writeTimeoutMs = writeTimeoutMs;
         this.factory = factory;
     }
 
@@ -142,7 +162,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         if (refused(p, future)) {
             return future;
         }
-        return submit(p, new Write<>(name, op, future));
+        return submit(p, bounded(new Write<>(name, op, future)));
     }
 
     /**
@@ -158,7 +178,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         if (refused(p, future)) {
             return future;
         }
-        Write<T> write = new Write<>(name, op, future);
+        Write<T> write = bounded(new Write<>(name, op, future));
         write.producerId = producerId;
         write.producerEpoch = producerEpoch;
         return submit(p, write);
@@ -177,11 +197,17 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         if (refused(p, future)) {
             return future;
         }
-        Write<Void> write = new Write<>(name, s -> CoordinatorResult.of(null), future);
+        Write<Void> write = bounded(new Write<>(name, s -> CoordinatorResult.of(null), future));
         write.producerId = producerId;
         write.producerEpoch = producerEpoch;
         write.marker = new Marker(coordinatorEpoch, commit);
         return submit(p, write);
+    }
+
+    /** A write someone waits for: it fails once {@code writeTimeoutMs} passes without its commit. */
+    private <T> Write<T> bounded(Write<T> write) {
+        write.bounded = writeTimeoutMs != Long.MAX_VALUE;
+        return write;
     }
 
     private <T> CompletableFuture<T> submit(Partition p, Write<T> write) {
@@ -262,6 +288,9 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         short producerEpoch = RecordBatchHeader.NO_PRODUCER_EPOCH;
         /** Set for a transaction completion: the marker it appends instead of records. */
         Marker marker;
+        /** Whether the write timeout applies; its timer while armed. */
+        boolean bounded;
+        Scheduler.Timer timeout;
 
         Write(String name, Function<S, CoordinatorResult<T, R>> op, CompletableFuture<T> future) {
             this.name = name;
@@ -275,6 +304,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
          * @param end the offset after the appended batch (null when nothing was appended)
          */
         void finish(Partition p, ErrorCode error, Long end) {
+            disarm();
             try {
                 if (error == ErrorCode.NONE && marker != null) {
                     p.shard.replayEndTransaction(producerId, producerEpoch, marker.commit());
@@ -301,7 +331,26 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
             }
         }
 
+        void disarm() {
+            if (timeout != null) {
+                timeout.cancel();
+                timeout = null;
+            }
+        }
+
+        /** The write timeout passed: Kafka's coordinators answer COORDINATOR_NOT_AVAILABLE (markers: REQUEST_TIMED_OUT). */
+        void timedOut(Partition p) {
+            timeout = null;
+            ErrorCode error = marker != null ? ErrorCode.REQUEST_TIMED_OUT : ErrorCode.COORDINATOR_NOT_AVAILABLE;
+            boolean dropped = p.waiting.remove(this);
+            LOG.log(System.Logger.Level.WARNING, name + " in " + topic + "-" + p.partition + " timed out after "
+                    + writeTimeoutMs + " ms " + (dropped ? "waiting for an earlier write; it will not run" : "waiting for its commit"));
+            future.completeExceptionally(new CoordinatorException(error, name + " timed out after " + writeTimeoutMs
+                    + " ms waiting for " + topic + "-" + p.partition));
+        }
+
         void fail(ErrorCode error) {
+            disarm();
             future.completeExceptionally(new CoordinatorException(error, name + " was not run: " + topic + " partition unloaded"));
         }
     }
@@ -397,6 +446,13 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         }
 
         void submit(Write<?> write) {
+            if (write.bounded && state == State.ACTIVE) {
+                write.timeout = scheduler.schedule(writeTimeoutMs, () -> {
+                    if (write.timeout != null && !write.future.isDone()) {
+                        write.timedOut(this);
+                    }
+                });
+            }
             waiting.add(write);
             drain();
         }
@@ -436,6 +492,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
                 }
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.ERROR, write.name + " failed in " + name(), e);
+                write.disarm();
                 write.future.completeExceptionally(e);
                 return;
             }

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -71,17 +72,20 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
     private final CoordinatorRuntime<TransactionShard, TransactionRecord> runtime;
     /** Each loaded partition's coordinator epoch (its leader epoch), stamped into the markers it writes. */
     private final ConcurrentHashMap<Integer, Integer> coordinatorEpochs = new ConcurrentHashMap<>();
+    /** Group id -> its {@code __consumer_offsets} partition, by the count the group coordinator uses. */
+    private final ToIntFunction<String> offsetsPartitionFor;
     private volatile boolean closed;
 
     private TransactionCoordinator(TransactionCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
             ProducerIdManager producerIds, TransactionMarkerWriter markers, IntFunction<Scheduler> schedulers,
-            CoordinatorThreads threads) {
+            CoordinatorThreads threads, ToIntFunction<String> offsetsPartitionFor) {
         this.config = config;
         this.logs = logs;
         this.threads = threads;
+        this.offsetsPartitionFor = offsetsPartitionFor;
         ProducerIdSource ids = new ProducerIdSource(producerIds);
         this.runtime = new CoordinatorRuntime<>(TOPIC, new TransactionLogCodec(config.transactionVersionLevel()), schedulers,
-                context -> new TransactionShard(context, schedulers.apply(context.partition()), config, markers, ids,
+                config.requestTimeoutMs(), context -> new TransactionShard(context, schedulers.apply(context.partition()), config, markers, ids,
                         coordinatorEpochs.getOrDefault(context.partition(), 0)));
     }
 
@@ -91,14 +95,39 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
      */
     public static TransactionCoordinator create(TransactionCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
             ProducerIdManager producerIds, TransactionMarkerWriter markers) {
+        return createPlacingGroupsBy(config, logs, producerIds, markers, configuredOffsetsPartitions(config));
+    }
+
+    /**
+     * As {@link #create(TransactionCoordinatorConfig, IntFunction, ProducerIdManager, TransactionMarkerWriter)},
+     * with AddOffsetsToTxn placing a group on {@code offsetsPartitionFor.applyAsInt(groupId)}: the broker
+     * gives the group coordinator's {@code partitionFor}, so an existing {@code __consumer_offsets} whose
+     * partition count differs from {@code offsets.topic.num.partitions} is addressed by its real count, as
+     * Kafka's TransactionCoordinator asks its GroupCoordinator.
+     */
+    public static TransactionCoordinator createPlacingGroupsBy(TransactionCoordinatorConfig config,
+            IntFunction<CoordinatorLog> logs, ProducerIdManager producerIds, TransactionMarkerWriter markers,
+            ToIntFunction<String> offsetsPartitionFor) {
         CoordinatorThreads threads = CoordinatorThreads.perCore("transaction-coordinator");
-        return new TransactionCoordinator(config, logs, producerIds, markers, threads::scheduler, threads);
+        return new TransactionCoordinator(config, logs, producerIds, markers, threads::scheduler, threads, offsetsPartitionFor);
     }
 
     /** A coordinator whose partitions run on the given schedulers (tests: a manual clock). */
     public static TransactionCoordinator create(TransactionCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
             ProducerIdManager producerIds, TransactionMarkerWriter markers, IntFunction<Scheduler> schedulers) {
-        return new TransactionCoordinator(config, logs, producerIds, markers, schedulers, null);
+        return create(config, logs, producerIds, markers, schedulers, configuredOffsetsPartitions(config));
+    }
+
+    /** On the given schedulers, groups placed by {@code offsetsPartitionFor} (tests). */
+    public static TransactionCoordinator create(TransactionCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
+            ProducerIdManager producerIds, TransactionMarkerWriter markers, IntFunction<Scheduler> schedulers,
+            ToIntFunction<String> offsetsPartitionFor) {
+        return new TransactionCoordinator(config, logs, producerIds, markers, schedulers, null, offsetsPartitionFor);
+    }
+
+    /** Groups placed by {@code offsets.topic.num.partitions} alone (no group coordinator to ask). */
+    private static ToIntFunction<String> configuredOffsetsPartitions(TransactionCoordinatorConfig config) {
+        return groupId -> OffsetsTopic.partitionFor(groupId, config.offsetsTopicPartitions());
     }
 
     public TransactionCoordinatorConfig config() {
@@ -237,14 +266,14 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
 
     /**
      * AddOffsetsToTxn: adds the group's {@code __consumer_offsets} partition
-     * ({@code abs(groupId.hashCode()) % offsets.topic.num.partitions}) to the transaction.
+     * ({@code abs(groupId.hashCode()) % partitions}, by the topic's real partition count when the broker
+     * wired the group coordinator in) to the transaction.
      */
     public CompletableFuture<ErrorCode> addOffsets(String transactionalId, long producerId, short producerEpoch, String groupId) {
         if (transactionalId == null || transactionalId.isEmpty()) {
             return CompletableFuture.completedFuture(ErrorCode.INVALID_REQUEST);
         }
-        TopicPartition offsets = new TopicPartition(OffsetsTopic.NAME,
-                OffsetsTopic.partitionFor(groupId, config.offsetsTopicPartitions()));
+        TopicPartition offsets = new TopicPartition(OffsetsTopic.NAME, offsetsPartitionFor.applyAsInt(groupId));
         return write(transactionalId, "add-offsets-to-txn", error -> error,
                 shard -> shard.addPartitions(transactionalId, producerId, producerEpoch, Set.of(offsets), TransactionMetadata.TV_0));
     }

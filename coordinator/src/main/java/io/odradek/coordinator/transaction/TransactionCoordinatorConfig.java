@@ -14,18 +14,23 @@ import java.util.Map;
  * @param transactionalIdExpirationMs          {@code transactional.id.expiration.ms} (604800000): an idle id
  *                                             (no transaction open) is forgotten after this long
  * @param offsetsTopicPartitions               {@code offsets.topic.num.partitions} (50): where AddOffsetsToTxn's
- *                                             group lives
+ *                                             group lives when no group coordinator is given (the broker gives
+ *                                             one, so an existing topic's own count wins)
  * @param twoPhaseCommitEnabled                {@code transaction.two.phase.commit.enable} (false, KIP-939)
  * @param transactionVersionLevel              the finalized {@code transaction.version} feature level (2 on a
  *                                             new Kafka 4.x cluster): TransactionLogValue is written as
  *                                             version 1 (flexible) from level 1, version 0 below
  * @param markerRetryBackoffMs                 wait before markers that failed on some partitions are sent
  *                                             to those partitions again (Kafka retries on its next channel poll)
+ * @param requestTimeoutMs                     {@code request.timeout.ms} (30000): how long a write to
+ *                                             {@code __transaction_state} may wait for its commit; after it the
+ *                                             client gets COORDINATOR_NOT_AVAILABLE, as Kafka's TransactionStateManager
+ *                                             (which appends with this timeout) answers a timed-out append
  */
 public record TransactionCoordinatorConfig(int stateLogPartitions, int maxTransactionTimeoutMs,
         long abortTimedOutTransactionsIntervalMs, long removeExpiredTransactionalIdsIntervalMs,
         long transactionalIdExpirationMs, int offsetsTopicPartitions, boolean twoPhaseCommitEnabled,
-        short transactionVersionLevel, long markerRetryBackoffMs) {
+        short transactionVersionLevel, long markerRetryBackoffMs, int requestTimeoutMs) {
 
     public static TransactionCoordinatorConfig defaults() {
         return from(Map.of());
@@ -42,21 +47,22 @@ public record TransactionCoordinatorConfig(int stateLogPartitions, int maxTransa
                 intOf(props, "offsets.topic.num.partitions", 50),
                 Boolean.parseBoolean(props.getOrDefault("transaction.two.phase.commit.enable", "false").trim()),
                 (short) 2,
-                100);
+                100,
+                intOf(props, "request.timeout.ms", 30_000));
     }
 
     /** The same settings over an existing {@code __transaction_state}, whose partition count wins over the config. */
     public TransactionCoordinatorConfig withStateLogPartitions(int partitions) {
         return new TransactionCoordinatorConfig(partitions, maxTransactionTimeoutMs, abortTimedOutTransactionsIntervalMs,
                 removeExpiredTransactionalIdsIntervalMs, transactionalIdExpirationMs, offsetsTopicPartitions,
-                twoPhaseCommitEnabled, transactionVersionLevel, markerRetryBackoffMs);
+                twoPhaseCommitEnabled, transactionVersionLevel, markerRetryBackoffMs, requestTimeoutMs);
     }
 
     /** The same settings with the finalized {@code transaction.version} level (0, 1 or 2). */
     public TransactionCoordinatorConfig withTransactionVersionLevel(short level) {
         return new TransactionCoordinatorConfig(stateLogPartitions, maxTransactionTimeoutMs, abortTimedOutTransactionsIntervalMs,
                 removeExpiredTransactionalIdsIntervalMs, transactionalIdExpirationMs, offsetsTopicPartitions,
-                twoPhaseCommitEnabled, level, markerRetryBackoffMs);
+                twoPhaseCommitEnabled, level, markerRetryBackoffMs, requestTimeoutMs);
     }
 
     private static int intOf(Map<String, String> props, String key, int def) {

@@ -37,14 +37,17 @@ import java.util.regex.Pattern;
  *
  * <p>Completion: once PrepareCommit/PrepareAbort is committed (or found at load) the markers go to every
  * partition of the transaction through the {@link TransactionMarkerWriter} with this partition's coordinator
- * epoch; partitions that failed retriably are retried after a backoff; then CompleteCommit/CompleteAbort is
- * written. Timers: transactions older than their timeout are aborted (their epoch bumped, as Kafka does),
+ * epoch; partitions that failed retriably, or whose write was not answered within 30 s, are retried after
+ * a backoff (logged once a minute at most), a non-retriable error stops the sending as in Kafka; then
+ * CompleteCommit/CompleteAbort is written. Timers: transactions older than their timeout are aborted (their epoch bumped, as Kafka does),
  * idle transactional ids older than {@code transactional.id.expiration.ms} get tombstones.
  */
 final class TransactionShard implements CoordinatorShard<TransactionRecord> {
     private static final System.Logger LOG = System.getLogger(TransactionShard.class.getName());
     /** At most this many records in one timer write (each a small record; keeps a batch well under 1 MB). */
     private static final int MAX_RECORDS_PER_WRITE = 500;
+    /** Markers retried for long (a partition offline) are logged this often, not at every backoff. */
+    static final long RETRY_LOG_INTERVAL_MS = 60_000;
 
     private final CoordinatorContext<TransactionRecord> context;
     /** This partition's thread: marker answers come back on other threads and are handled here. */
@@ -348,7 +351,10 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
             case ONGOING -> prepareEndV2(transactionalId, m, commit, false);
             case COMPLETE_COMMIT -> commit ? (isRetry ? done(m) : invalidTransition(transactionalId, m, commit))
                     : (isRetry ? invalidTransition(transactionalId, m, commit) : prepareEndV2(transactionalId, m, false, true));
-            case COMPLETE_ABORT -> commit ? invalidTransition(transactionalId, m, commit)
+            // A commit at a retry epoch after an abort: only the coordinator's own abort (timeout, fence) bumps
+            // the epoch under a commit in flight, so the producer is fenced (recoverable), not INVALID_TXN_STATE
+            // (fatal to the Java producer), as Kafka answers since KAFKA-20785.
+            case COMPLETE_ABORT -> commit ? (isRetry ? fencedByAbort(transactionalId, m) : invalidTransition(transactionalId, m, commit))
                     : (isRetry ? done(m) : prepareEndV2(transactionalId, m, false, true));
             case PREPARE_COMMIT -> commit ? CoordinatorResult.of(EndTxnResult.error(ErrorCode.CONCURRENT_TRANSACTIONS))
                     : invalidTransition(transactionalId, m, commit);
@@ -378,6 +384,13 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         return CoordinatorResult.of(new EndTxnResult(ErrorCode.NONE, m.producerId(), m.producerEpoch()));
     }
 
+    private static CoordinatorResult<EndTxnResult, TransactionRecord> fencedByAbort(String transactionalId,
+            TransactionMetadata m) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "transactional id " + transactionalId + ": commit after the coordinator"
+                + " aborted the transaction (now epoch " + m.producerEpoch() + "): fenced");
+        return CoordinatorResult.of(EndTxnResult.error(ErrorCode.PRODUCER_FENCED));
+    }
+
     private static CoordinatorResult<EndTxnResult, TransactionRecord> invalidTransition(String transactionalId,
             TransactionMetadata m, boolean commit) {
         LOG.log(System.Logger.Level.DEBUG, () -> "transactional id " + transactionalId + ": cannot "
@@ -395,8 +408,15 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         final boolean commit;
         /** Partitions still without their marker. */
         final Set<TopicPartition> remaining;
-        /** A partition answered that this producer or coordinator epoch is stale: Kafka stops sending. */
+        /** A partition answered a non-retriable error: Kafka stops sending. */
         boolean stopped;
+        /** Answers that left partitions to retry, and when the last of them was logged. */
+        int retries;
+        long lastRetryLogMs;
+        /** The write in flight (answers of earlier, timed-out ones are ignored) and its timeout. */
+        int attempt;
+        boolean inFlight;
+        Scheduler.Timer timeout;
 
         Completion(String transactionalId, TransactionMetadata m) {
             this.transactionalId = transactionalId;
@@ -430,6 +450,16 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
             return;
         }
         List<TopicPartition> partitions = List.copyOf(c.remaining);
+        int attempt = ++c.attempt;
+        c.inFlight = true;
+        // A marker write not answered within request.timeout.ms counts as REQUEST_TIMED_OUT and is retried, as
+        // Kafka's WriteTxnMarkers requests time out after the inter-broker request.timeout.ms.
+        c.timeout = context.schedule(config.requestTimeoutMs(), "transaction-markers-timeout", () -> {
+            Map<TopicPartition, ErrorCode> timedOut = new TreeMap<>();
+            partitions.forEach(tp -> timedOut.put(tp, ErrorCode.REQUEST_TIMED_OUT));
+            markersAnswered(c, attempt, timedOut, null);
+            return CoordinatorResult.of(null);
+        });
         CompletableFuture<Map<TopicPartition, ErrorCode>> sent;
         try {
             sent = markers.writeMarkers(c.producerId, c.producerEpoch, coordinatorEpoch, c.commit, partitions);
@@ -438,20 +468,35 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
         }
         sent.whenComplete((errors, failure) -> {
             try {
-                thread.execute(() -> markersAnswered(c, errors, failure));
+                thread.execute(() -> markersAnswered(c, attempt, errors, failure));
             } catch (RejectedExecutionException e) {
                 // shutting down: the next load completes the transaction
             }
         });
     }
 
-    /** As Kafka's TransactionMarkerRequestCompletionHandler treats each partition's answer. */
-    private void markersAnswered(Completion c, Map<TopicPartition, ErrorCode> errors, Throwable failure) {
-        if (!current(c)) {
-            return;
+    /**
+     * As Kafka's TransactionMarkerRequestCompletionHandler treats each partition's answer: written (or a
+     * partition that cannot hold transactions) leaves the transaction; the leader-side retriable errors are
+     * retried after the backoff; anything else is fatal there (an IllegalStateException, logged once, the
+     * transaction left pending), and here too.
+     *
+     * <p>A stale producer or coordinator epoch (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED) stops
+     * Kafka's sending too, leaving the transaction prepared for the next coordinator to load and finish. One
+     * node never gets a next coordinator, and the reload would meet the same answer, so the transaction would
+     * stay prepared for good: here that partition is left without the marker (it has moved past this
+     * producer or coordinator epoch, so the marker cannot be written there any more) and the others go on.
+     */
+    private void markersAnswered(Completion c, int attempt, Map<TopicPartition, ErrorCode> errors, Throwable failure) {
+        if (!current(c) || attempt != c.attempt || !c.inFlight) {
+            return; // unloaded, or an answer after this write timed out (its retry is under way)
         }
+        c.inFlight = false;
+        c.timeout.cancel();
+        Map<TopicPartition, ErrorCode> retried = new TreeMap<>();
+        String fatal = null;
         if (failure != null) {
-            LOG.log(System.Logger.Level.WARNING, "writing markers of " + c.transactionalId + " failed, retrying: " + failure);
+            c.remaining.forEach(tp -> retried.put(tp, ErrorCode.UNKNOWN_SERVER_ERROR)); // as a lost connection
         } else {
             for (Map.Entry<TopicPartition, ErrorCode> e : errors.entrySet()) {
                 if (!c.remaining.contains(e.getKey())) {
@@ -460,29 +505,52 @@ final class TransactionShard implements CoordinatorShard<TransactionRecord> {
                 switch (e.getValue()) {
                     // UNSUPPORTED_*: the producer could not have written there, so nothing waits for a marker.
                     case NONE, UNSUPPORTED_FOR_MESSAGE_FORMAT, UNSUPPORTED_VERSION -> c.remaining.remove(e.getKey());
-                    case INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED -> c.stopped = true;
+                    case INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED -> {
+                        c.remaining.remove(e.getKey());
+                        LOG.log(System.Logger.Level.WARNING, "the marker of " + c.transactionalId + " (producer id "
+                                + c.producerId + ", epoch " + c.producerEpoch + ", coordinator epoch " + coordinatorEpoch
+                                + ") cannot be written to " + e.getKey() + ": " + e.getValue()
+                                + " (it has a newer epoch); the transaction completes without it");
+                    }
                     case UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS,
-                            NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR -> { }
-                    default -> LOG.log(System.Logger.Level.WARNING, "unexpected " + e.getValue() + " writing the marker of "
-                            + c.transactionalId + " to " + e.getKey() + "; retrying");
+                            NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR ->
+                            retried.put(e.getKey(), e.getValue());
+                    // CORRUPT_MESSAGE, MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_REQUIRED_ACKS and any
+                    // other error: a retry would fail the same way.
+                    default -> fatal = e.getKey() + " answered " + e.getValue();
                 }
             }
         }
-        if (c.stopped) {
-            // Kafka leaves the transaction prepared (requests get CONCURRENT_TRANSACTIONS) until a new
-            // coordinator loads the partition and sends the markers again.
-            LOG.log(System.Logger.Level.WARNING, "stopped writing markers of " + c.transactionalId
-                    + ": a partition has a newer producer or coordinator epoch");
+        if (fatal != null) {
+            c.stopped = true;
+            LOG.log(System.Logger.Level.ERROR, "stopped writing the markers of " + c.transactionalId + " (producer id "
+                    + c.producerId + ", epoch " + c.producerEpoch + "): " + fatal + ", which is not retriable; the "
+                    + "transaction stays " + (c.commit ? "PrepareCommit" : "PrepareAbort")
+                    + " until its partition is loaded again (a restart), as in Kafka");
             return;
         }
         if (c.remaining.isEmpty()) {
             context.scheduleWrite("complete-transaction", () -> writeCompletion(c));
         } else {
+            logRetry(c, retried, failure);
             context.schedule(config.markerRetryBackoffMs(), "retry-transaction-markers", () -> {
                 sendMarkers(c);
                 return CoordinatorResult.of(null);
             });
         }
+    }
+
+    /** One line at the first retry, then at most one per {@link #RETRY_LOG_INTERVAL_MS}, not one per backoff. */
+    private void logRetry(Completion c, Map<TopicPartition, ErrorCode> retried, Throwable failure) {
+        c.retries++;
+        long now = now();
+        if (c.retries > 1 && now - c.lastRetryLogMs < RETRY_LOG_INTERVAL_MS) {
+            return;
+        }
+        c.lastRetryLogMs = now;
+        LOG.log(System.Logger.Level.WARNING, "markers of " + c.transactionalId + " not written yet (" + c.retries
+                + (c.retries == 1 ? " attempt" : " attempts") + "), retrying every " + config.markerRetryBackoffMs()
+                + " ms: " + (failure != null ? "the write failed: " + failure : retried));
     }
 
     /** Every marker is written: CompleteCommit/CompleteAbort (retried until written, unless unloaded). */

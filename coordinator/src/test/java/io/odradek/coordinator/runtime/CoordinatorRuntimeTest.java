@@ -195,6 +195,44 @@ class CoordinatorRuntimeTest {
     }
 
     @Test
+    void aWriteWhoseCommitNeverComesFailsWithCoordinatorNotAvailableAfterTheWriteTimeout() {
+        CoordinatorRuntime<KeyValueShard, Entry> bounded = new CoordinatorRuntime<>("__toy", SERDE, p -> clock, 5000,
+                KeyValueShard::new);
+        try {
+            bounded.load(0, log);
+            CompletableFuture<String> stuck = bounded.scheduleWrite(0, "put",
+                    shard -> CoordinatorResult.of(List.of(new Entry("a", "1")), "put a"));
+            clock.advance(1000);
+            CompletableFuture<String> queued = bounded.scheduleWrite(0, "put",
+                    shard -> CoordinatorResult.of(List.of(new Entry("b", "1")), "put b"));
+
+            clock.advance(3999);
+            assertThat(stuck).isNotDone();
+            clock.advance(1); // offsets.commit.timeout.ms (5000) after it was scheduled
+            assertThat(errorOf(stuck)).isEqualTo(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+            assertThat(queued).isNotDone();
+            clock.advance(1000);
+            assertThat(errorOf(queued)).isEqualTo(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+
+            // The timed-out append still commits later: its records are applied, so the state follows the
+            // log; the write that timed out while queued never ran and wrote nothing.
+            assertThat(log.inFlight()).isEqualTo(1);
+            log.commitNext();
+            assertThat(log.inFlight()).isZero();
+            assertThat(bounded.scheduleRead(0, "read", KeyValueShard::snapshot).join()).containsExactly(Map.entry("a", "1"));
+
+            // A write committed in time is answered as usual and its timer never fires.
+            CompletableFuture<String> inTime = bounded.scheduleWrite(0, "put",
+                    shard -> CoordinatorResult.of(List.of(new Entry("c", "1")), "put c"));
+            log.commitNext();
+            clock.advance(10_000);
+            assertThat(inTime).isCompletedWithValue("put c");
+        } finally {
+            bounded.close();
+        }
+    }
+
+    @Test
     void readsSeeTheCommittedStateWhileAWriteIsInFlight() {
         runtime.load(0, log);
         put("a", "1");

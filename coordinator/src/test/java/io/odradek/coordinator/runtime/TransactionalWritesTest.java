@@ -182,4 +182,33 @@ class TransactionalWritesTest {
         assertThat(state(runtime)).isEmpty();
         assertThat(shards.get(0).pending).containsOnlyKeys(7L);
     }
+
+    @Test
+    void aMarkerWhoseCommitNeverComesFailsWithRequestTimedOutAndIsAppliedIfItCommitsLater() {
+        PendingShard shard = new PendingShard();
+        CoordinatorRuntime<PendingShard, Entry> bounded = new CoordinatorRuntime<>("__toy", CoordinatorRuntimeTest.SERDE,
+                p -> clock, 5000, context -> shard);
+        try {
+            bounded.load(0, log);
+            CompletableFuture<String> written = bounded.scheduleTransactionalWrite(0, "txn-put", 7, (short) 5,
+                    s -> CoordinatorResult.of(List.of(new Entry("a", "1")), "put a"));
+            clock.advance(5000);
+            // a transactional offset commit that timed out: the client hears COORDINATOR_NOT_AVAILABLE
+            assertThat(CoordinatorErrors.of(written.handle((v, e) -> e).join()))
+                    .isEqualTo(io.odradek.wire.ErrorCode.COORDINATOR_NOT_AVAILABLE);
+            commitAll();
+            assertThat(shard.pending).containsOnlyKeys(7L);
+
+            CompletableFuture<Void> marker = bounded.scheduleTransactionCompletion(0, "end-txn", 7, (short) 5, 9, true);
+            clock.advance(5000);
+            // the marker writer hears REQUEST_TIMED_OUT, which it retries
+            assertThat(CoordinatorErrors.of(marker.handle((v, e) -> e).join()))
+                    .isEqualTo(io.odradek.wire.ErrorCode.REQUEST_TIMED_OUT);
+            commitAll();
+            assertThat(state(bounded)).containsExactly(Map.entry("a", "1"));
+            assertThat(shard.events).containsExactly("a@0 pending for 7/5", "commit 7/5");
+        } finally {
+            bounded.close();
+        }
+    }
 }

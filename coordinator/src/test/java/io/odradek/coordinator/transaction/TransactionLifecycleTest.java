@@ -160,18 +160,21 @@ class TransactionLifecycleTest {
     }
 
     @Test
-    void aPartitionWithANewerProducerEpochStopsTheMarkersAndTheTransactionStaysPrepared() {
+    void aPartitionWithANewerProducerEpochIsLeftWithoutItsMarkerAndTheTransactionCompletes() {
         f = new TransactionFixture(dir);
         InitProducerIdResult p = f.init("tx");
-        f.add("tx", p, ORDERS_0);
-        f.markers.answerNext(Map.of(ORDERS_0, ErrorCode.INVALID_PRODUCER_EPOCH));
+        f.add("tx", p, ORDERS_0, ORDERS_1);
+        f.markers.answerNext(Map.of(ORDERS_0, ErrorCode.INVALID_PRODUCER_EPOCH, ORDERS_1, ErrorCode.NOT_LEADER_OR_FOLLOWER));
 
         f.end("tx", p, true);
-        f.clock.advance(60_000);
+        f.clock.advance(f.config.markerRetryBackoffMs());
 
-        assertThat(f.markers.calls).hasSize(1);
-        assertThat(f.state("tx").state()).isEqualTo(TransactionState.PREPARE_COMMIT);
-        assertThat(f.init("tx").error()).isEqualTo(ErrorCode.CONCURRENT_TRANSACTIONS);
+        // Kafka stops and waits for another coordinator, which one node never has: the stale partition is
+        // dropped, the retriable one retried alone, and the transaction completes.
+        assertThat(f.markers.calls).hasSize(2);
+        assertThat(f.markers.last()).isEqualTo(new MarkerCall(0L, (short) 0, 0, true, Set.of(ORDERS_1)));
+        assertThat(f.state("tx").state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        assertThat(f.init("tx")).isEqualTo(new InitProducerIdResult(ErrorCode.NONE, 0L, (short) 1));
     }
 
     @Test

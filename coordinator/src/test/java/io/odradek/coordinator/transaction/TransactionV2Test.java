@@ -120,7 +120,32 @@ class TransactionV2Test {
 
         assertThat(f.markers.calls).containsExactly(new MarkerCall(0L, (short) 1, 0, false, Set.of(ORDERS_0)));
         assertThat(produce("tx", 0L, 0, ORDERS_0)).containsExactly(Map.entry(ORDERS_0, ErrorCode.PRODUCER_FENCED));
-        // As in Kafka, the old epoch's commit looks like a retry of an EndTxn (bumped epoch) that aborted.
-        assertThat(end("tx", 0L, 0, true).error()).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        // The commit in flight when the coordinator aborted looks like a retry (the epoch bumped by one): it is
+        // fenced, which the producer recovers from, not INVALID_TXN_STATE, which is fatal (KAFKA-20785).
+        assertThat(end("tx", 0L, 0, true).error()).isEqualTo(ErrorCode.PRODUCER_FENCED);
+        // The abort's retry is still answered as done, and a commit at the current epoch is an invalid transition.
+        assertThat(end("tx", 0L, 0, false)).isEqualTo(new EndTxnResult(ErrorCode.NONE, 0L, (short) 1));
+        assertThat(end("tx", 0L, 1, true).error()).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        assertThat(f.state("tx").state()).isEqualTo(TransactionState.COMPLETE_ABORT);
+    }
+
+    @Test
+    void aCommitRacingATimeoutAbortThatMovedTheProducerToANewIdIsFenced() {
+        f = new TransactionFixture(dir);
+        short last = (short) (Short.MAX_VALUE - 1);
+        f.seed("tx", new TransactionMetadata(500L, 499L, -1L, last, (short) -1, 60_000, TransactionState.ONGOING,
+                Set.of(ORDERS_0), f.clock.nowMs(), f.clock.nowMs(), (short) 2));
+        f.restart();
+
+        f.clock.advance(60_000 + f.config.abortTimedOutTransactionsIntervalMs());
+
+        assertThat(f.markers.last()).isEqualTo(new MarkerCall(500L, Short.MAX_VALUE, 0, false, Set.of(ORDERS_0)));
+        TransactionMetadata aborted = f.state("tx");
+        assertThat(aborted.state()).isEqualTo(TransactionState.COMPLETE_ABORT);
+        assertThat(aborted.prevProducerId()).isEqualTo(500L);
+        assertThat(aborted.producerEpoch()).isZero();
+        // The commit names the old id and its last epoch: the overflow variant of a retry, fenced.
+        assertThat(end("tx", 500L, last, true).error()).isEqualTo(ErrorCode.PRODUCER_FENCED);
+        assertThat(end("tx", 500L, last, false)).isEqualTo(new EndTxnResult(ErrorCode.NONE, aborted.producerId(), (short) 0));
     }
 }

@@ -19,7 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the last {@value ProducerEntry#BATCHES_TO_RETAIN} batches, its open transaction and the coordinator epoch
  * of its last marker; and the open transactions ordered by first offset, so the first unstable offset is
  * the first key. Changed under the log's append lock only; {@link #producers()} may be read from any
- * thread (entries are replaced, never changed, once published).
+ * thread (entries are replaced, never changed, once published), and so may
+ * {@link #hasOngoingTransaction(long, short)}. The verification guards ({@link VerificationGuard}) are
+ * handed out from any thread and dropped under the append lock.
  */
 public final class ProducerStateManager {
     private static final long[] NO_TXNS = new long[0];
@@ -31,10 +33,14 @@ public final class ProducerStateManager {
      * marker offset. They hold the LSO until the high watermark passes the marker.
      */
     private final TreeMap<Long, Long> unreplicated = new TreeMap<>();
+    /** Kafka's verificationStates: the guard of each producer whose transaction the coordinator is being asked about. */
+    private final Map<Long, VerificationGuard> verifications = new ConcurrentHashMap<>();
+    /** The open transactions and their epochs as last published, for {@link #hasOngoingTransaction}. */
+    private volatile OpenTransactions open = OpenTransactions.NONE;
 
     /** Starts validating one append; nothing changes until {@link ProducerAppend#commit()}. */
     public ProducerAppend begin() {
-        return new ProducerAppend((short) 0);
+        return new ProducerAppend((short) 0, null);
     }
 
     /**
@@ -43,7 +49,47 @@ public final class ProducerStateManager {
      * coordinator bumped, so the producer's current epoch itself is already too old.
      */
     public ProducerAppend begin(short markerTransactionVersion) {
-        return new ProducerAppend(markerTransactionVersion);
+        return new ProducerAppend(markerTransactionVersion, null);
+    }
+
+    /**
+     * As {@link #begin()} for a client's batches that needed transaction verification (Kafka's append with a
+     * requestVerificationGuard): a transactional batch whose transaction is not open at its epoch is refused
+     * with INVALID_TXN_STATE unless {@code guard} is still this producer's current guard. Null checks nothing.
+     */
+    public ProducerAppend begin(VerificationGuard guard) {
+        return new ProducerAppend((short) 0, guard);
+    }
+
+    /**
+     * Kafka's hasOngoingTransaction: whether {@code producerId} has a transaction open here at exactly this
+     * epoch. Safe from any thread and allocation-free: it reads the snapshot of open transactions published
+     * whenever one opens, ends or changes epoch (which may trail an append in progress; the append's own
+     * check under the lock is the one that counts).
+     */
+    public boolean hasOngoingTransaction(long producerId, short epoch) {
+        return open.contains(producerId, epoch);
+    }
+
+    /** Republishes the open transactions; called whenever one opens, ends or changes epoch. */
+    private void publishOpen() {
+        open = OpenTransactions.of(producers.values());
+    }
+
+    /**
+     * Kafka's maybeCreateVerificationStateEntry: the guard for a verification of {@code producerId}'s
+     * transaction starting now, shared with the verifications already under way at the same or a newer
+     * epoch, a new one otherwise. It lives until a marker or the batch that opens the transaction drops it,
+     * or until it expires with the producers ({@link #removeExpiredProducers}).
+     */
+    public VerificationGuard startVerification(long producerId, short epoch, boolean supportsEpochBump, long nowMs) {
+        return verifications.compute(producerId, (id, old) -> old != null && old.epoch() >= epoch ? old
+                : new VerificationGuard(epoch, supportsEpochBump, nowMs));
+    }
+
+    /** The producer's current verification guard, or null when none is under way. */
+    public VerificationGuard verificationGuard(long producerId) {
+        return verifications.get(producerId);
     }
 
     public ProducerEntry entry(long producerId) {
@@ -59,6 +105,7 @@ public final class ProducerStateManager {
         producers.put(entry.producerId(), entry);
         if (entry.hasOpenTransaction()) {
             ongoing.put(entry.currentTxnFirstOffset(), entry.producerId());
+            publishOpen();
         }
     }
 
@@ -106,6 +153,7 @@ public final class ProducerStateManager {
     public void completeTxn(CompletedTxn txn) {
         ongoing.remove(txn.firstOffset());
         unreplicated.put(txn.firstOffset(), txn.lastOffset());
+        publishOpen();
     }
 
     /**
@@ -116,6 +164,8 @@ public final class ProducerStateManager {
     public int removeExpiredProducers(long nowMs, long expirationMs) {
         int before = producers.size();
         producers.values().removeIf(e -> !e.hasOpenTransaction() && nowMs - e.lastTimestamp() >= expirationMs);
+        // Kafka drops verification guards after the same time: their batch never came (or was refused).
+        verifications.values().removeIf(g -> nowMs - g.createdMs() >= expirationMs);
         return before - producers.size();
     }
 
@@ -123,6 +173,8 @@ public final class ProducerStateManager {
         producers.clear();
         ongoing.clear();
         unreplicated.clear();
+        verifications.clear();
+        open = OpenTransactions.NONE;
     }
 
     /**
@@ -139,6 +191,9 @@ public final class ProducerStateManager {
         ProducerEntry e = producers.computeIfAbsent(pid, id -> new ProducerEntry(id, h.producerEpoch()));
         if (h.producerEpoch() != e.epoch()) {
             e.bumpEpoch(h.producerEpoch());
+            if (e.hasOpenTransaction()) {
+                publishOpen();
+            }
         }
         e.touch(h.maxTimestamp());
         if (h.isControlBatch()) {
@@ -149,6 +204,9 @@ public final class ProducerStateManager {
             CompletedTxn done = e.hasOpenTransaction()
                     ? new CompletedTxn(pid, e.currentTxnFirstOffset(), h.baseOffset(), !marker.commit()) : null;
             e.endTransaction(marker.coordinatorEpoch());
+            if (done != null) {
+                publishOpen();
+            }
             return done;
         }
         if (h.baseSequence() != RecordBatchHeader.NO_SEQUENCE) {
@@ -158,6 +216,7 @@ public final class ProducerStateManager {
         if (h.isTransactional() && !e.hasOpenTransaction()) {
             e.beginTransaction(h.baseOffset());
             ongoing.put(h.baseOffset(), pid);
+            publishOpen();
         }
         return null;
     }
@@ -171,10 +230,16 @@ public final class ProducerStateManager {
         private final Map<Long, ProducerEntry> staged = new HashMap<>();
         private final List<ProducerEntry> started = new ArrayList<>(0);
         private final List<CompletedTxn> completed = new ArrayList<>(0);
+        /** The verification guards this append drops once committed, by producer; null until one is. */
+        private Map<Long, VerificationGuard> verified;
         private final short markerTransactionVersion;
+        private final VerificationGuard guard;
+        /** An open transaction's producer changed epoch: the published open transactions are out of date. */
+        private boolean openChanged;
 
-        private ProducerAppend(short markerTransactionVersion) {
+        private ProducerAppend(short markerTransactionVersion, VerificationGuard guard) {
             this.markerTransactionVersion = markerTransactionVersion;
+            this.guard = guard;
         }
 
         /**
@@ -202,7 +267,18 @@ public final class ProducerStateManager {
                 staged.put(pid, e);
             }
             boolean known = producers.containsKey(pid);
+            short epochBefore = e.epoch();
+            BatchMetadata duplicate = validate(h, assignedBase, e, pid, epoch, firstSeq, known);
+            openChanged |= e.hasOpenTransaction() && e.epoch() != epochBefore;
+            return duplicate;
+        }
+
+        private BatchMetadata validate(RecordBatchHeader h, long assignedBase, ProducerEntry e, long pid, short epoch,
+                int firstSeq, boolean known) {
             checkProducerEpoch(e, epoch, h.isControlBatch());
+            if (h.isTransactional()) {
+                checkVerified(e, h, epoch);
+            }
             if (h.isControlBatch()) {
                 endTransaction(e, h, assignedBase);
                 return null;
@@ -250,6 +326,29 @@ public final class ProducerStateManager {
             throw new LogAppendException(ErrorCode.INVALID_PRODUCER_EPOCH, "producer " + e.producerId() + " epoch "
                     + epoch + " is " + (bumpedMarker ? "not newer than" : "older than") + " the current epoch "
                     + e.epoch());
+        }
+
+        /**
+         * Kafka's analyzeAndValidateProducerState guard check, and the guard's end (its updateProducers): a
+         * data batch that does not continue a transaction open at its epoch needs the guard its verification
+         * got, still current; any transactional batch then drops the guard, except a transaction-version-2
+         * marker at the guard's epoch (the guard belongs to the next transaction, already being verified).
+         */
+        private void checkVerified(ProducerEntry e, RecordBatchHeader h, short epoch) {
+            long pid = e.producerId();
+            VerificationGuard current = verifications.get(pid);
+            if (!h.isControlBatch() && guard != null && !(e.hasOpenTransaction() && e.epoch() == epoch)
+                    && current != guard) { // the NONE guard is never current
+                throw new LogAppendException(ErrorCode.INVALID_TXN_STATE, "Record was not part of an ongoing "
+                        + "transaction: producer " + pid + " epoch " + epoch + " has no transaction open on this "
+                        + "partition and its verification is no longer current");
+            }
+            if (current != null && !(h.isControlBatch() && current.supportsEpochBump() && current.epoch() == epoch)) {
+                if (verified == null) {
+                    verified = new HashMap<>(4);
+                }
+                verified.put(pid, current);
+            }
         }
 
         /** The duplicate when this batch is a retry, else null; throws when it is out of sequence. */
@@ -313,10 +412,18 @@ public final class ProducerStateManager {
          */
         public void commit() {
             producers.putAll(staged);
+            if (verified != null) {
+                // Only the guards this append saw: a verification started since then keeps its own.
+                verified.forEach(verifications::remove);
+            }
             for (ProducerEntry e : started) {
                 if (e.hasOpenTransaction()) {
                     ongoing.put(e.currentTxnFirstOffset(), e.producerId());
                 }
+            }
+            // Ended transactions are published by completeTxn.
+            if (openChanged || !started.isEmpty()) {
+                publishOpen();
             }
         }
     }

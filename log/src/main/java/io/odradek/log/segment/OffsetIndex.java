@@ -70,6 +70,36 @@ public final class OffsetIndex extends MappedIndex {
         }
     }
 
+    /**
+     * Kafka's OffsetIndex.fetchUpperBoundOffset: the first entry whose position is at or after
+     * {@code position} (its offset is the last offset of a batch starting there or later), or null when
+     * no entry lies that far. One binary search over the mapped entries; no log file I/O.
+     */
+    public Entry firstAtOrAfterPosition(int position) throws IOException {
+        int n = entries;
+        MappedByteBuffer map = n == 0 ? null : acquire();
+        if (map == null) {
+            return null;
+        }
+        try {
+            int lo = 0;
+            int hi = n - 1;
+            int found = -1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (positionAt(map, mid) >= position) {
+                    found = mid;
+                    hi = mid - 1;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return found < 0 ? null : new Entry(offsetAt(map, found), positionAt(map, found));
+        } finally {
+            release();
+        }
+    }
+
     /** The last entry, or (baseOffset, 0). */
     public Entry lastEntry() throws IOException {
         int n = entries;

@@ -337,9 +337,11 @@ public final class Segment {
     /**
      * A slice starting at the batch holding {@code startOffset}, or null when no batch below
      * {@code endPosition} has lastOffset >= startOffset. At least the whole first batch (KIP-74), otherwise
-     * up to {@code maxBytes}.
+     * up to {@code maxBytes}. {@code endOffset} is the offset of the batch starting at {@code endPosition}
+     * (the read's bound, the next segment's base or the log end): the slice's upper bound offset when it
+     * reaches there.
      */
-    public FileSlice read(long startOffset, int maxBytes, int endPosition) throws IOException {
+    public FileSlice read(long startOffset, int maxBytes, int endPosition, long endOffset) throws IOException {
         int pos = offsetIndex.lookup(startOffset).position();
         BatchHeaderReader reader = new BatchHeaderReader(channel);
         while (pos < endPosition) {
@@ -349,12 +351,31 @@ public final class Segment {
             }
             if (h.lastOffset() >= startOffset) {
                 int available = endPosition - pos;
-                int sliceSize = Math.max(h.totalSize(), Math.min(Math.max(maxBytes, 0), available));
-                return new FileSlice(channel, pos, Math.min(sliceSize, available), h.baseOffset());
+                int size = Math.min(Math.max(h.totalSize(), Math.min(Math.max(maxBytes, 0), available)), available);
+                return new FileSlice(channel, pos, size, h.baseOffset(),
+                        upperBound(pos + size, size == h.totalSize() ? h.lastOffset() + 1 : -1L,
+                                endPosition, endOffset));
             }
             pos += h.totalSize();
         }
         return null;
+    }
+
+    /**
+     * The upper bound offset of a slice ending at {@code sliceEnd}, without reading the log file: the read's
+     * end offset when it reaches the end, the offset after the first batch when that batch is all there is
+     * ({@code afterFirstBatch}, -1 otherwise), else the first offset-index entry at or past the slice end
+     * (Kafka's fetchUpperBoundOffset), never past the read's end.
+     */
+    private long upperBound(int sliceEnd, long afterFirstBatch, int endPosition, long endOffset) throws IOException {
+        if (sliceEnd >= endPosition) {
+            return endOffset;
+        }
+        if (afterFirstBatch >= 0) {
+            return afterFirstBatch;
+        }
+        OffsetIndex.Entry next = offsetIndex.firstAtOrAfterPosition(sliceEnd);
+        return next == null ? endOffset : Math.min(next.offset(), endOffset);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.odradek.log.OffsetAndTimestamp;
 import io.odradek.log.PartitionLog;
 import io.odradek.log.checkpoint.LeaderEpochFile;
 import io.odradek.log.producer.ActiveProducer;
+import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.txn.AbortedTxn;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -133,6 +134,42 @@ public final class Partition {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
         submit(result, records);
         return result;
+    }
+
+    /**
+     * As {@link #appendAsLeader(ByteBuffer, short)} for a transactional batch that went through verification:
+     * refused with INVALID_TXN_STATE (a {@code LogAppendException}, nothing appended) when its transaction is
+     * not open at its epoch and {@code guard} is no longer the producer's current one, because a marker
+     * ended the transaction (or the transaction opened and ended) while the coordinator was being asked.
+     *
+     * @param guard from {@link #startTransactionVerification}
+     */
+    public CompletableFuture<AppendResult> appendAsLeader(ByteBuffer records, short requiredAcks,
+            VerificationGuard guard) {
+        CompletableFuture<AppendResult> result = new CompletableFuture<>();
+        submit(result, () -> log.append(records, leaderEpoch, guard));
+        return result;
+    }
+
+    /**
+     * Kafka's hasOngoingTransaction: whether the producer has a transaction open here at exactly this epoch,
+     * so its batch needs no question to the transaction coordinator. Lock-free and allocation-free, from any
+     * thread; the append still re-checks it (with {@code VerificationGuard.NONE}).
+     */
+    public boolean hasOngoingTransaction(long producerId, short producerEpoch) {
+        return log.hasOngoingTransaction(producerId, producerEpoch);
+    }
+
+    /**
+     * Kafka's maybeStartTransactionVerification: the guard to hand back to
+     * {@link #appendAsLeader(ByteBuffer, short, VerificationGuard)} once the coordinator has verified the
+     * producer's transaction ({@code VerificationGuard.NONE} if it is already open here). From any thread.
+     *
+     * @param supportsEpochBump whether the producer uses transaction version 2 (Produce v12+)
+     */
+    public VerificationGuard startTransactionVerification(long producerId, short producerEpoch,
+            boolean supportsEpochBump) {
+        return log.startTransactionVerification(producerId, producerEpoch, supportsEpochBump);
     }
 
     /**

@@ -9,6 +9,7 @@ import io.odradek.log.LogAppendException;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
 import io.odradek.log.producer.ActiveProducer;
+import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.RecordBatchBuilder;
@@ -209,5 +210,83 @@ class PartitionTransactionTest {
         assertThat(partition.lastStableOffset()).isEqualTo(900L);
         assertThat(partition.read(0, 1 << 24, FetchIsolation.TXN_COMMITTED).size())
                 .isEqualTo(partition.read(0, 1 << 24, FetchIsolation.HIGH_WATERMARK).size());
+    }
+
+    // ---------------------------------------------------------------- verification guard
+
+    private static LogAppendException refusal(CompletableFuture<?> append) {
+        Throwable error = org.assertj.core.api.Assertions.catchThrowable(() -> await(append));
+        assertThat(error).isInstanceOf(CompletionException.class).hasCauseInstanceOf(LogAppendException.class);
+        return (LogAppendException) error.getCause();
+    }
+
+    @Test
+    void aTransactionIsOngoingOnlyFromItsFirstBatchUntilItsMarkerAndOnlyAtItsEpoch() {
+        Partition partition = partition(Set.of());
+        assertThat(partition.hasOngoingTransaction(PID, EPOCH)).isFalse();
+
+        VerificationGuard guard = partition.startTransactionVerification(PID, EPOCH, false);
+        await(partition.appendAsLeader(txn(PID, 0, "t0"), (short) 1, guard));
+        assertThat(partition.hasOngoingTransaction(PID, EPOCH)).isTrue();
+        assertThat(partition.hasOngoingTransaction(PID, (short) (EPOCH + 1))).isFalse();
+        assertThat(partition.hasOngoingTransaction(PID + 1, EPOCH)).isFalse();
+        assertThat(partition.startTransactionVerification(PID, EPOCH, false)).isSameAs(VerificationGuard.NONE);
+
+        await(partition.appendMarker(PID, EPOCH, 0, true));
+        assertThat(partition.hasOngoingTransaction(PID, EPOCH)).isFalse();
+    }
+
+    @Test
+    void aVerifiedBatchWhoseTransactionEndedBeforeItsAppendIsRefusedAndNothingIsAppended() throws IOException {
+        Partition partition = partition(Set.of());
+        await(partition.appendAsLeader(txn(PID, 0, "t0"), (short) 1)); // 0, the transaction is open
+        // A late batch of the same producer: verification starts while the transaction is still open ...
+        VerificationGuard late = partition.startTransactionVerification(PID, EPOCH, false);
+        assertThat(late).isSameAs(VerificationGuard.NONE);
+        // ... then EndTxn's marker lands before the batch is appended.
+        await(partition.appendMarker(PID, EPOCH, 0, true)); // 1
+
+        LogAppendException refused = refusal(partition.appendAsLeader(txn(PID, 1, "late"), (short) 1, late));
+
+        assertThat(refused.errorCode()).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        assertThat(partition.logEndOffset()).isEqualTo(2L);
+        assertThat(batches(partition.read(0, 1 << 20, FetchIsolation.LOG_END))).containsExactly("0:t", "1:marker");
+        assertThat(partition.hasOngoingTransaction(PID, EPOCH)).isFalse();
+    }
+
+    @Test
+    void aGuardDroppedByAMarkerNoLongerLetsTheBatchOpenATransaction() throws IOException {
+        Partition partition = partition(Set.of());
+        // Verification of the first batch starts (no transaction open yet) ...
+        VerificationGuard guard = partition.startTransactionVerification(PID, EPOCH, false);
+        assertThat(guard).isNotSameAs(VerificationGuard.NONE);
+        // ... and the coordinator aborts the transaction (its marker drops the guard) before the append.
+        await(partition.appendMarker(PID, EPOCH, 0, false)); // 0
+
+        LogAppendException refused = refusal(partition.appendAsLeader(txn(PID, 0, "late"), (short) 1, guard));
+
+        assertThat(refused.errorCode()).isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        assertThat(batches(partition.read(0, 1 << 20, FetchIsolation.LOG_END))).containsExactly("0:marker");
+        assertThat(partition.lastStableOffset()).isEqualTo(1L);
+    }
+
+    @Test
+    void aNewVerificationAfterTheMarkerGetsANewGuardAndItsBatchOpensTheNextTransaction() throws IOException {
+        Partition partition = partition(Set.of());
+        VerificationGuard first = partition.startTransactionVerification(PID, EPOCH, false);
+        assertThat(partition.startTransactionVerification(PID, EPOCH, false)).as("shared while under way")
+                .isSameAs(first);
+        await(partition.appendAsLeader(txn(PID, 0, "t0"), (short) 1, first)); // 0
+        await(partition.appendMarker(PID, EPOCH, 0, true)); // 1
+
+        VerificationGuard second = partition.startTransactionVerification(PID, EPOCH, false);
+        assertThat(second).isNotSameAs(first).isNotSameAs(VerificationGuard.NONE);
+        assertThat(refusal(partition.appendAsLeader(txn(PID, 1, "stale"), (short) 1, first)).errorCode())
+                .isEqualTo(ErrorCode.INVALID_TXN_STATE);
+        AppendResult appended = await(partition.appendAsLeader(txn(PID, 1, "t1"), (short) 1, second));
+
+        assertThat(appended.baseOffset()).isEqualTo(2L);
+        assertThat(partition.hasOngoingTransaction(PID, EPOCH)).isTrue();
+        assertThat(batches(partition.read(0, 1 << 20, FetchIsolation.LOG_END))).containsExactly("0:t", "1:marker", "2:t");
     }
 }
