@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -79,13 +80,16 @@ class TransactionalDumpLogSegmentsTest {
         b.abortTransaction();
         awaitMarkers(12);
         KafkaProducer<String, String> c = Clients.transactionalProducer(broker, "dump-c", Map.of());
+        // The metadata of a consumer that never joins: the group's offsets committed from outside its membership.
+        ConsumerGroupMetadata group = Clients.consumer(broker, Map.of(ConsumerConfig.GROUP_ID_CONFIG, "dump-group"))
+                .groupMetadata();
         c.beginTransaction();
         c.sendOffsetsToTransaction(Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(5)),
-                new ConsumerGroupMetadata("dump-group"));
+                group);
         c.commitTransaction();
         c.beginTransaction();
         c.sendOffsetsToTransaction(Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(9)),
-                new ConsumerGroupMetadata("dump-group"));
+                group);
         c.abortTransaction();
         Clients.awaitTransactionState(broker, "dump-a", TransactionState.COMPLETE_COMMIT);
         Clients.awaitTransactionState(broker, "dump-b", TransactionState.COMPLETE_ABORT);
