@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the non-Java clients the compat tests drive: kcat (librdkafka) from Debian's packages and
-# KafkaJS 2.2.4 (pinned in js/package.json and js/package-lock.json) with `npm ci` into js/node_modules,
+# Installs the non-Java clients the compat tests drive: kcat (librdkafka) and confluent-kafka-python
+# (python3-confluent-kafka, on the same librdkafka, for /usr/bin/python3) from Debian's packages, and KafkaJS 2.2.4 (pinned in js/package.json and js/package-lock.json) with `npm ci` into js/node_modules,
 # no global installs. Idempotent, and fast when everything is already there. The tests run it once per JVM
 # (see ExternalClients.java); CI (root, Debian, clean machine) must pass it.
 #
@@ -65,6 +65,15 @@ install_kcat() {
     say "kcat: $(command -v kcat) ($(kcat -V 2>&1 | grep -o 'Version [^(]*' | head -n 1))"
 }
 
+# Debian's module is installed for Debian's interpreter: the tests run /usr/bin/python3, not whatever python3
+# comes first on the PATH (pyenv and the like).
+install_confluent_kafka_python() {
+    if ! /usr/bin/python3 -c 'import confluent_kafka' >/dev/null 2>&1; then
+        apt_install python3-confluent-kafka
+    fi
+    say "confluent-kafka-python: $(/usr/bin/python3 -c 'import confluent_kafka as c; print(c.version()[0], "on librdkafka", c.libversion()[0])')"
+}
+
 install_kafkajs() {
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         apt_install nodejs npm
@@ -84,5 +93,6 @@ install_kafkajs() {
 }
 
 install_kcat
+install_confluent_kafka_python
 install_kafkajs
 say "done"

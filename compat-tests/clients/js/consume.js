@@ -6,7 +6,7 @@
 // topic's partitions exactly; `produce` (a list of messages) is then sent by a producer, so nothing is
 // consumed across a rebalance.
 // Options: {brokers, topic, groupId, members: 1, expect, partitions?, produce?, fromBeginning: true,
-//           settleMs: 1000, timeoutMs: 40000}
+//           readUncommitted: false (KafkaJS's default: read_committed), settleMs: 1000, timeoutMs: 40000}
 // Prints: joined / ready / sent / message / done lines; see the Java test for their fields.
 const { options, emit, kafka, text, headers, run } = require('./lib')
 
@@ -46,6 +46,7 @@ async function main() {
       rebalanceTimeout: 10000,
       heartbeatInterval: 500,
       maxWaitTimeInMs: 200,
+      readUncommitted: opts.readUncommitted === true,
     })
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       const partitions = payload.memberAssignment[opts.topic] || []

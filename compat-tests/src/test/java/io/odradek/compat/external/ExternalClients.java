@@ -12,9 +12,9 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Makes sure kcat and KafkaJS are installed before a test class that drives them: runs
- * {@code compat-tests/clients/setup.sh} once per JVM (apt-get for kcat, {@code npm ci} for KafkaJS; fast when
- * both are there). Where the script fails (a machine without apt or root) the tests are skipped with the
+ * Makes sure kcat, confluent-kafka-python and KafkaJS are installed before a test class that drives them: runs
+ * {@code compat-tests/clients/setup.sh} once per JVM (apt-get for kcat and python3-confluent-kafka, {@code npm ci}
+ * for KafkaJS; fast when all are there). Where the script fails (a machine without apt or root) the tests are skipped with the
  * reason; under CI ({@code CI=true}) they fail instead, so a broken install cannot pass as a green run.
  */
 public final class ExternalClients implements BeforeAllCallback {
@@ -60,7 +60,7 @@ public final class ExternalClients implements BeforeAllCallback {
         try (Stream<Path> files = Files.list(outputDir())) {
             for (Path f : files.toList()) {
                 String name = f.getFileName().toString();
-                if (name.startsWith("kcat-") || name.startsWith("kafkajs-")) {
+                if (name.startsWith("kcat-") || name.startsWith("kafkajs-") || name.startsWith("python-")) {
                     Files.delete(f);
                 }
             }
