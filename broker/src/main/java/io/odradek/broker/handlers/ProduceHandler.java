@@ -38,6 +38,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -98,6 +99,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     its request to the coordinator times out; Kafka bounds it by request.timeout.ms, not timeout_ms) and
  *     the held records are released; a later answer is ignored. Non-transactional batches take the same
  *     path as before and are appended whether or not a transactional_id is set, as in Kafka.</li>
+ * <li>Order: a connection's produce requests reach each partition in the order they were sent, as Kafka
+ *     guarantees by handling one request per connection at a time. Odradek reads several requests of a
+ *     connection ahead, so while one of them waits for the transaction coordinator, the produce requests
+ *     after it on the same connection wait too (their records retained) and are handled once its batches
+ *     are in the log; otherwise a producer's later batch (already in an open transaction)
+ *     would overtake an earlier one and fail with OUT_OF_ORDER_SEQUENCE_NUMBER. Nothing waits when no
+ *     request of the connection is waiting.</li>
  * <li>A retried batch already in the log is answered with its original base offset and no error.</li>
  * <li>A successful append wakes the fetches parked on that partition (the Partition does it).</li>
  * </ul>
@@ -122,6 +130,12 @@ public final class ProduceHandler implements ApiHandler {
     private final Partitions partitions;
     private final TransactionVerifier verifier;
     private final boolean partitionVerification;
+    /**
+     * Per connection (keyed by its close future), the last produce request whose batches waited for the
+     * transaction coordinator and are not all in their logs yet: a later request of that connection is
+     * handled after it. Entries go as soon as that request's appends are done.
+     */
+    private final Map<Object, CompletableFuture<Void>> heldBack = new ConcurrentHashMap<>();
 
     /** Without a transaction coordinator: transactional batches are appended unchecked. */
     public ProduceHandler(PartitionLogs topics, Partitions partitions) {
@@ -153,6 +167,64 @@ public final class ProduceHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        Object connection = context.connectionClosed();
+        CompletableFuture<Void> previous = heldBack.get(connection);
+        if (previous == null) {
+            Handled handled = handleNow(context, request);
+            if (handled.submitted() != null) {
+                holdBack(connection, handled.submitted());
+            }
+            return handled.response();
+        }
+        // An earlier request of this connection still waits for the transaction coordinator: this one goes
+        // after it. The frame is released when handle returns, so the records are retained until then.
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        holdBack(connection, mine);
+        List<ByteBuf> held = retainRecords(request);
+        return previous.thenComposeAsync(v -> {
+            Handled handled;
+            try {
+                handled = handleNow(context, request);
+            } catch (RuntimeException e) {
+                mine.complete(null);
+                throw e;
+            } finally {
+                held.forEach(ByteBuf::release);
+            }
+            if (handled.submitted() == null) {
+                mine.complete(null);
+            } else {
+                handled.submitted().whenComplete((x, e) -> mine.complete(null));
+            }
+            return handled.response();
+        }, context.executor());
+    }
+
+    private void holdBack(Object connection, CompletableFuture<Void> submitted) {
+        heldBack.put(connection, submitted);
+        submitted.whenComplete((v, e) -> heldBack.remove(connection, submitted));
+    }
+
+    private static List<ByteBuf> retainRecords(Struct request) {
+        List<ByteBuf> held = new ArrayList<>();
+        for (Struct topic : request.get(Request.TOPIC_DATA)) {
+            for (Struct partition : topic.get(TopicProduceData.PARTITION_DATA)) {
+                if (partition.get(PartitionProduceData.RECORDS) instanceof MemoryRecords records) {
+                    held.add(records.buffer().retain());
+                }
+            }
+        }
+        return held;
+    }
+
+    /**
+     * A request's response, and (when some of its batches wait for the transaction coordinator) a future
+     * completed once those batches are appended or refused; null when nothing waits.
+     */
+    private record Handled(CompletableFuture<Struct> response, CompletableFuture<Void> submitted) {
+    }
+
+    private Handled handleNow(RequestContext context, Struct request) {
         short version = context.version();
         short acks = request.get(Request.ACKS);
         String transactionalId = request.get(Request.TRANSACTIONAL_ID);
@@ -212,24 +284,29 @@ public final class ProduceHandler implements ApiHandler {
                 appends.add(append(version, acks, target, batch, null, out, failed, appended));
             }
         }
+        CompletableFuture<Void> submitted = null;
         if (unverified != null) {
             int timeoutMs = request.get(Request.TIMEOUT_MS);
-            appends.add(verifyThenAppend(context, transactionalId, acks, timeoutMs, unverified, failed, appended));
+            List<CompletableFuture<Void>> submissions = new ArrayList<>(1);
+            appends.add(verifyThenAppend(context, transactionalId, acks, timeoutMs, unverified, failed, appended,
+                    submissions));
+            submitted = submissions.isEmpty() ? null : submissions.get(0);
         }
         CompletableFuture<Void> all = CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
         if (acks == 0) {
-            return all.thenApply(v -> {
+            return new Handled(all.thenApply(v -> {
                 if (failed.get()) {
                     throw new ProduceWithoutAcksFailed(describeErrors(response));
                 }
                 return null;
-            });
+            }), submitted);
         }
         if (acks == ACKS_ALL) {
             int timeoutMs = Math.max(0, request.get(Request.TIMEOUT_MS));
-            return all.thenCompose(v -> awaitHighWatermark(context, List.copyOf(appended), timeoutMs, response));
+            return new Handled(all.thenCompose(v -> awaitHighWatermark(context, List.copyOf(appended), timeoutMs,
+                    response)), submitted);
         }
-        return all.thenApply(v -> response);
+        return new Handled(all.thenApply(v -> response), submitted);
     }
 
     /**
@@ -306,7 +383,8 @@ public final class ProduceHandler implements ApiHandler {
      * answered within timeout_ms counts as unreachable (NETWORK_EXCEPTION, so NOT_ENOUGH_REPLICAS).
      */
     private CompletableFuture<Void> verifyThenAppend(RequestContext context, String transactionalId, short acks,
-            int timeoutMs, List<TxnBatch> batches, AtomicBoolean failed, Queue<Appended> appended) {
+            int timeoutMs, List<TxnBatch> batches, AtomicBoolean failed, Queue<Appended> appended,
+            List<CompletableFuture<Void>> submitted) {
         short version = context.version();
         ByteBuf first = batches.get(0).records();
         long producerId = producerId(first);
@@ -336,7 +414,7 @@ public final class ProduceHandler implements ApiHandler {
         }
         if (!asking.isEmpty()) {
             appends.add(askThenAppend(context, transactionalId, producerId, producerEpoch, add, acks, timeoutMs,
-                    asking, guards, failed, appended));
+                    asking, guards, failed, appended, submitted));
         }
         return CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
     }
@@ -344,7 +422,8 @@ public final class ProduceHandler implements ApiHandler {
     /** The coordinator's part of {@link #verifyThenAppend}: {@code guards} are the batches' own, in order. */
     private CompletableFuture<Void> askThenAppend(RequestContext context, String transactionalId, long producerId,
             short producerEpoch, boolean add, short acks, int timeoutMs, List<TxnBatch> batches,
-            List<VerificationGuard> guards, AtomicBoolean failed, Queue<Appended> appended) {
+            List<VerificationGuard> guards, AtomicBoolean failed, Queue<Appended> appended,
+            List<CompletableFuture<Void>> submitted) {
         short version = context.version();
         List<TopicPartition> tps = new ArrayList<>(batches.size());
         List<Partition> keys = new ArrayList<>(batches.size());
@@ -355,7 +434,7 @@ public final class ProduceHandler implements ApiHandler {
         CompletableFuture<Map<TopicPartition, ErrorCode>> verified = new CompletableFuture<>();
         boundWait(verified, tps, keys, timeoutMs);
         askCoordinator(new Question(transactionalId, producerId, producerEpoch, tps, add, keys, System.nanoTime()), verified);
-        return verified.thenComposeAsync(errors -> {
+        CompletableFuture<CompletableFuture<Void>> handedOver = verified.thenApplyAsync(errors -> {
             List<CompletableFuture<Void>> appends = new ArrayList<>(batches.size());
             for (int i = 0; i < batches.size(); i++) {
                 TxnBatch b = batches.get(i);
@@ -371,6 +450,11 @@ public final class ProduceHandler implements ApiHandler {
             }
             return CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
         }, context.executor());
+        // Once the batches are in their partitions' logs, this connection's next produce request may go: it then
+        // finds the transaction open and need not ask the coordinator again.
+        CompletableFuture<Void> inLog = handedOver.thenCompose(appends -> appends);
+        submitted.add(inLog.handle((v, e) -> null));
+        return inLog;
     }
 
     /**

@@ -315,6 +315,49 @@ class ProduceTransactionTest {
         assertThat(held.refCnt()).isEqualTo(1); // only the request's own reference is left
     }
 
+    @Test
+    void aConnectionsLaterProduceWaitsForAnEarlierOneStillAskingTheCoordinatorSoBatchesStayInOrder() {
+        // A producer pipelines: its first batch of a transaction waits for the coordinator while the next
+        // arrives on the same connection. The next must not reach the partition first (it would be
+        // OUT_OF_ORDER_SEQUENCE_NUMBER), nor ask the coordinator again once the first has opened the transaction.
+        CompletableFuture<Map<TopicPartition, ErrorCode>> answer = new CompletableFuture<>();
+        TransactionVerifier held = (id, pid, epoch, partitions, add) -> {
+            asked.add(new Question(id, pid, epoch, List.copyOf(partitions), add));
+            return answer;
+        };
+        ProduceHandler handler = new ProduceHandler(fx, fx.partitions, held, true);
+        io.netty.util.concurrent.Future<?> connection = fx.loop.newPromise();
+
+        CompletableFuture<Struct> first = fx.call(handler, 12, add(request("my-txn"), "orders", 0, txn(0, "a")),
+                "producer", connection);
+        CompletableFuture<Struct> second = fx.call(handler, 12, add(request("my-txn"), "orders", 0, txn(1, "b")),
+                "producer", connection);
+        assertThat(second).isNotDone();
+        assertThat(asked).hasSize(1);
+
+        answer.complete(Map.of());
+
+        assertThat(error(first.orTimeout(10, TimeUnit.SECONDS).join(), 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(error(second.orTimeout(10, TimeUnit.SECONDS).join(), 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(asked).hasSize(1);
+        assertThat(DataPathFixture.records(new FileSliceRecords(fx.log("orders", 0).read(0, 1 << 20))))
+                .containsExactly("0:k-a=a", "1:k-b=b");
+    }
+
+    @Test
+    void requestsOfAnotherConnectionDoNotWaitForIt() {
+        CompletableFuture<Map<TopicPartition, ErrorCode>> never = new CompletableFuture<>();
+        TransactionVerifier held = (id, pid, epoch, partitions, add) -> never;
+        ProduceHandler handler = new ProduceHandler(fx, fx.partitions, held, true);
+        fx.call(handler, 12, add(request("my-txn"), "orders", 0, txn(0, "a")), "producer", fx.loop.newPromise());
+
+        Struct other = fx.call(handler, 9, add(request(null), "orders", 1, wire(batch(1L, "plain"))),
+                "other", fx.loop.newPromise()).orTimeout(10, TimeUnit.SECONDS).join();
+
+        assertThat(error(other, 0)).isEqualTo(ErrorCode.NONE);
+        assertThat(fx.log("orders", 1).logEndOffset()).isEqualTo(1L);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private ErrorCode answeredWith(ErrorCode coordinatorError, int version) {
