@@ -446,15 +446,17 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         }
 
         void submit(Write<?> write) {
-            if (write.bounded && state == State.ACTIVE) {
+            waiting.add(write);
+            drain();
+            // Only a write still queued or in flight needs its timeout: one with nothing to append (a heartbeat)
+            // has already been answered by drain(), and arming then cancelling a timer for it is waste.
+            if (write.bounded && state == State.ACTIVE && !write.future.isDone() && write.timeout == null) {
                 write.timeout = scheduler.schedule(writeTimeoutMs, () -> {
                     if (write.timeout != null && !write.future.isDone()) {
                         write.timedOut(this);
                     }
                 });
             }
-            waiting.add(write);
-            drain();
         }
 
         /** Runs waiting writes in order while none is in flight; re-entrant calls leave it to the outer loop. */
