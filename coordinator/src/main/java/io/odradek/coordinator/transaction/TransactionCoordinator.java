@@ -13,6 +13,7 @@ import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -146,10 +147,12 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
     }
 
-    /** Kafka's rule: {@code Utils.abs(transactionalId.hashCode()) % transaction.state.log.num.partitions}. */
+    /**
+     * Kafka's rule: {@code Utils.abs(transactionalId.hashCode()) % transaction.state.log.num.partitions}, the
+     * same as for group ids.
+     */
     public int partitionFor(String transactionalId) {
-        int hash = transactionalId.hashCode();
-        return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % config.stateLogPartitions();
+        return OffsetsTopic.partitionFor(transactionalId, config.stateLogPartitions());
     }
 
     /** Whether every partition has been loaded. */
@@ -345,19 +348,37 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         });
     }
 
-    /** DescribeTransactions: one answer per id, in request order. */
+    /**
+     * DescribeTransactions: one answer per id, in request order. One read per {@code __transaction_state}
+     * partition asked about, not per id, so a request naming many ids costs the shards a few tasks.
+     */
     public CompletableFuture<List<TransactionDescription>> describeTransactions(Collection<String> transactionalIds) {
-        List<CompletableFuture<TransactionDescription>> parts = new ArrayList<>();
-        for (String id : transactionalIds) {
+        List<String> ids = List.copyOf(transactionalIds);
+        TransactionDescription[] answers = new TransactionDescription[ids.size()];
+        Map<Integer, List<Integer>> byPartition = new HashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
             if (id == null || id.isEmpty()) {
-                parts.add(CompletableFuture.completedFuture(TransactionDescription.error(id, ErrorCode.INVALID_REQUEST)));
-                continue;
+                answers[i] = TransactionDescription.error(id, ErrorCode.INVALID_REQUEST);
+            } else {
+                byPartition.computeIfAbsent(partitionFor(id), p -> new ArrayList<>()).add(i);
             }
-            parts.add(answer(runtime.scheduleRead(partitionFor(id), "describe-transactions", shard -> shard.describe(id)),
-                    error -> TransactionDescription.error(id, error)));
         }
-        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
-                .thenApply(v -> parts.stream().map(CompletableFuture::join).toList());
+        List<CompletableFuture<Void>> reads = new ArrayList<>(byPartition.size());
+        byPartition.forEach((partition, indexes) -> reads.add(answer(
+                runtime.scheduleRead(partition, "describe-transactions", shard -> {
+                    for (int i : indexes) {
+                        answers[i] = shard.describe(ids.get(i));
+                    }
+                    return null;
+                }),
+                error -> {
+                    for (int i : indexes) {
+                        answers[i] = TransactionDescription.error(ids.get(i), error);
+                    }
+                    return null;
+                })));
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(v -> List.of(answers));
     }
 
     /** For tests: the committed state of an id, or null. */
