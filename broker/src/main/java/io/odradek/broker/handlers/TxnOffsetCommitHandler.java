@@ -8,7 +8,6 @@ import io.odradek.coordinator.group.OffsetCommitRequest;
 import io.odradek.coordinator.group.TxnOffsetCommitRequest;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
-import io.odradek.coordinator.runtime.CoordinatorErrors;
 import io.odradek.coordinator.transaction.TransactionVerifier;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
@@ -46,7 +45,6 @@ import java.util.concurrent.CompletableFuture;
  * No authorization (Odradek has no ACLs yet).
  */
 public final class TxnOffsetCommitHandler implements ApiHandler {
-    private static final System.Logger LOG = System.getLogger(TxnOffsetCommitHandler.class.getName());
     /** The first version whose verification adds the offsets partition to the transaction (Kafka: above 4). */
     private static final short FIRST_ADDING_VERSION = 5;
     /** The first version whose clients know TRANSACTION_ABORTABLE (Kafka's genericErrorSupported: above 3). */
@@ -105,20 +103,10 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         } catch (RuntimeException e) {
             verified = CompletableFuture.failedFuture(e);
         }
-        return verified.handle((errors, failure) -> failure != null ? failureError(failure)
+        return verified.handle((errors, failure) -> failure != null ? TxnErrors.ofFailure(failure, "TxnOffsetCommit verification")
                         : errors.getOrDefault(offsetsPartition, ErrorCode.UNKNOWN_SERVER_ERROR))
                 .thenCompose(error -> error == ErrorCode.NONE ? groups.txnOffsetCommit(req)
                         : CompletableFuture.completedFuture(all(req, verificationError(error, version))));
-    }
-
-    /** A verification future that failed: the coordinator's error, else UNKNOWN_SERVER_ERROR (logged: a bug). */
-    private static ErrorCode failureError(Throwable failure) {
-        ErrorCode error = CoordinatorErrors.of(failure);
-        if (error == null) {
-            LOG.log(System.Logger.Level.ERROR, "TxnOffsetCommit verification failed", failure);
-            return ErrorCode.UNKNOWN_SERVER_ERROR;
-        }
-        return error;
     }
 
     /** A failed verification as the client sees it (Kafka's AddPartitionsToTxnManager, then the coordinator's mapping). */

@@ -1,6 +1,7 @@
 package io.odradek.broker.txn;
 
 import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.transaction.TransactionMarkerWriter;
 import io.odradek.log.LogException;
@@ -33,8 +34,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * retries it. A marker completes once committed (the high watermark past it); nothing times out here.
  */
 public final class LocalTransactionMarkerWriter implements TransactionMarkerWriter {
-    public static final String OFFSETS_TOPIC = "__consumer_offsets";
-
     /** The group coordinator's side ({@code GroupCoordinator::completeTransaction}). */
     @FunctionalInterface
     public interface OffsetsTransactions {
@@ -98,7 +97,7 @@ public final class LocalTransactionMarkerWriter implements TransactionMarkerWrit
 
     private CompletableFuture<ErrorCode> write(TopicPartition tp, long producerId, short producerEpoch,
             int coordinatorEpoch, boolean commit) {
-        if (OFFSETS_TOPIC.equals(tp.topic())) {
+        if (OffsetsTopic.NAME.equals(tp.topic())) {
             return offsets.completeTransaction(tp.partition(), producerId, producerEpoch, coordinatorEpoch, commit)
                     .thenApply(LocalTransactionMarkerWriter::fromGroupCoordinator);
         }
