@@ -605,8 +605,9 @@ public final class PartitionLog implements AutoCloseable {
                 if (txnBatches != null) {
                     recordTxnStarts(txnBatches, segment, writtenAt);
                 }
-                boolean txnsDecided = !producerAppend.completedTxns().isEmpty();
-                for (CompletedTxn done : producerAppend.completedTxns()) {
+                List<CompletedTxn> decided = producerAppend.completedTxns();
+                boolean txnsDecided = !decided.isEmpty();
+                for (CompletedTxn done : decided) {
                     // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
                     if (done.aborted()) {
                         segment.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(),
@@ -614,10 +615,16 @@ public final class PartitionLog implements AutoCloseable {
                     }
                     producers.completeTxn(done);
                 }
-                if (producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1)) || txnsDecided) {
+                boolean txnsPruned = producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
+                if (txnsPruned || txnsDecided) {
                     forgetSettledTxnStarts();
                 }
-                end = endAt(lastOffset + 1, segment, segment.size());
+                if (txnBatches != null || txnsDecided || txnsPruned) {
+                    end = endAt(lastOffset + 1, segment, segment.size());
+                } else {
+                    // Hot path: no transaction opened, ended or was pruned, so the snapshot's transactions stand.
+                    end = end.at(lastOffset + 1, segment, segment.size());
+                }
             } catch (IOException e) {
                 throw storageError("append", e);
             }

@@ -228,8 +228,9 @@ public final class ProducerStateManager {
     /** The producer-state effect of one append, staged on copies so a rejected append leaves no trace. */
     public final class ProducerAppend {
         private final Map<Long, ProducerEntry> staged = new HashMap<>();
-        private final List<ProducerEntry> started = new ArrayList<>(0);
-        private final List<CompletedTxn> completed = new ArrayList<>(0);
+        /** Created on first use, so a plain append allocates no lists. */
+        private List<ProducerEntry> started;
+        private List<CompletedTxn> completed;
         /** The verification guards this append drops once committed, by producer; null until one is. */
         private Map<Long, VerificationGuard> verified;
         private final short markerTransactionVersion;
@@ -304,6 +305,9 @@ public final class ProducerStateManager {
             }
             if (!e.hasOpenTransaction() && h.isTransactional()) {
                 e.beginTransaction(assignedBase);
+                if (started == null) {
+                    started = new ArrayList<>(1);
+                }
                 started.add(e);
             }
             return null;
@@ -392,6 +396,9 @@ public final class ProducerStateManager {
                         + ", older than the current " + e.coordinatorEpoch());
             }
             if (e.hasOpenTransaction()) {
+                if (completed == null) {
+                    completed = new ArrayList<>(1);
+                }
                 completed.add(new CompletedTxn(e.producerId(), e.currentTxnFirstOffset(), markerOffset, !marker.commit()));
             }
             if (h.producerEpoch() > e.epoch()) {
@@ -403,7 +410,7 @@ public final class ProducerStateManager {
 
         /** The transactions this append's markers end, in offset order. */
         public List<CompletedTxn> completedTxns() {
-            return completed;
+            return completed == null ? List.of() : completed;
         }
 
         /**
@@ -416,13 +423,15 @@ public final class ProducerStateManager {
                 // Only the guards this append saw: a verification started since then keeps its own.
                 verified.forEach(verifications::remove);
             }
-            for (ProducerEntry e : started) {
-                if (e.hasOpenTransaction()) {
-                    ongoing.put(e.currentTxnFirstOffset(), e.producerId());
+            if (started != null) {
+                for (ProducerEntry e : started) {
+                    if (e.hasOpenTransaction()) {
+                        ongoing.put(e.currentTxnFirstOffset(), e.producerId());
+                    }
                 }
             }
             // Ended transactions are published by completeTxn.
-            if (openChanged || !started.isEmpty()) {
+            if (openChanged || started != null) {
                 publishOpen();
             }
         }
