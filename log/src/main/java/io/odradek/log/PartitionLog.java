@@ -273,6 +273,7 @@ public final class PartitionLog implements AutoCloseable {
             log.epochs.truncateFromEnd(leo);
             log.epochs.truncateFromStart(log.logStartOffset);
             loadProducerState(leo);
+            log.producers.loaded();
             log.producers.onHighWatermarkUpdated(leo); // what survived a restart counts as replicated
             locateOpenTransactions();
             log.end = log.endAt(leo, active, active.size());

@@ -73,7 +73,15 @@ public final class ProducerStateManager {
 
     /** Republishes the open transactions; called whenever one opens, ends or changes epoch. */
     private void publishOpen() {
-        open = OpenTransactions.of(producers.values());
+        open = OpenTransactions.of(ongoing.values(), producers);
+    }
+
+    /**
+     * Publishes the open transactions once loading is done: {@link #put} and {@link #replay} leave that to
+     * this one call, as nothing asks before the log is published.
+     */
+    public void loaded() {
+        publishOpen();
     }
 
     /**
@@ -100,12 +108,11 @@ public final class ProducerStateManager {
         return Collections.unmodifiableMap(producers);
     }
 
-    /** Adds a producer read from a snapshot, with its open transaction if it has one. */
+    /** Adds a producer read from a snapshot, with its open transaction if it has one; see {@link #loaded}. */
     void put(ProducerEntry entry) {
         producers.put(entry.producerId(), entry);
         if (entry.hasOpenTransaction()) {
             ongoing.put(entry.currentTxnFirstOffset(), entry.producerId());
-            publishOpen();
         }
     }
 
@@ -181,7 +188,7 @@ public final class ProducerStateManager {
      * Applies a batch read back from the log (recovery): no validation, the log is the truth. Control
      * batches must be whole in {@code h}'s buffer. Returns the transaction a marker ended, or null; the
      * caller indexes it if aborted, then calls {@link #completeTxn}. Only the loader calls this, before the
-     * log is published, so it changes entries in place.
+     * log is published, so it changes entries in place, and calls {@link #loaded} when done.
      */
     public CompletedTxn replay(RecordBatchHeader h) {
         long pid = h.producerId();
@@ -191,9 +198,6 @@ public final class ProducerStateManager {
         ProducerEntry e = producers.computeIfAbsent(pid, id -> new ProducerEntry(id, h.producerEpoch()));
         if (h.producerEpoch() != e.epoch()) {
             e.bumpEpoch(h.producerEpoch());
-            if (e.hasOpenTransaction()) {
-                publishOpen();
-            }
         }
         e.touch(h.maxTimestamp());
         if (h.isControlBatch()) {
@@ -204,9 +208,6 @@ public final class ProducerStateManager {
             CompletedTxn done = e.hasOpenTransaction()
                     ? new CompletedTxn(pid, e.currentTxnFirstOffset(), h.baseOffset(), !marker.commit()) : null;
             e.endTransaction(marker.coordinatorEpoch());
-            if (done != null) {
-                publishOpen();
-            }
             return done;
         }
         if (h.baseSequence() != RecordBatchHeader.NO_SEQUENCE) {
@@ -216,7 +217,6 @@ public final class ProducerStateManager {
         if (h.isTransactional() && !e.hasOpenTransaction()) {
             e.beginTransaction(h.baseOffset());
             ongoing.put(h.baseOffset(), pid);
-            publishOpen();
         }
         return null;
     }
