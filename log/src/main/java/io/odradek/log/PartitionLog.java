@@ -1036,12 +1036,9 @@ public final class PartitionLog implements AutoCloseable {
                 // (updateHighWatermark), else the log end on one node. As in Kafka, which never cleans past
                 // the last stable offset, the cleaner also finds open transactions (and those whose marker
                 // is not below the high watermark) itself and stops before the oldest one. Producers that
-                // expiry removed lose their last batch (activeProducers is the thread-safe snapshot).
+                // expiry removed lose their last batch (a copy of the producer ids, safe to take lock-free).
                 long stableEnd = Math.min(committedUpTo, e.offset());
-                Set<Long> liveProducers = new HashSet<>();
-                for (ActiveProducer p : activeProducers()) {
-                    liveProducers.add(p.producerId());
-                }
+                Set<Long> liveProducers = new HashSet<>(producers.producers().keySet());
                 LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), stableEnd, liveProducers::contains);
                 firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {
