@@ -1,8 +1,6 @@
 package io.odradek.log;
 
-import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchHeader;
-import io.odradek.wire.batch.RecordBatchReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -65,25 +63,6 @@ final class CleanerBatches {
         ByteBuffer original = h.buffer().duplicate();
         original.limit(h.position() + h.totalSize()).position(h.position());
         return original.slice();
-    }
-
-    /**
-     * The control record type of a control batch (0 abort, 1 commit, others are not transaction
-     * markers), or -1 when the batch is empty (cleaned already) or unreadable.
-     */
-    static short controlType(RecordBatchHeader h) {
-        if (h.recordsCount() == 0) {
-            return -1;
-        }
-        try (RecordBatchReader records = RecordBatchReader.open(h)) {
-            if (!records.next()) {
-                return -1;
-            }
-            byte[] key = records.key();
-            return key == null ? -1 : EndTxnMarker.controlType(ByteBuffer.wrap(key));
-        } catch (IOException | RuntimeException unreadable) {
-            return -1;
-        }
     }
 
     /** One record of an uncompressed batch: where its bytes are and what the cleaner needs to know. */

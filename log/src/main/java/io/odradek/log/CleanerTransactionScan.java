@@ -2,6 +2,7 @@ package io.odradek.log;
 
 import io.odradek.log.segment.Segment;
 import io.odradek.log.txn.AbortedTxn;
+import io.odradek.log.txn.ControlBatches;
 import io.odradek.wire.batch.EndTxnMarker;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
@@ -68,7 +69,7 @@ final class CleanerTransactionScan {
                     return;
                 }
                 Long first = openTxnStart.remove(pid);
-                if (first != null && CleanerBatches.controlType(h) == EndTxnMarker.ABORT_TYPE) {
+                if (first != null && ControlBatches.controlType(h) == EndTxnMarker.ABORT_TYPE) {
                     long lastStable = openTxnStart.isEmpty() ? h.lastOffset() + 1 : Collections.min(openTxnStart.values());
                     aborted.add(new AbortedTxn(pid, first, h.lastOffset(), lastStable));
                 }

@@ -4,6 +4,7 @@ import io.odradek.log.CleanerBatches.RawRecord;
 import io.odradek.log.CleanerTransactionScan.LastRecord;
 import io.odradek.log.segment.Segment;
 import io.odradek.log.txn.AbortedTxn;
+import io.odradek.log.txn.ControlBatches;
 import io.odradek.wire.batch.RecordBatchHeader;
 import io.odradek.wire.batch.RecordBatchReader;
 import java.io.IOException;
@@ -108,7 +109,7 @@ final class LogCleaner {
                     return;
                 }
                 if (h.isControlBatch()) {
-                    mapTxns.onControlBatchRead(h, CleanerBatches.controlType(h));
+                    mapTxns.onControlBatchRead(h, ControlBatches.controlType(h));
                     return;
                 }
                 if (mapTxns.onBatchRead(h)) {
@@ -209,7 +210,7 @@ final class LogCleaner {
         // Kafka piggy-backs marker removal on the tombstone horizon: a marker goes once its transaction has
         // no data left (canDiscard) and the horizon stamped on it then has passed.
         boolean canDiscard = control
-                ? transactions.onControlBatchRead(h, CleanerBatches.controlType(h))
+                ? transactions.onControlBatchRead(h, ControlBatches.controlType(h))
                 : transactions.onBatchRead(h);
         boolean discardRecords = control
                 ? canDiscard && h.hasDeleteHorizonMs() && h.baseTimestamp() <= nowMs

@@ -273,6 +273,7 @@ public final class PartitionLog implements AutoCloseable {
             log.epochs.truncateFromEnd(leo);
             log.epochs.truncateFromStart(log.logStartOffset);
             loadProducerState(leo);
+            log.producers.loaded();
             log.producers.onHighWatermarkUpdated(leo); // what survived a restart counts as replicated
             locateOpenTransactions();
             log.end = log.endAt(leo, active, active.size());
@@ -605,8 +606,9 @@ public final class PartitionLog implements AutoCloseable {
                 if (txnBatches != null) {
                     recordTxnStarts(txnBatches, segment, writtenAt);
                 }
-                boolean txnsDecided = !producerAppend.completedTxns().isEmpty();
-                for (CompletedTxn done : producerAppend.completedTxns()) {
+                List<CompletedTxn> decided = producerAppend.completedTxns();
+                boolean txnsDecided = !decided.isEmpty();
+                for (CompletedTxn done : decided) {
                     // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
                     if (done.aborted()) {
                         segment.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(),
@@ -614,10 +616,16 @@ public final class PartitionLog implements AutoCloseable {
                     }
                     producers.completeTxn(done);
                 }
-                if (producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1)) || txnsDecided) {
+                boolean txnsPruned = producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
+                if (txnsPruned || txnsDecided) {
                     forgetSettledTxnStarts();
                 }
-                end = endAt(lastOffset + 1, segment, segment.size());
+                if (txnBatches != null || txnsDecided || txnsPruned) {
+                    end = endAt(lastOffset + 1, segment, segment.size());
+                } else {
+                    // Hot path: no transaction opened, ended or was pruned, so the snapshot's transactions stand.
+                    end = end.at(lastOffset + 1, segment, segment.size());
+                }
             } catch (IOException e) {
                 throw storageError("append", e);
             }
@@ -1028,12 +1036,9 @@ public final class PartitionLog implements AutoCloseable {
                 // (updateHighWatermark), else the log end on one node. As in Kafka, which never cleans past
                 // the last stable offset, the cleaner also finds open transactions (and those whose marker
                 // is not below the high watermark) itself and stops before the oldest one. Producers that
-                // expiry removed lose their last batch (activeProducers is the thread-safe snapshot).
+                // expiry removed lose their last batch (a copy of the producer ids, safe to take lock-free).
                 long stableEnd = Math.min(committedUpTo, e.offset());
-                Set<Long> liveProducers = new HashSet<>();
-                for (ActiveProducer p : activeProducers()) {
-                    liveProducers.add(p.producerId());
-                }
+                Set<Long> liveProducers = new HashSet<>(producers.producers().keySet());
                 LogCleaner cleaner = LogCleaner.begin(all, active, e.position(), stableEnd, liveProducers::contains);
                 firstUncleanable = cleaner.firstUncleanableOffset();
                 for (Segment s : List.copyOf(cleanable)) {

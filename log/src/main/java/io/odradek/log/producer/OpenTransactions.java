@@ -2,6 +2,7 @@ package io.odradek.log.producer;
 
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Map;
 
 /**
  * The producers with a transaction open on one partition and their epochs, as an immutable snapshot the
@@ -20,18 +21,37 @@ final class OpenTransactions {
         this.epochs = epochs;
     }
 
-    /** The entries of {@code producers} that have a transaction open. */
-    static OpenTransactions of(Collection<ProducerEntry> producers) {
-        ProducerEntry[] open = producers.stream().filter(ProducerEntry::hasOpenTransaction)
-                .sorted((a, b) -> Long.compare(a.producerId(), b.producerId())).toArray(ProducerEntry[]::new);
-        if (open.length == 0) {
+    /**
+     * The producers among {@code ongoingIds} (the open transactions' producer ids) whose entry in
+     * {@code producers} still has a transaction open, with their epochs: only the open transactions are
+     * looked at, not every producer. The filter and the dedup cover the moment a marker has ended a
+     * transaction (or ended it and a batch opened the next) before the open set forgets the old one.
+     */
+    static OpenTransactions of(Collection<Long> ongoingIds, Map<Long, ProducerEntry> producers) {
+        long[] ids = new long[ongoingIds.size()];
+        int n = 0;
+        for (Long id : ongoingIds) {
+            ProducerEntry e = producers.get(id);
+            if (e != null && e.hasOpenTransaction()) {
+                ids[n++] = id;
+            }
+        }
+        if (n == 0) {
             return NONE;
         }
-        long[] ids = new long[open.length];
-        short[] epochs = new short[open.length];
-        for (int i = 0; i < open.length; i++) {
-            ids[i] = open[i].producerId();
-            epochs[i] = open[i].epoch();
+        Arrays.sort(ids, 0, n);
+        int distinct = 0;
+        for (int i = 0; i < n; i++) {
+            if (distinct == 0 || ids[i] != ids[distinct - 1]) {
+                ids[distinct++] = ids[i];
+            }
+        }
+        if (distinct < ids.length) {
+            ids = Arrays.copyOf(ids, distinct);
+        }
+        short[] epochs = new short[distinct];
+        for (int i = 0; i < distinct; i++) {
+            epochs[i] = producers.get(ids[i]).epoch();
         }
         return new OpenTransactions(ids, epochs);
     }

@@ -73,7 +73,15 @@ public final class ProducerStateManager {
 
     /** Republishes the open transactions; called whenever one opens, ends or changes epoch. */
     private void publishOpen() {
-        open = OpenTransactions.of(producers.values());
+        open = OpenTransactions.of(ongoing.values(), producers);
+    }
+
+    /**
+     * Publishes the open transactions once loading is done: {@link #put} and {@link #replay} leave that to
+     * this one call, as nothing asks before the log is published.
+     */
+    public void loaded() {
+        publishOpen();
     }
 
     /**
@@ -100,12 +108,11 @@ public final class ProducerStateManager {
         return Collections.unmodifiableMap(producers);
     }
 
-    /** Adds a producer read from a snapshot, with its open transaction if it has one. */
+    /** Adds a producer read from a snapshot, with its open transaction if it has one; see {@link #loaded}. */
     void put(ProducerEntry entry) {
         producers.put(entry.producerId(), entry);
         if (entry.hasOpenTransaction()) {
             ongoing.put(entry.currentTxnFirstOffset(), entry.producerId());
-            publishOpen();
         }
     }
 
@@ -181,7 +188,7 @@ public final class ProducerStateManager {
      * Applies a batch read back from the log (recovery): no validation, the log is the truth. Control
      * batches must be whole in {@code h}'s buffer. Returns the transaction a marker ended, or null; the
      * caller indexes it if aborted, then calls {@link #completeTxn}. Only the loader calls this, before the
-     * log is published, so it changes entries in place.
+     * log is published, so it changes entries in place, and calls {@link #loaded} when done.
      */
     public CompletedTxn replay(RecordBatchHeader h) {
         long pid = h.producerId();
@@ -191,9 +198,6 @@ public final class ProducerStateManager {
         ProducerEntry e = producers.computeIfAbsent(pid, id -> new ProducerEntry(id, h.producerEpoch()));
         if (h.producerEpoch() != e.epoch()) {
             e.bumpEpoch(h.producerEpoch());
-            if (e.hasOpenTransaction()) {
-                publishOpen();
-            }
         }
         e.touch(h.maxTimestamp());
         if (h.isControlBatch()) {
@@ -204,9 +208,6 @@ public final class ProducerStateManager {
             CompletedTxn done = e.hasOpenTransaction()
                     ? new CompletedTxn(pid, e.currentTxnFirstOffset(), h.baseOffset(), !marker.commit()) : null;
             e.endTransaction(marker.coordinatorEpoch());
-            if (done != null) {
-                publishOpen();
-            }
             return done;
         }
         if (h.baseSequence() != RecordBatchHeader.NO_SEQUENCE) {
@@ -216,7 +217,6 @@ public final class ProducerStateManager {
         if (h.isTransactional() && !e.hasOpenTransaction()) {
             e.beginTransaction(h.baseOffset());
             ongoing.put(h.baseOffset(), pid);
-            publishOpen();
         }
         return null;
     }
@@ -228,8 +228,9 @@ public final class ProducerStateManager {
     /** The producer-state effect of one append, staged on copies so a rejected append leaves no trace. */
     public final class ProducerAppend {
         private final Map<Long, ProducerEntry> staged = new HashMap<>();
-        private final List<ProducerEntry> started = new ArrayList<>(0);
-        private final List<CompletedTxn> completed = new ArrayList<>(0);
+        /** Created on first use, so a plain append allocates no lists. */
+        private List<ProducerEntry> started;
+        private List<CompletedTxn> completed;
         /** The verification guards this append drops once committed, by producer; null until one is. */
         private Map<Long, VerificationGuard> verified;
         private final short markerTransactionVersion;
@@ -304,6 +305,9 @@ public final class ProducerStateManager {
             }
             if (!e.hasOpenTransaction() && h.isTransactional()) {
                 e.beginTransaction(assignedBase);
+                if (started == null) {
+                    started = new ArrayList<>(1);
+                }
                 started.add(e);
             }
             return null;
@@ -392,6 +396,9 @@ public final class ProducerStateManager {
                         + ", older than the current " + e.coordinatorEpoch());
             }
             if (e.hasOpenTransaction()) {
+                if (completed == null) {
+                    completed = new ArrayList<>(1);
+                }
                 completed.add(new CompletedTxn(e.producerId(), e.currentTxnFirstOffset(), markerOffset, !marker.commit()));
             }
             if (h.producerEpoch() > e.epoch()) {
@@ -403,7 +410,7 @@ public final class ProducerStateManager {
 
         /** The transactions this append's markers end, in offset order. */
         public List<CompletedTxn> completedTxns() {
-            return completed;
+            return completed == null ? List.of() : completed;
         }
 
         /**
@@ -416,13 +423,15 @@ public final class ProducerStateManager {
                 // Only the guards this append saw: a verification started since then keeps its own.
                 verified.forEach(verifications::remove);
             }
-            for (ProducerEntry e : started) {
-                if (e.hasOpenTransaction()) {
-                    ongoing.put(e.currentTxnFirstOffset(), e.producerId());
+            if (started != null) {
+                for (ProducerEntry e : started) {
+                    if (e.hasOpenTransaction()) {
+                        ongoing.put(e.currentTxnFirstOffset(), e.producerId());
+                    }
                 }
             }
             // Ended transactions are published by completeTxn.
-            if (openChanged || !started.isEmpty()) {
+            if (openChanged || started != null) {
                 publishOpen();
             }
         }
