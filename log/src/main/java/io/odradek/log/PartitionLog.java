@@ -555,6 +555,40 @@ public final class PartitionLog implements AutoCloseable {
         return append(records, leaderEpoch, false, (short) 0, null);
     }
 
+    // ---------------------------------------------------------------- replication (follower side)
+
+    /**
+     * Appends batches fetched from the leader exactly as they are, offsets and leader epochs included
+     * (Kafka's appendAsFollower): CRC and framing checked, offsets must continue the log end; the leader
+     * epoch cache learns each batch's epoch and producer state is updated as for any append.
+     */
+    public AppendResult appendAsFollower(ByteBuffer records) {
+        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+    }
+
+    /**
+     * Removes every batch at or after {@code offset} (a follower's divergent tail): segments, indexes,
+     * transaction index, leader epoch cache and producer state follow. No-op when offset >= log end.
+     */
+    public void truncateTo(long offset) {
+        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+    }
+
+    /** Empties the log and starts it again at {@code offset} (a follower far behind the leader's log start). */
+    public void truncateFullyAndStartAt(long offset) {
+        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+    }
+
+    /** Where leader epoch {@code epoch} ended in this log (Kafka's LeaderEpochFileCache.endOffsetFor). */
+    public EpochEndOffset endOffsetForEpoch(int epoch) {
+        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+    }
+
+    /** The newest leader epoch in this log, or -1. */
+    public int latestEpoch() {
+        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+    }
+
     private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion,
                                 VerificationGuard guard) {
         // The record walk reads (and may correct) only the caller's buffer: outside the lock, so retention,

@@ -291,6 +291,58 @@ public final class Partition {
         return false;
     }
 
+    // ---------------------------------------------------------------- leadership (PLACEHOLDER bodies: partition-replication implements)
+
+    /** Whether this broker leads the partition now (always on a single node). */
+    public boolean isLeader() {
+        return true;
+    }
+
+    /** The current leader's broker id, or -1 when unknown/none. */
+    public int leaderId() {
+        return -1;
+    }
+
+    /** The replicas in preference order and the in-sync replicas (node ids); empty on a single node. */
+    public List<Integer> inSyncReplicas() {
+        return List.of();
+    }
+
+    /**
+     * Kafka's leader check for a client or follower request carrying {@code requestLeaderEpoch} (-1: none):
+     * NONE, NOT_LEADER_OR_FOLLOWER (not the leader), FENCED_LEADER_EPOCH (the request's epoch is older) or
+     * UNKNOWN_LEADER_EPOCH (newer than ours: our metadata lags).
+     */
+    public io.odradek.wire.ErrorCode checkLeader(int requestLeaderEpoch) {
+        return io.odradek.wire.ErrorCode.NONE;
+    }
+
+    /** NOT_ENOUGH_REPLICAS when acks=all and the ISR is smaller than the topic's min.insync.replicas, else NONE. */
+    public io.odradek.wire.ErrorCode checkEnoughReplicas(short requiredAcks) {
+        return io.odradek.wire.ErrorCode.NONE;
+    }
+
+    /**
+     * The leader side of a follower's fetch at {@code fetchOffset}: its log end (so the high watermark and
+     * the ISR may move). Unknown replicas are ignored.
+     */
+    public void updateFollowerFetchState(int replicaId, long brokerEpoch, long fetchOffset, long nowMs) {
+        recordFollowerLogEnd(replicaId, fetchOffset);
+    }
+
+    /**
+     * For a follower fetching at {@code fetchOffset} after epoch {@code lastFetchedEpoch}: the epoch and end
+     * offset it must truncate to when its log diverges from ours (Fetch v12+'s DivergingEpoch), else empty.
+     */
+    public Optional<io.odradek.log.EpochEndOffset> divergingEpoch(int lastFetchedEpoch, long fetchOffset) {
+        return Optional.empty();
+    }
+
+    /** OffsetForLeaderEpoch: where {@code epoch} ended in this leader's log. */
+    public io.odradek.log.EpochEndOffset endOffsetForEpoch(int epoch) {
+        return log.endOffsetForEpoch(epoch);
+    }
+
     // ---------------------------------------------------------------- reads
 
     /**

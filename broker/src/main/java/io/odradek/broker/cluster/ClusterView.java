@@ -1,0 +1,27 @@
+package io.odradek.broker.cluster;
+
+import io.odradek.replication.cluster.ClusterImage;
+import io.odradek.replication.cluster.ControllerChannel;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The cluster as this broker's handlers see it. In a cluster: the newest metadata image this broker has
+ * applied and the line to the controller quorum. On a single node started without {@code process.roles}:
+ * an image made from the local topic catalog with this broker alone, leading every partition (replicas and
+ * ISR [us], epoch 0; a partition whose log dir is offline has no leader), and no controller.
+ */
+public interface ClusterView {
+    ClusterImage image();
+
+    int localBrokerId();
+
+    /** The listener clients use (the image's endpoints are looked up by it); "PLAINTEXT" by default. */
+    String clientListener();
+
+    /** The controller quorum; empty on a single node without process.roles. */
+    Optional<ControllerChannel> controller();
+
+    /** Completes with the local image once it has applied metadata offset {@code offset} (at once if it has). */
+    CompletableFuture<ClusterImage> awaitApplied(long offset);
+}

@@ -1,0 +1,60 @@
+package io.odradek.replication.cluster;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The cluster metadata at one offset of the metadata log (Kafka's MetadataImage): immutable, so any thread
+ * may read the image it holds while the next one is built. {@code offset} is the index of the last
+ * command applied (-1: nothing yet). {@code nextProducerId} is the first producer id no broker has been given.
+ */
+public record ClusterImage(long offset, String clusterId, SortedMap<Integer, BrokerRegistration> brokers,
+        SortedMap<String, TopicImage> topics, long nextProducerId) {
+    public static final ClusterImage EMPTY = new ClusterImage(-1, null, new TreeMap<>(), new TreeMap<>(), 0);
+
+    public ClusterImage {
+        brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
+        topics = Collections.unmodifiableSortedMap(new TreeMap<>(topics));
+    }
+
+    public Optional<TopicImage> topic(String name) {
+        return Optional.ofNullable(topics.get(name));
+    }
+
+    /** By id; a scan, since images change rarely and are read by id only on the admin path. */
+    public Optional<TopicImage> topic(UUID id) {
+        for (TopicImage t : topics.values()) {
+            if (t.id().equals(id)) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Optional<PartitionRegistration> partition(String topic, int partition) {
+        TopicImage t = topics.get(topic);
+        return t == null ? Optional.empty() : Optional.ofNullable(t.partition(partition));
+    }
+
+    public Optional<BrokerRegistration> broker(int id) {
+        return Optional.ofNullable(brokers.get(id));
+    }
+
+    /** Registered and not fenced. */
+    public boolean isActive(int brokerId) {
+        BrokerRegistration b = brokers.get(brokerId);
+        return b != null && !b.fenced();
+    }
+
+    /** A map of topic ids to names, for callers that look up many ids at once. */
+    public Map<UUID, String> topicNamesById() {
+        Map<UUID, String> byId = new HashMap<>();
+        topics.values().forEach(t -> byId.put(t.id(), t.name()));
+        return byId;
+    }
+}

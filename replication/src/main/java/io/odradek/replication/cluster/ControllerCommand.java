@@ -1,0 +1,83 @@
+package io.odradek.replication.cluster;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A change asked of the controller. Commands are what the metadata log holds: every controller applies
+ * each committed command to its image with {@link ControllerLogic}, deterministically, so a command
+ * carries every input that is not in the image (new ids, counts the submitting broker resolved from its
+ * config). Whoever submits a command gets the {@link CommandResult} of the leader's application.
+ */
+public sealed interface ControllerCommand {
+
+    /** A broker (re)registers at start: it is fenced until it has caught up. Result value: its new epoch. */
+    record RegisterBroker(int brokerId, UUID incarnationId, List<Endpoint> endpoints, String rack,
+            String proposedClusterId) implements ControllerCommand {
+    }
+
+    /** The active controller lets a caught-up broker in (it may lead and join ISRs again). */
+    record UnfenceBroker(int brokerId, long brokerEpoch) implements ControllerCommand {
+    }
+
+    /** The active controller fences brokers whose session expired: leaderships move to in-sync replicas. */
+    record FenceBrokers(List<Integer> brokerIds) implements ControllerCommand {
+    }
+
+    /** A broker stopping cleanly: its leaderships move away and it leaves the ISRs before it closes. */
+    record ControlledShutdown(int brokerId, long brokerEpoch) implements ControllerCommand {
+    }
+
+    /**
+     * Creates topics; each is refused or created on its own (per-topic {@link ItemResult}, key = name).
+     * {@code assignments} (partition -> replicas) wins over {@code numPartitions}/{@code replicationFactor},
+     * which the submitting broker resolved from its defaults.
+     */
+    record CreateTopics(List<NewTopic> topics, boolean validateOnly) implements ControllerCommand {
+    }
+
+    record NewTopic(String name, UUID id, int numPartitions, short replicationFactor,
+            Map<Integer, List<Integer>> assignments, Map<String, String> configs) {
+    }
+
+    /** Deletes topics by id (per-topic ItemResult, key = name, or the id's string when unknown). */
+    record DeleteTopics(List<UUID> topicIds) implements ControllerCommand {
+    }
+
+    /** Grows a topic to {@code totalCount} partitions, placing the new ones unless {@code assignments} says. */
+    record CreatePartitions(String topic, int totalCount, List<List<Integer>> assignments, boolean validateOnly)
+            implements ControllerCommand {
+    }
+
+    /** Replaces a topic's config overrides. */
+    record AlterTopicConfigs(String topic, Map<String, String> configs) implements ControllerCommand {
+    }
+
+    /**
+     * A partition leader asks to change its ISR (Kafka's AlterPartition). Refused unless the broker is the
+     * leader at {@code leaderEpoch} and {@code partitionEpoch} is current; a new member must be unfenced.
+     */
+    record AlterPartition(int brokerId, long brokerEpoch, UUID topicId, int partition, int leaderEpoch,
+            int partitionEpoch, List<Integer> newIsr) implements ControllerCommand {
+    }
+
+    /** Preferred (the first replica, if in sync) or unclean (any live replica) leader election; null = all. */
+    record ElectLeaders(boolean unclean, List<PartitionRef> partitions) implements ControllerCommand {
+    }
+
+    /** Starts (target replicas) or cancels (null) reassignments (ItemResult key = "topic-partition"). */
+    record AlterReassignments(Map<PartitionRef, List<Integer>> targets) implements ControllerCommand {
+    }
+
+    /** Hands a broker the next block of producer ids. Result value: the block's first id. */
+    record AllocateProducerIds(int brokerId, long brokerEpoch) implements ControllerCommand {
+    }
+
+    record PartitionRef(String topic, int partition) {
+        @Override
+        public String toString() {
+            return topic + "-" + partition;
+        }
+    }
+}
