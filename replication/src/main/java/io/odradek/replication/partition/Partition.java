@@ -508,11 +508,10 @@ public final class Partition {
         boolean newLeadership;
         synchronized (this) {
             PartitionState s = state;
-            newLeadership = !s.isLeader() || registration.leaderEpoch() > s.leaderEpoch();
-            if (!newLeadership && (registration.leaderEpoch() < s.leaderEpoch()
-                    || registration.partitionEpoch() <= s.partitionEpoch())) {
+            if (isStale(s, registration)) {
                 return false;
             }
+            newLeadership = !s.isLeader() || registration.leaderEpoch() > s.leaderEpoch();
             holdHighWatermarkAtLogEndIfAlone(s);
             long leaderLogEnd = log.logEndOffset();
             if (newLeadership) {
@@ -548,14 +547,11 @@ public final class Partition {
         boolean changed;
         synchronized (this) {
             PartitionState s = state;
+            if (isStale(s, registration)) {
+                return false;
+            }
             changed = s.isLeader() || registration.leaderEpoch() > s.leaderEpoch()
                     || registration.leader() != s.leaderId();
-            if (!changed && registration.partitionEpoch() <= s.partitionEpoch()) {
-                return false;
-            }
-            if (registration.leaderEpoch() < s.leaderEpoch()) {
-                return false;
-            }
             holdHighWatermarkAtLogEndIfAlone(s);
             followers.clear();
             state = new PartitionState(PartitionState.Role.FOLLOWER, registration.leader(), registration.leaderEpoch(),
@@ -565,6 +561,12 @@ public final class Partition {
         }
         waiting.wake(this);
         return changed;
+    }
+
+    /** A registration older than (or the same as) the one applied: images are applied in order, but be safe. */
+    private static boolean isStale(PartitionState s, PartitionRegistration registration) {
+        return registration.leaderEpoch() < s.leaderEpoch()
+                || registration.leaderEpoch() == s.leaderEpoch() && registration.partitionEpoch() <= s.partitionEpoch();
     }
 
     /** Leaving the alone-leader state, where the log end was the HWM: the field must hold that value now. */
