@@ -51,7 +51,7 @@ public final class ReplicaFetcher implements AutoCloseable {
     private static final long LATEST = -1L;
 
     /** One partition being fetched; replaced (not changed) when its leader epoch changes. */
-    record Fetching(Partition partition, UUID topicId, int leaderEpoch, long delayedUntilMs) {
+    public record Fetching(Partition partition, UUID topicId, int leaderEpoch, long delayedUntilMs) {
         Fetching delayed(long untilMs) {
             return new Fetching(partition, topicId, leaderEpoch, untilMs);
         }
