@@ -38,7 +38,125 @@ public final class ReplicaPlacer {
     /** The same, over explicit brokers and seed. */
     public static List<List<Integer>> place(Collection<BrokerRegistration> brokers, long seed, int count,
             int replicationFactor) {
-        throw new UnsupportedOperationException("API: body follows");
+        if (replicationFactor <= 0) {
+            throw invalid("Invalid replication factor " + replicationFactor
+                    + ": the replication factor must be positive.");
+        }
+        List<BrokerRegistration> usable = new ArrayList<>();
+        for (BrokerRegistration b : brokers) {
+            if (!b.fenced() && !b.inControlledShutdown()) {
+                usable.add(b);
+            }
+        }
+        if (usable.isEmpty() && !brokers.isEmpty()) {
+            throw invalid("All brokers are currently fenced, or have all their log directories cordoned.");
+        }
+        if (replicationFactor > usable.size()) {
+            throw invalid("The target replication factor of " + replicationFactor + " cannot be reached because only "
+                    + usable.size() + " broker(s) are registered or some brokers have all their log directories "
+                    + "cordoned.");
+        }
+        RackList racks = new RackList(new Random(seed), usable);
+        List<List<Integer>> placements = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            placements.add(List.copyOf(racks.place(replicationFactor)));
+        }
+        return placements;
+    }
+
+    private static MetadataException invalid(String message) {
+        return new MetadataException(ErrorCode.INVALID_REPLICATION_FACTOR, message);
+    }
+
+    /**
+     * One rack's brokers in a shuffled order, handed out from a rotating offset: within one "epoch" (one
+     * partition) each broker at most once; each new epoch starts one further along.
+     */
+    private static final class BrokerList {
+        private final List<Integer> brokers = new ArrayList<>();
+        private int epoch;
+        private int index;
+        private int offset;
+
+        int next(int nextEpoch) {
+            if (epoch != nextEpoch) {
+                epoch = nextEpoch;
+                index = 0;
+                offset = (offset + 1) % brokers.size();
+            }
+            if (index >= brokers.size()) {
+                return -1;
+            }
+            int broker = brokers.get((index + offset) % brokers.size());
+            index++;
+            return broker;
+        }
+
+        void shuffle(Random random) {
+            Collections.shuffle(brokers, random);
+            offset = random.nextInt(brokers.size());
+        }
+    }
+
+    /** The racks in a shuffled order; brokers without a rack form one rack of their own (as Kafka's empty rack). */
+    private static final class RackList {
+        private final Random random;
+        private final List<String> rackNames;
+        private final Map<String, BrokerList> racks = new TreeMap<>();
+        private final int brokerCount;
+        private int epoch;
+        private int offset;
+
+        RackList(Random random, List<BrokerRegistration> brokers) {
+            this.random = random;
+            for (BrokerRegistration b : brokers) {
+                racks.computeIfAbsent(b.rack() == null ? "" : b.rack(), r -> new BrokerList()).brokers.add(b.id());
+            }
+            this.brokerCount = brokers.size();
+            this.rackNames = new ArrayList<>(racks.keySet());
+            shuffle();
+        }
+
+        private void shuffle() {
+            for (BrokerList rack : racks.values()) {
+                rack.shuffle(random);
+            }
+            Collections.shuffle(rackNames, random);
+            offset = random.nextInt(rackNames.size());
+        }
+
+        /** The next partition's replicas: the leader from the rack at the offset, followers from the racks after it. */
+        List<Integer> place(int replicationFactor) {
+            // After as many partitions as brokers, reshuffle so the next round does not repeat the same sets.
+            if (epoch == brokerCount && brokerCount > 1) {
+                shuffle();
+                epoch = 0;
+            }
+            if (offset == rackNames.size()) {
+                offset = 0;
+            }
+            List<Integer> replicas = new ArrayList<>(replicationFactor);
+            int firstRack = offset;
+            while (true) {
+                int broker = racks.get(rackNames.get(firstRack)).next(epoch);
+                if (broker >= 0) {
+                    replicas.add(broker);
+                    break;
+                }
+                firstRack = (firstRack + 1) % rackNames.size();
+            }
+            int rack = offset;
+            offset++;
+            while (replicas.size() < replicationFactor) {
+                rack = (rack + 1) % rackNames.size();
+                int broker = racks.get(rackNames.get(rack)).next(epoch);
+                if (broker >= 0) {
+                    replicas.add(broker);
+                }
+            }
+            epoch++;
+            return replicas;
+        }
     }
 
     static long seed(UUID topicId, int firstPartition) {
