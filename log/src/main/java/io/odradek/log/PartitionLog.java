@@ -563,7 +563,62 @@ public final class PartitionLog implements AutoCloseable {
      * epoch cache learns each batch's epoch and producer state is updated as for any append.
      */
     public AppendResult appendAsFollower(ByteBuffer records) {
-        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+        // Framing and CRC outside the lock, as for a leader append; the bytes are never changed.
+        BatchValidator.validateReplicated(records, topic, partition);
+        synchronized (lock) {
+            ensureOpen();
+            LogConfig cfg = config;
+            RecordBatchHeader h = new RecordBatchHeader(records, records.position());
+            long firstOffset = h.baseOffset();
+            long logEnd = end.offset();
+            if (firstOffset < logEnd) {
+                if (logEnd == logStartOffset && h.lastOffset() >= logEnd) {
+                    // Kafka's Partition.appendRecordsToFollowerOrFutureReplica: an empty log whose start lies
+                    // inside the leader's first batch (DeleteRecords on the leader) starts at that batch.
+                    truncateFullyAndStartAt(firstOffset);
+                } else {
+                    throw new LogAppendException(ErrorCode.OFFSET_OUT_OF_RANGE, "Unexpected offset in append to "
+                            + topic + "-" + partition + ": first offset " + firstOffset
+                            + " is less than the log end offset " + logEnd);
+                }
+            }
+            ProducerStateManager.ProducerAppend producerAppend = producers.beginReplication();
+            long lastOffset = firstOffset;
+            long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;
+            long messages = 0;
+            List<long[]> txnBatches = null; // [base offset, producer id, position in records] of transactional data
+            for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
+                h.wrap(records, p);
+                producerAppend.validate(h, h.baseOffset());
+                if (h.isTransactional() && !h.isControlBatch()) {
+                    if (txnBatches == null) {
+                        txnBatches = new ArrayList<>(1);
+                    }
+                    txnBatches.add(new long[] {h.baseOffset(), h.producerId(), p - records.position()});
+                }
+                lastOffset = h.lastOffset();
+                maxTimestamp = Math.max(maxTimestamp, h.maxTimestamp());
+                messages += h.recordsCount();
+            }
+            long now = clock.millis();
+            try {
+                Segment segment = end.segment();
+                if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
+                    segment = roll(now);
+                }
+                int writtenAt = segment.size();
+                segment.append(records);
+                for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
+                    h.wrap(records, p);
+                    epochs.assign(h.partitionLeaderEpoch(), h.baseOffset()); // Kafka: each batch's epoch
+                }
+                publishAppended(segment, writtenAt, producerAppend, txnBatches, lastOffset);
+            } catch (IOException e) {
+                throw storageError("append", e);
+            }
+            countUnflushed(messages, cfg);
+            return new AppendResult(firstOffset, lastOffset, logStartOffset, -1L, false);
+        }
     }
 
     /**
@@ -581,12 +636,13 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Where leader epoch {@code epoch} ended in this log (Kafka's LeaderEpochFileCache.endOffsetFor). */
     public EpochEndOffset endOffsetForEpoch(int epoch) {
-        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+        ensureOnline();
+        return epochs.endOffsetFor(epoch, end.offset());
     }
 
     /** The newest leader epoch in this log, or -1. */
     public int latestEpoch() {
-        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+        return epochs.latestEpoch();
     }
 
     private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion,
@@ -636,38 +692,53 @@ public final class PartitionLog implements AutoCloseable {
                 int writtenAt = segment.size();
                 segment.append(records);
                 epochs.assign(leaderEpoch, firstOffset);
-                producerAppend.commit();
-                if (txnBatches != null) {
-                    recordTxnStarts(txnBatches, segment, writtenAt);
-                }
-                List<CompletedTxn> decided = producerAppend.completedTxns();
-                boolean txnsDecided = !decided.isEmpty();
-                for (CompletedTxn done : decided) {
-                    // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
-                    if (done.aborted()) {
-                        segment.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(),
-                                done.lastOffset(), producers.lastStableOffset(done)));
-                    }
-                    producers.completeTxn(done);
-                }
-                boolean txnsPruned = producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
-                if (txnsPruned || txnsDecided) {
-                    forgetSettledTxnStarts();
-                }
-                if (txnBatches != null || txnsDecided || txnsPruned) {
-                    end = endAt(lastOffset + 1, segment, segment.size());
-                } else {
-                    // Hot path: no transaction opened, ended or was pruned, so the snapshot's transactions stand.
-                    end = end.at(lastOffset + 1, segment, segment.size());
-                }
+                publishAppended(segment, writtenAt, producerAppend, txnBatches, lastOffset);
             } catch (IOException e) {
                 throw storageError("append", e);
             }
-            unflushedMessages += messages;
-            if (unflushedMessages >= cfg.flushMessages()) {
-                flush();
-            }
+            countUnflushed(messages, cfg);
             return new AppendResult(firstOffset, lastOffset, logStartOffset, appendTime, false);
+        }
+    }
+
+    /**
+     * After batches up to {@code lastOffset} were written to {@code segment} at {@code writtenAt}: commits their
+     * producer state, indexes the transactions their markers aborted and publishes the new log end. Caller
+     * holds the lock.
+     */
+    private void publishAppended(Segment segment, int writtenAt, ProducerStateManager.ProducerAppend producerAppend,
+                                 List<long[]> txnBatches, long lastOffset) throws IOException {
+        producerAppend.commit();
+        if (txnBatches != null) {
+            recordTxnStarts(txnBatches, segment, writtenAt);
+        }
+        List<CompletedTxn> decided = producerAppend.completedTxns();
+        boolean txnsDecided = !decided.isEmpty();
+        for (CompletedTxn done : decided) {
+            // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
+            if (done.aborted()) {
+                segment.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(),
+                        done.lastOffset(), producers.lastStableOffset(done)));
+            }
+            producers.completeTxn(done);
+        }
+        boolean txnsPruned = producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
+        if (txnsPruned || txnsDecided) {
+            forgetSettledTxnStarts();
+        }
+        if (txnBatches != null || txnsDecided || txnsPruned) {
+            end = endAt(lastOffset + 1, segment, segment.size());
+        } else {
+            // Hot path: no transaction opened, ended or was pruned, so the snapshot's transactions stand.
+            end = end.at(lastOffset + 1, segment, segment.size());
+        }
+    }
+
+    /** flush.messages policy. Caller holds the lock. */
+    private void countUnflushed(long messages, LogConfig cfg) {
+        unflushedMessages += messages;
+        if (unflushedMessages >= cfg.flushMessages()) {
+            flush();
         }
     }
 
