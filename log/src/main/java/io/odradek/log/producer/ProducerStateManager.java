@@ -187,6 +187,22 @@ public final class ProducerStateManager {
         return before - producers.size();
     }
 
+    /**
+     * Takes over the producers and transactions of {@code rebuilt} (Kafka's truncateAndReload: a truncation
+     * rebuilt the state from a snapshot and the batches left). Entries are swapped one by one for entries
+     * nobody else holds, so lock-free readers see each producer whole; verification guards stay. Under the
+     * append lock.
+     */
+    public void replaceWith(ProducerStateManager rebuilt) {
+        producers.keySet().retainAll(rebuilt.producers.keySet());
+        producers.putAll(rebuilt.producers);
+        ongoing.clear();
+        ongoing.putAll(rebuilt.ongoing);
+        unreplicated.clear();
+        unreplicated.putAll(rebuilt.unreplicated);
+        publishOpen();
+    }
+
     public void clear() {
         producers.clear();
         ongoing.clear();
