@@ -22,6 +22,7 @@ import io.odradek.replication.partition.WaitingOperations;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.FetchApi;
 import io.odradek.wire.batch.RecordBatchBuilder;
+import io.odradek.wire.batch.RecordBatchHeader;
 import io.odradek.wire.codec.Request;
 import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Struct;
@@ -195,11 +196,25 @@ class ReplicaFetcherTest {
         assertThat(condition.getAsBoolean()).as("condition reached within 10 s").isTrue();
     }
 
+    /** Every batch of the log, segment after segment (a read returns one segment's slice). */
     private static byte[] bytes(Partition p) {
-        ByteBuffer all = p.read(0, 1 << 20, FetchIsolation.LOG_END).readIntoHeap();
-        byte[] out = new byte[all.remaining()];
-        all.get(out);
-        return out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        long offset = p.logStartOffset();
+        while (offset < p.logEndOffset()) {
+            ByteBuffer slice = p.read(offset, 1 << 20, FetchIsolation.LOG_END).readIntoHeap();
+            if (!slice.hasRemaining()) {
+                break;
+            }
+            for (int pos = 0; pos + RecordBatchHeader.LOG_OVERHEAD <= slice.limit(); ) {
+                RecordBatchHeader h = new RecordBatchHeader(slice, pos);
+                offset = h.lastOffset() + 1;
+                pos += h.totalSize();
+            }
+            byte[] chunk = new byte[slice.remaining()];
+            slice.get(chunk);
+            out.writeBytes(chunk);
+        }
+        return out.toByteArray();
     }
 
     @Test
@@ -246,5 +261,35 @@ class ReplicaFetcherTest {
         leader.appendAsLeader(batch("a"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
         sleep(200);
         assertThat(follower.logEndOffset()).isZero();
+    }
+
+    private static PartitionRegistration led(int leaderId, int leaderEpoch, int partitionEpoch) {
+        return new PartitionRegistration(List.of(1, 2), List.of(leaderId), List.of(), List.of(), leaderId, leaderEpoch,
+                partitionEpoch);
+    }
+
+    @Test
+    void aFormerLeadersUnacknowledgedTailIsTruncatedAndReplacedByTheNewLeadersRecords() {
+        // Epoch 4: broker 1 leads and both have a, b.
+        leader.makeLeader(led(1, 4, 1), 0);
+        follower.makeFollower(led(1, 4, 1));
+        leader.appendAsLeader(batch("a", "b"), (short) 1).orTimeout(5, TimeUnit.SECONDS).join();
+        follower.appendAsFollower(leader.read(0, 1 << 20, FetchIsolation.LOG_END).readIntoHeap())
+                .orTimeout(5, TimeUnit.SECONDS).join();
+        // Epoch 5: broker 2 leads alone for a while and writes x, y that nobody else gets.
+        follower.makeLeader(led(2, 5, 2), 0);
+        follower.appendAsLeader(batch("x", "y"), (short) 1).orTimeout(5, TimeUnit.SECONDS).join();
+        // Epoch 6: broker 1 leads again and writes c; broker 2 returns as its follower.
+        leader.makeLeader(led(1, 6, 3), 0);
+        leader.appendAsLeader(batch("c"), (short) 1).orTimeout(5, TimeUnit.SECONDS).join();
+        follower.makeFollower(led(1, 6, 3));
+        assertThat(follower.logEndOffset()).isEqualTo(4L);
+
+        fetcher.start();
+        fetcher.add(follower, TOPIC_ID, 6);
+
+        waitUntil(() -> follower.logEndOffset() == 3 && follower.log().latestEpoch() == 6);
+        assertThat(bytes(follower)).isEqualTo(bytes(leader));
+        assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs());
     }
 }
