@@ -527,7 +527,7 @@ public final class Partition {
             state = new PartitionState(PartitionState.Role.LEADER, localBrokerId, registration.leaderEpoch(),
                     registration.partitionEpoch(), registration.replicas(), registration.isr(), null,
                     newLeadership ? leaderLogEnd : s.leaderEpochStartOffset());
-            log.updateHighWatermark(isAloneLeader(state) ? Long.MAX_VALUE : highWatermark);
+            publishHighWatermark();
             maybeAdvanceHighWatermark();
         }
         // Parked fetches and produces re-check: the HWM, the ISR or the role may have changed.
@@ -567,6 +567,14 @@ public final class Partition {
     private static boolean isStale(PartitionState s, PartitionRegistration registration) {
         return registration.leaderEpoch() < s.leaderEpoch()
                 || registration.leaderEpoch() == s.leaderEpoch() && registration.partitionEpoch() <= s.partitionEpoch();
+    }
+
+    /**
+     * Tells the log how far transactions are committed: the high watermark, or (a leader alone in its ISR)
+     * Long.MAX_VALUE, handing the decision to the log as on one node. Caller holds the lock.
+     */
+    private void publishHighWatermark() {
+        log.updateHighWatermark(isAloneLeader(state) ? Long.MAX_VALUE : highWatermark);
     }
 
     /** Leaving the alone-leader state, where the log end was the HWM: the field must hold that value now. */
@@ -619,7 +627,7 @@ public final class Partition {
         if (s.pendingIsr() != null || s.isr().contains(replicaId) || !s.replicas().contains(replicaId)) {
             return;
         }
-        if (f.logEndOffset >= highWatermark && f.logEndOffset >= s.leaderEpochStartOffset()) {
+        if (f.logEndOffset >= highWatermark() && f.logEndOffset >= s.leaderEpochStartOffset()) {
             List<Integer> expanded = new ArrayList<>(s.isr());
             expanded.add(replicaId);
             proposeIsr(s, expanded);
@@ -667,7 +675,9 @@ public final class Partition {
      */
     private void proposeIsr(PartitionState s, List<Integer> newIsr) {
         PartitionState pending = s.withPendingIsr(newIsr);
+        holdHighWatermarkAtLogEndIfAlone(s);
         state = pending;
+        publishHighWatermark();
         ControllerCommand.AlterPartition command = new ControllerCommand.AlterPartition(localBrokerId,
                 brokerEpoch.getAsLong(), topicId, partition(), s.leaderEpoch(), s.partitionEpoch(), newIsr);
         CompletableFuture<CommandResult> sent;
@@ -699,6 +709,7 @@ public final class Partition {
         // A newer image may have replaced the state meanwhile: then there is nothing of ours to undo.
         if (state == pending) {
             state = pending.withPendingIsr(null);
+            publishHighWatermark();
         }
     }
 
@@ -753,7 +764,7 @@ public final class Partition {
                     truncation.run();
                     synchronized (this) {
                         highWatermark = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
-                        log.updateHighWatermark(isAloneLeader(state) ? Long.MAX_VALUE : highWatermark);
+                        publishHighWatermark();
                     }
                     waiting.wake(this);
                     done.complete(null);

@@ -297,4 +297,19 @@ class ReplicatedPartitionTest {
         assertThat(leader.highWatermark()).isEqualTo(2L);
         assertThat(leader.whenCommitted(appended)).isCompleted();
     }
+
+    @Test
+    void aFollowerJoiningALeaderAloneHoldsTheHighWatermarkFromTheMomentItIsProposed() {
+        leader.makeLeader(registration(LEADER, List.of(LEADER), 5, 7), T0);
+        await(leader.appendAsLeader(batch("a", "b"), (short) -1));
+        assertThat(leader.highWatermark()).isEqualTo(2L);
+
+        leader.updateFollowerFetchState(F2, BROKER_EPOCH, 2, T0 + 10);
+        assertThat(controller.alterPartitions()).extracting(AlterPartition::newIsr).containsExactly(List.of(LEADER, F2));
+
+        await(leader.appendAsLeader(batch("c"), (short) -1));
+        assertThat(leader.highWatermark()).isEqualTo(2L);
+        leader.updateFollowerFetchState(F2, BROKER_EPOCH, 3, T0 + 20);
+        assertThat(leader.highWatermark()).isEqualTo(3L);
+    }
 }
