@@ -151,4 +151,21 @@ class BrokerClientTest {
         assertThatThrownBy(() -> client.send(ApiVersionsApi.SPEC, (short) 3, ApiVersionsApi.Request.SCHEMA.newStruct()))
                 .isInstanceOf(IOException.class);
     }
+
+    @Test
+    void thePoolKeepsOneClientPerBrokerUntilItsEndpointChanges() throws IOException {
+        broker = new TinyBroker(BrokerClientTest::apiVersionsAnswer);
+        try (BrokerClients pool = new BrokerClients("markers", 1_000, 1_000)) {
+            BrokerClient first = pool.get(3, broker.host(), broker.port());
+            assertThat(pool.get(3, broker.host(), broker.port())).isSameAs(first);
+            assertThat(first.send(ApiVersionsApi.SPEC, (short) 3, ApiVersionsApi.Request.SCHEMA.newStruct())
+                    .get(ApiVersionsApi.Response.ERROR_CODE)).isZero();
+
+            BrokerClient moved = pool.get(3, broker.host(), broker.port() + 1);
+            assertThat(moved).isNotSameAs(first);
+            assertThat(moved.port()).isEqualTo(broker.port() + 1);
+            assertThatThrownBy(() -> first.send(ApiVersionsApi.SPEC, (short) 3, ApiVersionsApi.Request.SCHEMA.newStruct()))
+                    .isInstanceOf(IOException.class).hasMessageContaining("closed");
+        }
+    }
 }
