@@ -11,6 +11,7 @@ import io.odradek.log.checkpoint.LeaderEpochFile;
 import io.odradek.log.producer.ActiveProducer;
 import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.txn.AbortedTxn;
+import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerChannel;
 import io.odradek.replication.cluster.ControllerCommand;
@@ -621,17 +622,28 @@ public final class Partition {
 
     /**
      * Kafka's maybeExpandIsr: a replica outside the ISR that has reached the high watermark and the start of
-     * this leader's epoch is proposed to the controller. Caller holds the lock.
+     * this leader's epoch, and that the controller would accept, is proposed. Caller holds the lock.
      */
     private void maybeExpandIsr(PartitionState s, int replicaId, FollowerState f) {
         if (s.pendingIsr() != null || s.isr().contains(replicaId) || !s.replicas().contains(replicaId)) {
             return;
         }
-        if (f.logEndOffset >= highWatermark() && f.logEndOffset >= s.leaderEpochStartOffset()) {
+        if (f.logEndOffset >= highWatermark() && f.logEndOffset >= s.leaderEpochStartOffset()
+                && isIsrEligible(replicaId, f)) {
             List<Integer> expanded = new ArrayList<>(s.isr());
             expanded.add(replicaId);
             proposeIsr(s, expanded);
         }
+    }
+
+    /**
+     * Kafka's isReplicaIsrEligible, from the newest image this broker has: registered, unfenced, not shutting
+     * down, and fetching with its current broker epoch (so the controller will not refuse the change).
+     */
+    private boolean isIsrEligible(int replicaId, FollowerState f) {
+        BrokerRegistration broker = controller.image().broker(replicaId).orElse(null);
+        return broker != null && !broker.fenced() && !broker.inControlledShutdown()
+                && (f.brokerEpoch < 0 || f.brokerEpoch == broker.epoch());
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.odradek.replication.partition;
 
 import io.odradek.replication.cluster.BrokerHeartbeat;
+import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerChannel;
 import io.odradek.replication.cluster.ControllerCommand;
+import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.cluster.HeartbeatReply;
 import io.odradek.replication.cluster.QuorumInfo;
 import java.util.List;
@@ -43,9 +45,21 @@ final class RecordingController implements ControllerChannel {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("no quorum in this test"));
     }
 
+    /** The image ISR eligibility is judged from: brokers 1-3 registered (epoch 42), unfenced. */
+    volatile ClusterImage image = imageWithBrokers(false);
+
+    static ClusterImage imageWithBrokers(boolean broker3Fenced) {
+        java.util.TreeMap<Integer, BrokerRegistration> brokers = new java.util.TreeMap<>();
+        for (int id = 1; id <= 3; id++) {
+            brokers.put(id, new BrokerRegistration(id, 42, new java.util.UUID(0, id),
+                    List.of(new Endpoint("PLAINTEXT", "127.0.0.1", 9090 + id)), null, id == 3 && broker3Fenced, false));
+        }
+        return new ClusterImage(1, "cluster", brokers, new java.util.TreeMap<>(), 0);
+    }
+
     @Override
     public ClusterImage image() {
-        return ClusterImage.EMPTY;
+        return image;
     }
 
     @Override

@@ -312,4 +312,21 @@ class ReplicatedPartitionTest {
         leader.updateFollowerFetchState(F2, BROKER_EPOCH, 3, T0 + 20);
         assertThat(leader.highWatermark()).isEqualTo(3L);
     }
+
+    @Test
+    void aFencedOrRestartedFollowerIsNotProposedForTheIsr() {
+        leaderWithFourRecords();
+        leader.makeLeader(registration(LEADER, List.of(LEADER, F2), 5, 8), T0);
+        controller.image = RecordingController.imageWithBrokers(true);
+        leader.updateFollowerFetchState(F3, BROKER_EPOCH, 4, T0 + 10);
+        assertThat(controller.alterPartitions()).isEmpty();
+
+        controller.image = RecordingController.imageWithBrokers(false);
+        leader.updateFollowerFetchState(F3, 41, 4, T0 + 20); // fetching with a stale broker epoch
+        assertThat(controller.alterPartitions()).isEmpty();
+
+        leader.updateFollowerFetchState(F3, BROKER_EPOCH, 4, T0 + 30);
+        assertThat(controller.alterPartitions()).extracting(AlterPartition::newIsr)
+                .containsExactly(List.of(LEADER, F2, F3));
+    }
 }
