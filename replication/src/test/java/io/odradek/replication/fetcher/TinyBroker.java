@@ -21,14 +21,14 @@ import java.util.function.Function;
  * A one-connection-at-a-time server speaking our codec the broker's way (RequestDecoder in, ResponseEncoder
  * out), answering each request with what the test's handler returns (null: close the connection).
  */
-final class TinyBroker implements AutoCloseable {
+public final class TinyBroker implements AutoCloseable {
     final List<Request> received = new CopyOnWriteArrayList<>();
     private final ServerSocket server;
     private final Thread thread;
     private volatile Function<Request, Struct> handler;
     private volatile Socket current;
 
-    TinyBroker(Function<Request, Struct> handler) throws IOException {
+    public TinyBroker(Function<Request, Struct> handler) throws IOException {
         this.handler = handler;
         this.server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
         this.thread = new Thread(this::serve, "tiny-broker");
@@ -36,11 +36,11 @@ final class TinyBroker implements AutoCloseable {
         thread.start();
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
-    String host() {
+    public String host() {
         return server.getInetAddress().getHostAddress();
     }
 

@@ -2,6 +2,7 @@ package io.odradek.replication.partition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.odradek.log.AppendResult;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.cluster.BrokerRegistration;
@@ -11,6 +12,12 @@ import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
 import io.odradek.replication.fetcher.FetchSource;
+import io.odradek.replication.fetcher.LeaderFetchServing;
+import io.odradek.replication.fetcher.TinyBroker;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.RecordBatchBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -260,5 +267,31 @@ class ReplicaManagerTest {
         assertThat(lazy.partition("orders", 0).orElseThrow().leaderEpoch()).isEqualTo(7);
         assertThat(node1.partitions.isManaged()).isTrue();
         assertThat(node1.partitions.partition("orders", 0)).isEmpty();
+    }
+
+    @Test
+    void anAcksAllWriteOnTheLeaderCompletesOnceTheFollowersFetcherHasCopiedIt() throws Exception {
+        TinyBroker leaderEndpoint = new TinyBroker(request -> LeaderFetchServing.answer(request,
+                (topicId, p) -> node1.partitions.partition("orders", p).orElse(null), ErrorCode.NONE));
+        closing.add(0, leaderEndpoint);
+        TreeMap<Integer, BrokerRegistration> brokers = new TreeMap<>(Map.of(
+                1, new BrokerRegistration(1, 11, new UUID(0, 1), List.of(new Endpoint("PLAINTEXT",
+                        leaderEndpoint.host(), leaderEndpoint.port())), null, false, false),
+                2, broker(2, PORT_2, false)));
+        applyToBoth(new ClusterImage(5, "cluster", brokers, new TreeMap<>(Map.of("orders", new TopicImage("orders",
+                ORDERS, Map.of(), List.of(led(1, List.of(1, 2), 0, 0))))), 0));
+
+        RecordBatchBuilder b = new RecordBatchBuilder(1_000L);
+        b.append("k".getBytes(StandardCharsets.UTF_8), "acked".getBytes(StandardCharsets.UTF_8));
+        AppendResult appended = node1.partition().appendAsLeader(b.build(), (short) -1).get(5, TimeUnit.SECONDS);
+        AppendResult committed = node1.partition().whenCommitted(appended).get(10, TimeUnit.SECONDS);
+
+        assertThat(committed.baseOffset()).isZero();
+        assertThat(node1.partition().highWatermark()).isEqualTo(1L);
+        assertThat(node2.partition().logEndOffset()).isEqualTo(1L);
+        for (int i = 0; i < 1_000 && node2.partition().highWatermark() < 1; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(node2.partition().highWatermark()).isEqualTo(1L);
     }
 }
