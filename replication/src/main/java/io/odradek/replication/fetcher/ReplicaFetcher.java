@@ -7,6 +7,7 @@ import io.odradek.replication.partition.ReplicationSettings;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.FetchApi;
 import io.odradek.wire.api.ListOffsetsApi;
+import io.odradek.wire.batch.RecordBatchHeader;
 import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
@@ -266,6 +267,7 @@ public final class ReplicaFetcher implements AutoCloseable {
                 Records records = answer.get(FetchApi.Response.FetchableTopicResponse.PartitionData.RECORDS);
                 ByteBuffer batches = wholeBatches(records);
                 if (batches.hasRemaining()) {
+                    startAtFirstBatchIfLogStartFallsInside(p, batches);
                     await(p.appendAsFollower(batches));
                 }
                 p.updateFollowerHighWatermark(answer.get(FetchApi.Response.FetchableTopicResponse.PartitionData.HIGH_WATERMARK));
@@ -276,6 +278,25 @@ public final class ReplicaFetcher implements AutoCloseable {
                         + "; paused until the next metadata image");
                 delay(key, f);
             }
+        }
+    }
+
+    /**
+     * An empty log started at the leader's log start may begin inside the first batch the leader sends (its
+     * log start fell mid-batch, after DeleteRecords): start the log at that batch instead, as Kafka's
+     * follower does on its UnexpectedAppendOffsetException.
+     */
+    private void startAtFirstBatchIfLogStartFallsInside(Partition p, ByteBuffer batches)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        long end = p.logEndOffset();
+        if (end != p.logStartOffset() || batches.remaining() < RecordBatchHeader.HEADER_SIZE) {
+            return;
+        }
+        RecordBatchHeader first = new RecordBatchHeader(batches, batches.position());
+        if (first.baseOffset() < end && first.lastOffset() >= end) {
+            LOG.log(System.Logger.Level.INFO, "Replica of " + p + " starts at " + end + ", inside the leader's batch "
+                    + first.baseOffset() + "-" + first.lastOffset() + ": starting the log at " + first.baseOffset());
+            await(p.truncateFullyAndStartAt(first.baseOffset()));
         }
     }
 
