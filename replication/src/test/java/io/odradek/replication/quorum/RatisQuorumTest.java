@@ -15,9 +15,12 @@ import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.QuorumInfo;
 import io.odradek.wire.ErrorCode;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -53,9 +56,30 @@ class RatisQuorumTest {
                 List.of(new Endpoint("PLAINTEXT", "127.0.0.1", 9090 + brokerId)), null, "cluster-a");
     }
 
-    private static ControllerCommand createTopic(String name, int partitions) {
+    private static ControllerCommand createTopic(String name, int partitions, int replicationFactor) {
         return new ControllerCommand.CreateTopics(List.of(new ControllerCommand.NewTopic(name, UUID.randomUUID(),
-                partitions, (short) 3, Map.of(), Map.of())), false);
+                partitions, (short) replicationFactor, Map.of(), Map.of())), false);
+    }
+
+    /** Registers the brokers and heartbeats for them as caught up until the active controller unfences them all. */
+    private Map<Integer, Long> registerAndUnfence(ControllerChannel channel, int... brokerIds) throws Exception {
+        Map<Integer, Long> epochs = new HashMap<>();
+        for (int id : brokerIds) {
+            CommandResult registered = submit(channel, register(id));
+            assertThat(registered.error()).isEqualTo(ErrorCode.NONE);
+            assertThat(registered.value()).as("broker epoch = registration offset").isEqualTo(registered.offset());
+            epochs.put(id, registered.value());
+        }
+        long last = epochs.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        ThreeVoters.await("brokers unfenced", () -> {
+            boolean allIn = true;
+            for (int id : brokerIds) {
+                HeartbeatReply reply = channel.heartbeat(new BrokerHeartbeat(id, epochs.get(id), last, false)).join();
+                allIn &= reply.error() == ErrorCode.NONE && !reply.fenced();
+            }
+            return allIn;
+        });
+        return epochs;
     }
 
     @Test
@@ -65,14 +89,10 @@ class RatisQuorumTest {
         cluster.node(3).addListener(heard::add);
         brokerOnly = new RatisControllerChannel(cluster.config(4, false), null, false, cluster.model);
 
-        for (int id = 1; id <= 3; id++) {
-            CommandResult registered = submit(cluster.node(id), register(id));
-            assertThat(registered.error()).isEqualTo(ErrorCode.NONE);
-            assertThat(registered.value()).as("broker epoch = registration offset").isEqualTo(registered.offset());
-        }
-        CommandResult created = submit(cluster.node(2), createTopic("orders", 3));
+        registerAndUnfence(cluster.node(1), 1, 2, 3);
+        CommandResult created = submit(cluster.node(2), createTopic("orders", 3, 3));
         assertThat(created.items()).containsExactly(ItemResult.ok("orders"));
-        CommandResult again = submit(cluster.node(1), createTopic("orders", 1));
+        CommandResult again = submit(cluster.node(1), createTopic("orders", 1, 1));
         assertThat(again.items()).extracting(ItemResult::error).containsExactly(ErrorCode.TOPIC_ALREADY_EXISTS);
 
         cluster.awaitApplied(again.offset());
@@ -81,20 +101,27 @@ class RatisQuorumTest {
         assertThat(cluster.image(2)).isEqualTo(image);
         assertThat(cluster.image(3)).isEqualTo(image);
         assertThat(brokerOnly.image()).isEqualTo(image);
+        assertThat(image.clusterId()).isEqualTo("cluster-a");
         assertThat(image.brokers().keySet()).containsExactly(1, 2, 3);
-        assertThat(image.topic("orders").orElseThrow().partitions()).containsExactly(
-                PartitionRegistration.initial(List.of(1, 2, 3)), PartitionRegistration.initial(List.of(2, 3, 1)),
-                PartitionRegistration.initial(List.of(3, 1, 2)));
+        assertThat(image.brokers().values()).noneMatch(b -> b.fenced());
+        List<PartitionRegistration> partitions = image.topic("orders").orElseThrow().partitions();
+        assertThat(partitions).hasSize(3).allSatisfy(p -> {
+            assertThat(p.replicas()).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(p.isr()).containsExactlyInAnyOrderElementsOf(p.replicas());
+            assertThat(p.leader()).isEqualTo(p.replicas().get(0));
+        });
 
         ThreeVoters.await("the listener to hear the last image", () -> !heard.isEmpty()
                 && heard.get(heard.size() - 1).offset() == again.offset());
         assertThat(heard).extracting(ClusterImage::offset).isSorted().doesNotHaveDuplicates();
+        assertThat(heard.get(heard.size() - 1)).isEqualTo(image);
 
         QuorumInfo quorum = brokerOnly.describeQuorum().get(30, TimeUnit.SECONDS);
         assertThat(quorum.leaderId()).isEqualTo(cluster.awaitLeader());
         assertThat(quorum.leaderEpoch()).isPositive();
         assertThat(quorum.highWatermark()).isGreaterThanOrEqualTo(again.offset());
         assertThat(quorum.voters()).extracting(QuorumInfo.ReplicaState::replicaId).containsExactly(1, 2, 3);
+        assertThat(quorum.voters()).allSatisfy(v -> assertThat(v.logEndOffset()).isGreaterThan(again.offset()));
         assertThat(quorum.voterEndpoints()).containsExactly(
                 new Endpoint("CONTROLLER", "127.0.0.1", cluster.voters.get(1).getPort()),
                 new Endpoint("CONTROLLER", "127.0.0.1", cluster.voters.get(2).getPort()),
@@ -104,15 +131,18 @@ class RatisQuorumTest {
     @Test
     void aNewLeaderTakesOverAndTheOldOneCatchesUpFromASnapshotAfterTheLogWasPurged() throws Exception {
         cluster = new ThreeVoters(dir, 60_000, 20, 20_000);
-        submit(cluster.node(1), register(1));
+        registerAndUnfence(cluster.node(1), 1);
         int oldLeader = cluster.awaitLeader();
         long stoppedAt = cluster.image(oldLeader).offset();
         cluster.stop(oldLeader);
 
         int survivor = oldLeader == 1 ? 2 : 1;
-        for (int i = 0; i < 120; i++) {
-            CommandResult r = submit(cluster.node(survivor), createTopic("t" + i, 1));
-            assertThat(r.items()).containsExactly(ItemResult.ok("t" + i));
+        List<CompletableFuture<CommandResult>> pending = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            pending.add(cluster.node(survivor).submit(createTopic("t" + i, 1, 1)));
+        }
+        for (int i = 0; i < 100; i++) {
+            assertThat(pending.get(i).get(30, TimeUnit.SECONDS).items()).containsExactly(ItemResult.ok("t" + i));
         }
         int newLeader = cluster.awaitLeader();
         assertThat(newLeader).isNotEqualTo(oldLeader);
@@ -125,19 +155,19 @@ class RatisQuorumTest {
         long last = cluster.image(newLeader).offset();
         cluster.awaitApplied(last);
         assertThat(cluster.image(oldLeader)).isEqualTo(cluster.image(newLeader));
-        assertThat(cluster.image(oldLeader).topics()).hasSize(120);
+        assertThat(cluster.image(oldLeader).topics()).hasSize(100);
     }
 
     @Test
     void withTwoOfThreeVotersDownASubmitTimesOutWhileTheImageStaysReadable() throws Exception {
         cluster = new ThreeVoters(dir, 60_000, 1000, 3000);
-        submit(cluster.node(1), register(1));
-        CommandResult created = submit(cluster.node(1), createTopic("orders", 1));
+        registerAndUnfence(cluster.node(1), 1);
+        CommandResult created = submit(cluster.node(1), createTopic("orders", 1, 1));
         cluster.awaitApplied(created.offset());
         cluster.stop(2);
         cluster.stop(3);
 
-        assertThatThrownBy(() -> cluster.node(1).submit(createTopic("late", 1)).get(30, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> cluster.node(1).submit(createTopic("late", 1, 1)).get(30, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
         assertThat(cluster.image(1).offset()).isEqualTo(created.offset());
         assertThat(cluster.image(1).topic("orders")).isPresent();
@@ -148,24 +178,16 @@ class RatisQuorumTest {
     void aBrokerThatStopsHeartbeatingIsFencedAfterTheSessionTimeoutWhileOneThatHeartbeatsStaysIn() throws Exception {
         cluster = new ThreeVoters(dir, 2000, 1000, 20_000);
         ControllerChannel channel = cluster.node(1);
-        long epoch1 = submit(channel, register(1)).value();
-        long epoch2 = submit(channel, register(2)).value();
-        cluster.awaitApplied(epoch2);
-        assertThat(cluster.image(1).broker(2).orElseThrow().fenced()).as("fenced until caught up").isTrue();
+        Map<Integer, Long> epochs = registerAndUnfence(channel, 1, 2);
+        long epoch1 = epochs.get(1);
+        long epoch2 = epochs.get(2);
 
         HeartbeatReply stale = channel.heartbeat(new BrokerHeartbeat(2, epoch2 - 1, epoch2, false))
                 .get(30, TimeUnit.SECONDS);
         assertThat(stale.error()).isEqualTo(ErrorCode.STALE_BROKER_EPOCH);
-
-        // Both caught up: the active controller lets them in.
-        ThreeVoters.await("both brokers unfenced", () -> {
-            channel.heartbeat(new BrokerHeartbeat(1, epoch1, epoch2, false)).join();
-            channel.heartbeat(new BrokerHeartbeat(2, epoch2, epoch2, false)).join();
-            ClusterImage image = cluster.image(1);
-            return image.isActive(1) && image.isActive(2);
-        });
         HeartbeatReply in = channel.heartbeat(new BrokerHeartbeat(2, epoch2, epoch2, false)).get(30, TimeUnit.SECONDS);
         assertThat(in).isEqualTo(new HeartbeatReply(ErrorCode.NONE, false, false, in.committedOffset()));
+        assertThat(in.committedOffset()).isGreaterThanOrEqualTo(epoch2);
 
         // Broker 2 goes silent; broker 1 keeps heartbeating.
         ThreeVoters.await("broker 2 fenced", () -> {
@@ -176,5 +198,24 @@ class RatisQuorumTest {
         HeartbeatReply fenced = channel.heartbeat(new BrokerHeartbeat(2, epoch2, epoch2, false)).get(30, TimeUnit.SECONDS);
         assertThat(fenced.error()).isEqualTo(ErrorCode.NONE);
         assertThat(fenced.fenced()).isTrue();
+    }
+
+    @Test
+    void aBrokerAskingToShutDownIsDrainedAndThenAllowedToStop() throws Exception {
+        cluster = new ThreeVoters(dir, 60_000, 1000, 20_000);
+        ControllerChannel channel = cluster.node(2);
+        Map<Integer, Long> epochs = registerAndUnfence(channel, 1, 2);
+        CommandResult created = submit(channel, createTopic("orders", 2, 2));
+        assertThat(created.items()).containsExactly(ItemResult.ok("orders"));
+
+        long epoch1 = epochs.get(1);
+        ThreeVoters.await("broker 1 allowed to shut down", () -> channel.heartbeat(
+                new BrokerHeartbeat(1, epoch1, channel.image().offset(), true)).join().shutDownAllowed());
+        ClusterImage image = channel.image();
+        assertThat(image.broker(1).orElseThrow().inControlledShutdown()).isTrue();
+        assertThat(image.topic("orders").orElseThrow().partitions()).allSatisfy(p -> {
+            assertThat(p.leader()).isEqualTo(2);
+            assertThat(p.isr()).containsExactly(2);
+        });
     }
 }

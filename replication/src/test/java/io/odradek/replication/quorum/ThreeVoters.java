@@ -14,7 +14,10 @@ import java.util.function.BooleanSupplier;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.SizeInBytes;
 
-/** Three in-process voters on loopback (ids 1-3), each with its own channel; stoppable and restartable. */
+/**
+ * Three in-process voters on loopback (ids 1-3) with the real cluster model, each with its own channel; stoppable
+ * and restartable.
+ */
 final class ThreeVoters implements AutoCloseable {
     final Map<Integer, InetSocketAddress> voters = new TreeMap<>();
     final Map<Integer, RatisControllerChannel> nodes = new TreeMap<>();
@@ -22,7 +25,7 @@ final class ThreeVoters implements AutoCloseable {
     private final long sessionTimeoutMs;
     private final long snapshotEveryEntries;
     private final long requestTimeoutMs;
-    final MetadataModel model = new TestModel();
+    final MetadataModel model = MetadataModel.of(ControllerSettings.DEFAULTS);
 
     ThreeVoters(Path dir, long sessionTimeoutMs, long snapshotEveryEntries, long requestTimeoutMs) throws IOException {
         this.dir = dir;
