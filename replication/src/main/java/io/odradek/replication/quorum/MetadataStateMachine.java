@@ -201,7 +201,10 @@ final class MetadataStateMachine extends BaseStateMachine {
             return new HeartbeatReply(ErrorCode.STALE_BROKER_EPOCH, true, false, current.offset());
         }
         liveness.heartbeat(h, BrokerLiveness.nowMs());
-        boolean shutDownAllowed = broker.inControlledShutdown() && !leadsAnything(current, h.brokerId());
+        // Kafka's BrokerHeartbeatManager: a broker asking to stop may once it is fenced (it leads nothing) or its
+        // controlled shutdown has moved every leadership away.
+        boolean shutDownAllowed = h.wantShutDown()
+                && (broker.fenced() || broker.inControlledShutdown() && !leadsAnything(current, h.brokerId()));
         return new HeartbeatReply(ErrorCode.NONE, broker.fenced(), shutDownAllowed, current.offset());
     }
 

@@ -94,7 +94,14 @@ public final class RatisControllerChannel implements ControllerChannel {
 
     static RatisControllerChannel open(QuorumConfig config, MetadataModel model) throws IOException {
         RatisQuorum voter = config.controller() ? RatisQuorum.start(config, model, p -> { }) : null;
-        return new RatisControllerChannel(config, voter, true, model);
+        try {
+            return new RatisControllerChannel(config, voter, true, model);
+        } catch (RuntimeException e) {
+            if (voter != null) {
+                voter.close();
+            }
+            throw e;
+        }
     }
 
     /** This node's voter, or null on a broker-only node. */
@@ -115,8 +122,10 @@ public final class RatisControllerChannel implements ControllerChannel {
 
     @Override
     public CompletableFuture<HeartbeatReply> heartbeat(BrokerHeartbeat heartbeat) {
+        // Unordered: a heartbeat never waits behind this node's submits; and bounded by the session timeout, past
+        // which its answer would come too late to matter.
         return call(client.async().sendReadOnlyUnordered(message(QuorumQueries.heartbeat(heartbeat))),
-                QuorumQueries::readHeartbeatReply);
+                QuorumQueries::readHeartbeatReply, Math.min(config.requestTimeoutMs(), config.sessionTimeoutMs()));
     }
 
     @Override
@@ -153,12 +162,17 @@ public final class RatisControllerChannel implements ControllerChannel {
 
     /** The reply's content decoded, or the Ratis failure; failed with a TimeoutException past the request timeout. */
     private <T> CompletableFuture<T> call(CompletableFuture<RaftClientReply> sent, Function<byte[], T> decode) {
+        return call(sent, decode, config.requestTimeoutMs());
+    }
+
+    private <T> CompletableFuture<T> call(CompletableFuture<RaftClientReply> sent, Function<byte[], T> decode,
+            long timeoutMs) {
         return sent.thenApply(reply -> {
             if (!reply.isSuccess()) {
                 throw new CompletionException(reply.getException());
             }
             return decode.apply(reply.getMessage().getContent().toByteArray());
-        }).orTimeout(config.requestTimeoutMs(), TimeUnit.MILLISECONDS);
+        }).orTimeout(timeoutMs, TimeUnit.MILLISECONDS);
     }
 
     private static Message message(byte[] bytes) {

@@ -195,9 +195,11 @@ class RatisQuorumTest {
             return !cluster.image(1).isActive(2);
         });
         assertThat(cluster.image(1).isActive(1)).isTrue();
-        HeartbeatReply fenced = channel.heartbeat(new BrokerHeartbeat(2, epoch2, epoch2, false)).get(30, TimeUnit.SECONDS);
+        // A fenced broker leads nothing: it may stop at once when it asks.
+        HeartbeatReply fenced = channel.heartbeat(new BrokerHeartbeat(2, epoch2, epoch2, true)).get(30, TimeUnit.SECONDS);
         assertThat(fenced.error()).isEqualTo(ErrorCode.NONE);
         assertThat(fenced.fenced()).isTrue();
+        assertThat(fenced.shutDownAllowed()).isTrue();
     }
 
     @Test
