@@ -40,6 +40,17 @@ final class BrokerLiveness {
         return s == null || s.brokerEpoch() < 0 ? null : s;
     }
 
+    /** Every broker's last heartbeat, by id (registrations without a heartbeat left out). */
+    Map<Integer, Seen> heartbeats() {
+        Map<Integer, Seen> copy = new java.util.TreeMap<>();
+        seen.forEach((id, s) -> {
+            if (s.brokerEpoch() >= 0) {
+                copy.put(id, s);
+            }
+        });
+        return copy;
+    }
+
     /** When the broker was last heard of; a broker never heard of starts its grace period now. */
     long lastSeenMs(int brokerId, long nowMs) {
         return seen.computeIfAbsent(brokerId, id -> new Seen(nowMs, -1, -1, false)).atMs();

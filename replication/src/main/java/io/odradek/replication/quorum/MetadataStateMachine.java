@@ -233,7 +233,8 @@ final class MetadataStateMachine extends BaseStateMachine {
 
     /**
      * The quorum as the leader sees it: term as leader epoch, commit index as high watermark, each voter's log end
-     * (the leader's own next index; a follower's match index + 1) and when it last answered the leader.
+     * (the leader's own next index; a follower's match index + 1) and when it last answered the leader; a voter
+     * counts as caught up when it has everything committed.
      */
     private QuorumInfo describeQuorum() throws IOException {
         RaftServer.Division division = division();
@@ -263,7 +264,18 @@ final class MetadataStateMachine extends BaseStateMachine {
             voterStates.add(states.getOrDefault(id, new QuorumInfo.ReplicaState(id, -1, -1, -1)));
             endpoints.add(new Endpoint(CONTROLLER_LISTENER, address.getHostString(), address.getPort()));
         });
-        return new QuorumInfo(leaderId, (int) info.getCurrentTerm(), commitIndex, voterStates, List.of(), endpoints);
+        // Observers: the brokers that are not voters, as far as their heartbeats tell (Kafka lists the replicas
+        // fetching the metadata log; ours read the leader's image, and report what they applied).
+        List<QuorumInfo.ReplicaState> observers = new ArrayList<>();
+        long nowMono = BrokerLiveness.nowMs();
+        liveness.heartbeats().forEach((id, seen) -> {
+            if (!voters.containsKey(id)) {
+                long at = nowWall - (nowMono - seen.atMs());
+                observers.add(new QuorumInfo.ReplicaState(id, seen.appliedOffset() + 1, at,
+                        seen.appliedOffset() >= commitIndex ? at : -1));
+            }
+        });
+        return new QuorumInfo(leaderId, (int) info.getCurrentTerm(), commitIndex, voterStates, observers, endpoints);
     }
 
     /** This voter's division; looked up when first needed (it does not exist yet while Ratis initializes us). */

@@ -89,7 +89,7 @@ class RatisQuorumTest {
         cluster.node(3).addListener(heard::add);
         brokerOnly = new RatisControllerChannel(cluster.config(4, false), null, false, cluster.model);
 
-        registerAndUnfence(cluster.node(1), 1, 2, 3);
+        registerAndUnfence(cluster.node(1), 1, 2, 3, 4);
         CommandResult created = submit(cluster.node(2), createTopic("orders", 3, 3));
         assertThat(created.items()).containsExactly(ItemResult.ok("orders"));
         CommandResult again = submit(cluster.node(1), createTopic("orders", 1, 1));
@@ -102,11 +102,11 @@ class RatisQuorumTest {
         assertThat(cluster.image(3)).isEqualTo(image);
         assertThat(brokerOnly.image()).isEqualTo(image);
         assertThat(image.clusterId()).isEqualTo("cluster-a");
-        assertThat(image.brokers().keySet()).containsExactly(1, 2, 3);
+        assertThat(image.brokers().keySet()).containsExactly(1, 2, 3, 4);
         assertThat(image.brokers().values()).noneMatch(b -> b.fenced());
         List<PartitionRegistration> partitions = image.topic("orders").orElseThrow().partitions();
         assertThat(partitions).hasSize(3).allSatisfy(p -> {
-            assertThat(p.replicas()).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(p.replicas()).hasSize(3).doesNotHaveDuplicates().isSubsetOf(1, 2, 3, 4);
             assertThat(p.isr()).containsExactlyInAnyOrderElementsOf(p.replicas());
             assertThat(p.leader()).isEqualTo(p.replicas().get(0));
         });
@@ -122,6 +122,8 @@ class RatisQuorumTest {
         assertThat(quorum.highWatermark()).isGreaterThanOrEqualTo(again.offset());
         assertThat(quorum.voters()).extracting(QuorumInfo.ReplicaState::replicaId).containsExactly(1, 2, 3);
         assertThat(quorum.voters()).allSatisfy(v -> assertThat(v.logEndOffset()).isGreaterThan(again.offset()));
+        assertThat(quorum.observers()).extracting(QuorumInfo.ReplicaState::replicaId)
+                .as("brokers that are not voters, from their heartbeats").containsExactly(4);
         assertThat(quorum.voterEndpoints()).containsExactly(
                 new Endpoint("CONTROLLER", "127.0.0.1", cluster.voters.get(1).getPort()),
                 new Endpoint("CONTROLLER", "127.0.0.1", cluster.voters.get(2).getPort()),
