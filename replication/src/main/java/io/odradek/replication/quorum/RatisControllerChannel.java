@@ -30,7 +30,8 @@ import org.apache.ratis.util.TimeDuration;
  * A node's {@link ControllerChannel} over Ratis: a Ratis client of the voters. Submits are Raft writes (the client
  * finds the leader and retries NotLeader / leader-not-ready itself, every 100 ms) bounded by
  * {@code requestTimeoutMs}: past it the future fails with a {@link java.util.concurrent.TimeoutException} (a
- * quorum without a majority never answers). Heartbeats, DescribeQuorum and image fetches are read-only queries to
+ * quorum without a majority never answers; like any timed-out request, the command may still be committed later,
+ * as the client keeps retrying it for a while). Heartbeats, DescribeQuorum and image fetches are read-only queries to
  * the leader's state machine. Images: on a voter from its own state machine; on a broker-only node by polling the
  * leader every 200 ms for an image newer than the one it has.
  *

@@ -161,8 +161,8 @@ class RatisQuorumTest {
     }
 
     @Test
-    void withTwoOfThreeVotersDownASubmitTimesOutWhileTheImageStaysReadable() throws Exception {
-        cluster = new ThreeVoters(dir, 60_000, 1000, 3000);
+    void withTwoOfThreeVotersDownASubmitTimesOutWhileTheImageStaysReadableAndSubmitsResumeWhenTheyReturn() throws Exception {
+        cluster = new ThreeVoters(dir, 60_000, 1000, 5000);
         registerAndUnfence(cluster.node(1), 1);
         CommandResult created = submit(cluster.node(1), createTopic("orders", 1, 1));
         cluster.awaitApplied(created.offset());
@@ -174,6 +174,14 @@ class RatisQuorumTest {
         assertThat(cluster.image(1).offset()).isEqualTo(created.offset());
         assertThat(cluster.image(1).topic("orders")).isPresent();
         assertThat(cluster.image(1).topic("late")).isEmpty();
+
+        // The majority back: submits complete again.
+        cluster.start(2);
+        cluster.start(3);
+        CommandResult after = submit(cluster.node(3), createTopic("after", 1, 1));
+        assertThat(after.items()).containsExactly(ItemResult.ok("after"));
+        cluster.awaitApplied(after.offset());
+        assertThat(cluster.image(1).topic("after")).isPresent();
     }
 
     @Test

@@ -38,6 +38,7 @@ final class ThreeVoters implements AutoCloseable {
         for (int id = 1; id <= 3; id++) {
             start(id);
         }
+        awaitLeader();
     }
 
     QuorumConfig config(int id, boolean controller) {
