@@ -13,6 +13,7 @@ import io.odradek.replication.cluster.ControllerCommand.FenceBrokers;
 import io.odradek.replication.cluster.ControllerCommand.RegisterBroker;
 import io.odradek.replication.cluster.ControllerCommand.UnfenceBroker;
 import io.odradek.replication.metadata.MetadataException;
+import io.odradek.wire.ErrorCode;
 import java.util.List;
 
 /**
@@ -50,6 +51,11 @@ public final class ControllerLogic {
             return new Applied(next.build(offset), result);
         } catch (MetadataException e) {
             return new Applied(withOffset(image, offset), CommandResult.failed(offset, e.error(), e.getMessage()));
+        } catch (RuntimeException e) {
+            // A malformed command (a null field, say) must not stop the state machine: every controller
+            // refuses it the same way and the log moves on.
+            return new Applied(withOffset(image, offset),
+                    CommandResult.failed(offset, ErrorCode.UNKNOWN_SERVER_ERROR, "Cannot apply " + command + ": " + e));
         }
     }
 

@@ -191,4 +191,19 @@ class BrokerLifecycleTest {
         assertThat(stale.value()).isEqualTo(-1);
         assertThat(c.image.nextProducerId()).isEqualTo(2000);
     }
+
+    @Test
+    void aMalformedCommandIsRefusedAndOnlyTheOffsetMoves() {
+        Cluster c = new Cluster().withBrokers(1);
+        ClusterImage before = c.image;
+
+        CommandResult noIncarnation = c.run(new RegisterBroker(2, null, List.of(), null, null));
+        CommandResult noTopics = c.run(new ControllerCommand.CreateTopics(null, false));
+
+        assertThat(noIncarnation.error()).isEqualTo(ErrorCode.INVALID_REQUEST);
+        assertThat(noTopics.error()).isEqualTo(ErrorCode.UNKNOWN_SERVER_ERROR);
+        assertThat(noTopics.message()).startsWith("Cannot apply CreateTopics[topics=null");
+        assertThat(c.image.offset()).isEqualTo(before.offset() + 2);
+        assertThat(c.image.brokers()).isEqualTo(before.brokers());
+    }
 }
