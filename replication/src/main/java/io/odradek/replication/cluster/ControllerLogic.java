@@ -23,6 +23,16 @@ import java.util.List;
  * ISR changes, elections and reassignments {@link ReplicationControl}'s, the election rules
  * {@link Elections}'. A refused command leaves the image as it was except for its offset, which always
  * moves to the command's, so a submitter waiting for the image to reach its offset never waits forever.
+ *
+ * <p>Behaviour notes (Kafka 4.4's controller is the reference): errors and messages as its
+ * ReplicationControlManager/ClusterControlManager give them. Differences, on purpose: no eligible leader
+ * replicas (ELR), so a fenced last ISR member stays in the ISR and the partition has no leader; new replicas
+ * go only to unfenced brokers not shutting down (Kafka may add fenced followers); the cluster id is the
+ * first registration's proposal and later proposals are ignored rather than refused; unclean election on
+ * an offline partition happens at once when allowed (Kafka waits for a periodic sweep); liveness (session
+ * timeouts, DUPLICATE_BROKER_REGISTRATION) is the active controller's, outside this pure logic.
+ * Results: RegisterBroker's value is the new broker epoch, AllocateProducerIds' the block's first id,
+ * AlterPartition's the new partition epoch; topic and partition commands answer per item.
  */
 public final class ControllerLogic {
     /** The image after a command, and what to tell its submitter. */
