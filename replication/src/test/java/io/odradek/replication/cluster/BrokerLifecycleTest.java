@@ -206,4 +206,19 @@ class BrokerLifecycleTest {
         assertThat(c.image.offset()).isEqualTo(before.offset() + 2);
         assertThat(c.image.brokers()).isEqualTo(before.brokers());
     }
+
+    @Test
+    void withUncleanElectionAnUnfencedOutOfSyncReplicaTakesAnOfflinePartition() {
+        Cluster c = new Cluster(new ControllerSettings(true, 1000)).withBrokers(2);
+        c.createAssigned("t", List.of(List.of(1, 2)));
+        c.alterIsr(1, "t", 0, List.of(1));
+        c.fence(2, 1, 42);
+        assertThat(c.partition("t", 0)).isEqualTo(partition(List.of(1, 2), List.of(1), -1, 1, 2));
+
+        long epoch = c.run(new RegisterBroker(2, UUID.randomUUID(), List.of(), null, null)).value();
+        c.run(new UnfenceBroker(2, epoch));
+
+        assertThat(c.partition("t", 0)).isEqualTo(partition(List.of(1, 2), List.of(2), 2, 2, 3));
+        assertThat(c.image.brokers().keySet()).containsExactly(1, 2);
+    }
 }
