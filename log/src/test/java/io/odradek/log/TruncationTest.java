@@ -12,13 +12,20 @@ import io.odradek.log.producer.ProducerSnapshotFile;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -350,5 +357,59 @@ class TruncationTest {
                 .containsExactly("0:a", "1:b", "2:c", "3:d", "4:e");
         assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs());
         assertThat(segmentFileBatches(follower)).isEqualTo(segmentFileBatches(leader));
+    }
+
+    @Test
+    void readsRacingTruncationsAndAppendsOnlyEverSeeWholeBatchesOfTheOffsetsTheyAskFor() throws Exception {
+        PartitionLog log = open("p", Map.of(LogConfig.SEGMENT_BYTES, "2000"));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        List<String> problems = new CopyOnWriteArrayList<>();
+        AtomicInteger slicesChecked = new AtomicInteger();
+        Thread reader = new Thread(() -> {
+            Random random = new Random(7);
+            while (writing.get() || slicesChecked.get() == 0) {
+                long from = (long) (random.nextDouble() * (log.logEndOffset() + 1));
+                try {
+                    // sent after the read returned, as a fetch response is, while the writer goes on
+                    ByteBuffer bytes = LogFixture.readSlice(log.read(from, 300));
+                    for (RecordBatch b : MemoryRecords.readableRecords(bytes).batches()) {
+                        b.ensureValid();
+                        for (Record r : b) {
+                            String value = StandardCharsets.UTF_8.decode(r.value()).toString();
+                            if (!value.startsWith("o" + r.offset() + ":")) {
+                                problems.add("offset " + r.offset() + " holds " + value);
+                            }
+                        }
+                    }
+                    slicesChecked.incrementAndGet();
+                } catch (OffsetOutOfRangeException truncatedMeanwhile) {
+                    // asked for an offset a truncation removed: what a fetcher is told
+                } catch (IOException | RuntimeException e) {
+                    problems.add(from + ": " + e);
+                }
+            }
+        });
+        reader.start();
+        Random random = new Random(11);
+        try {
+            for (int round = 0; round < 120; round++) {
+                for (int i = 0; i < 4; i++) {
+                    long next = log.logEndOffset();
+                    log.append(batch(NOW, "o" + next + ":r" + round, "o" + (next + 1) + ":r" + round), round);
+                }
+                log.truncateTo(Math.max(0, log.logEndOffset() - 1 - random.nextInt(6)));
+            }
+        } finally {
+            writing.set(false);
+            reader.join();
+        }
+
+        assertThat(problems).isEmpty();
+        assertThat(slicesChecked.get()).isPositive();
+        List<String> all = records(log);
+        for (String r : all) {
+            String offset = r.substring(0, r.indexOf(':'));
+            assertThat(r).startsWith(offset + ":o" + offset + ":");
+        }
     }
 }
