@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.apache.kafka.common.record.internal.FileLogInputStream;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
@@ -36,6 +37,9 @@ class TruncationTest {
     private static final long NOW = 1_000_000L;
     /** A few batches per segment, so histories cross rolls (each roll also writes a producer snapshot). */
     private static final Map<String, String> SMALL_SEGMENTS = Map.of(LogConfig.SEGMENT_BYTES, "300");
+    /** As SMALL_SEGMENTS, with an index entry for nearly every batch, so the cut goes through index entries. */
+    private static final Map<String, String> DENSE_INDEXES = Map.of(LogConfig.SEGMENT_BYTES, "300",
+            LogConfig.INDEX_INTERVAL_BYTES, "1");
 
     @TempDir
     Path tmp;
@@ -98,6 +102,53 @@ class TruncationTest {
         return out;
     }
 
+    /**
+     * What {@code kafka-dump-log --index-sanity-check} verifies, with Kafka's own index classes on a closed
+     * log's files: each .index entry points at a batch starting there whose last offset it names, each
+     * .timeindex entry names a batch carrying that largest timestamp, and Kafka's sanity checks pass.
+     */
+    private static void assertKafkaAcceptsTheIndexes(Path dir) throws IOException {
+        List<Path> logs;
+        try (Stream<Path> list = Files.list(dir)) {
+            logs = list.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
+        }
+        for (Path logFile : logs) {
+            String prefix = logFile.getFileName().toString().substring(0, 20);
+            long base = Long.parseLong(prefix);
+            Map<Integer, Long> lastOffsetAt = new java.util.HashMap<>();
+            Map<Long, Long> maxTimestampOfBatchEndingAt = new java.util.HashMap<>();
+            try (FileRecords records = FileRecords.open(new File(logFile.toString()), false)) {
+                for (FileLogInputStream.FileChannelRecordBatch b : records.batches()) {
+                    lastOffsetAt.put(b.position(), b.lastOffset());
+                    maxTimestampOfBatchEndingAt.put(b.lastOffset(), b.maxTimestamp());
+                }
+            }
+            var offsetIndex = new org.apache.kafka.storage.internals.log.OffsetIndex(
+                    dir.resolve(prefix + ".index").toFile(), base, 10 << 20, false);
+            try {
+                offsetIndex.sanityCheck();
+                for (int i = 0; i < offsetIndex.entries(); i++) {
+                    var e = offsetIndex.entry(i);
+                    assertThat(lastOffsetAt.get(e.position())).as(prefix + ".index " + e).isEqualTo(e.offset());
+                }
+            } finally {
+                offsetIndex.close();
+            }
+            var timeIndex = new org.apache.kafka.storage.internals.log.TimeIndex(
+                    dir.resolve(prefix + ".timeindex").toFile(), base, 10 << 20, false);
+            try {
+                timeIndex.sanityCheck();
+                for (int i = 0; i < timeIndex.entries(); i++) {
+                    var e = timeIndex.entry(i);
+                    assertThat(maxTimestampOfBatchEndingAt.get(e.offset())).as(prefix + ".timeindex " + e)
+                            .isEqualTo(e.timestamp());
+                }
+            } finally {
+                timeIndex.close();
+            }
+        }
+    }
+
     /** Batches of 2 records at offsets 0-1, 2-3, ...; batch i under leader epoch epochOf(i). */
     private static void appendPairs(PartitionLog log, int batches, java.util.function.IntUnaryOperator epochOf) {
         for (int i = 0; i < batches; i++) {
@@ -107,7 +158,7 @@ class TruncationTest {
 
     @Test
     void truncationInTheMiddleOfASegmentDropsTheTailAndNewAppendsFollowOn() throws IOException {
-        PartitionLog log = open("p", Map.of());
+        PartitionLog log = open("p", Map.of(LogConfig.INDEX_INTERVAL_BYTES, "1"));
         appendPairs(log, 4, i -> i < 2 ? 0 : 1);   // 0-1, 2-3 under epoch 0; 4-5, 6-7 under epoch 1
 
         log.truncateTo(4);
@@ -128,6 +179,8 @@ class TruncationTest {
         // the time index lost the cut batches' entries: nothing is as new as NOW + 2 any more
         assertThat(log.offsetForTimestamp(NOW + 2)).isEmpty();
         assertThat(log.offsetForTimestamp(NOW + 1)).contains(new OffsetAndTimestamp(2, NOW + 1));
+        log.close();
+        assertKafkaAcceptsTheIndexes(log.dir());
     }
 
     @Test
@@ -183,7 +236,7 @@ class TruncationTest {
     void logReopenedAfterTruncationIsTheSameLog() throws IOException {
         for (boolean clean : new boolean[] {true, false}) {
             String dir = clean ? "clean" : "unclean";
-            PartitionLog log = open(dir, SMALL_SEGMENTS);
+            PartitionLog log = open(dir, DENSE_INDEXES);
             appendPairs(log, 10, i -> i / 3);
             log.append(idempotent(1000L, (short) 0, 0, NOW, "i0"), 3);
             log.append(transactional(2000L, (short) 0, 0, NOW, "t0"), 3);
@@ -193,8 +246,9 @@ class TruncationTest {
             List<EpochEntry> epochs = log.leaderEpochs();
             long end = log.logEndOffset();
             log.close();
+            assertKafkaAcceptsTheIndexes(tmp.resolve(dir).resolve("t-0"));
 
-            PartitionLog reopened = open(dir, SMALL_SEGMENTS, PartitionLog.Options.defaults().withCleanShutdown(clean));
+            PartitionLog reopened = open(dir, DENSE_INDEXES, PartitionLog.Options.defaults().withCleanShutdown(clean));
 
             assertThat(reopened.logEndOffset()).as(dir).isEqualTo(end).isEqualTo(13L);
             assertThat(records(reopened)).as(dir).isEqualTo(records).endsWith("11:v11", "12:after");
