@@ -66,6 +66,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     partition's append is in the log. acks=all then waits, in the waiting-operations set, until each
  *     appended partition's high watermark passes its last offset: at once on one node; after timeout_ms
  *     the partitions still short get REQUEST_TIMED_OUT (base offset kept), as Kafka's DelayedProduce; a
+ *     partition whose broker stopped leading at the append's epoch gets NOT_LEADER_OR_FOLLOWER (a new
+ *     leader's high watermark says nothing of these records), one whose ISR fell below min.insync.replicas
+ *     after the append NOT_ENOUGH_REPLICAS_AFTER_APPEND (Kafka's checkEnoughReplicasReachOffset); a
  *     closed connection drops the wait. min.insync.replicas is not checked yet (one node, one replica).
  *     acks=0 sends no response; if a partition failed, the connection is closed instead, as Kafka does, so
  *     the client refreshes its metadata.</li>
@@ -162,7 +165,7 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /** A partition whose append succeeded, for the acks=all wait. */
-    private record Appended(Partition partition, long lastOffset, Struct out) {
+    private record Appended(Partition partition, long lastOffset, int leaderEpoch, Struct out) {
     }
 
     @Override
@@ -359,7 +362,7 @@ public final class ProduceHandler implements ApiHandler {
                         .set(PartitionProduceResponse.LOG_APPEND_TIME_MS, result.logAppendTime())
                         .set(PartitionProduceResponse.LOG_START_OFFSET, result.logStartOffset());
                 if (acks == ACKS_ALL) {
-                    appended.add(new Appended(partition, result.lastOffset(), out));
+                    appended.add(new Appended(partition, result.lastOffset(), result.leaderEpoch(), out));
                 }
             }
             return null;
@@ -637,28 +640,36 @@ public final class ProduceHandler implements ApiHandler {
         @Override
         protected boolean canComplete() {
             for (Appended a : appended) {
-                if (!replicated(a)) {
+                if (check(a).isEmpty()) {
                     return false;
                 }
             }
             return true;
         }
 
-        private static boolean replicated(Appended a) {
-            return a.partition().highWatermark() > a.lastOffset();
+        /**
+         * Kafka's checkEnoughReplicasReachOffset: empty while the high watermark is short of the append; an error
+         * when this broker stopped leading at the append's epoch (NOT_LEADER_OR_FOLLOWER) or the ISR fell below
+         * min.insync.replicas (NOT_ENOUGH_REPLICAS_AFTER_APPEND); NONE once it is committed.
+         */
+        private static Optional<ErrorCode> check(Appended a) {
+            return a.partition().checkEnoughReplicasReachOffset(a.lastOffset() + 1, a.leaderEpoch());
         }
 
         @Override
         protected void onComplete(Outcome outcome) {
             switch (outcome) {
-                case SATISFIED -> future.complete(response);
-                case EXPIRED -> {
-                    // Kafka keeps the assigned base offset and sets the error on the partitions not yet replicated.
+                case SATISFIED, EXPIRED -> {
+                    // Kafka keeps the assigned base offset and sets the error on the partitions not replicated.
                     for (Appended a : appended) {
-                        if (!replicated(a)) {
-                            a.out().set(PartitionProduceResponse.ERROR_CODE, ErrorCode.REQUEST_TIMED_OUT.code())
-                                    .set(PartitionProduceResponse.ERROR_MESSAGE, "the high watermark did not reach offset "
-                                            + a.lastOffset() + " within timeout_ms");
+                        ErrorCode error = check(a).orElse(ErrorCode.REQUEST_TIMED_OUT);
+                        if (error != ErrorCode.NONE) {
+                            a.out().set(PartitionProduceResponse.ERROR_CODE, error.code())
+                                    .set(PartitionProduceResponse.ERROR_MESSAGE, error == ErrorCode.REQUEST_TIMED_OUT
+                                            ? "the high watermark did not reach offset " + a.lastOffset()
+                                                    + " within timeout_ms"
+                                            : "offset " + a.lastOffset() + " was appended at leader epoch "
+                                                    + a.leaderEpoch() + " but is not committed: " + error);
                         }
                     }
                     future.complete(response);

@@ -68,6 +68,8 @@ public final class Partition {
     private final Map<Integer, FollowerState> followers = new ConcurrentHashMap<>();
     private volatile PartitionState state;
     private volatile long highWatermark;
+    /** Set when the replica leaves this broker: parked commits fail, nothing more is proposed. */
+    private volatile boolean removed;
 
     /** What the leader knows of one follower from its fetches (Kafka's ReplicaState); guarded by the Partition. */
     private static final class FollowerState {
@@ -208,13 +210,17 @@ public final class Partition {
      * Appends a producer's batches on this partition's writer thread, stamping them with the leader epoch.
      * The future completes once they are in the log (with the log's {@code LogException} on a refusal);
      * {@code records} must stay valid and untouched until then. Whether acks=all is satisfied is the caller's
-     * check: {@link #highWatermark()} past {@link AppendResult#lastOffset()}, waiting in the set if not yet.
+     * check: {@link #checkEnoughReplicasReachOffset} with {@link AppendResult#lastOffset()} + 1 and the result's
+     * {@link AppendResult#leaderEpoch()}, waiting in the set while it answers empty.
      *
      * @param requiredAcks the request's acks (-1, 0 or 1); kept for the min.insync.replicas check replication adds
      */
     public CompletableFuture<AppendResult> appendAsLeader(ByteBuffer records, short requiredAcks) {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
-        submit(result, () -> log.append(records, leaderEpochForAppend(requiredAcks)));
+        submit(result, () -> {
+            int epoch = leaderEpochForAppend(requiredAcks);
+            return log.append(records, epoch).withLeaderEpoch(epoch);
+        });
         return result;
     }
 
@@ -229,7 +235,10 @@ public final class Partition {
     public CompletableFuture<AppendResult> appendAsLeader(ByteBuffer records, short requiredAcks,
             VerificationGuard guard) {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
-        submit(result, () -> log.append(records, leaderEpochForAppend(requiredAcks), guard));
+        submit(result, () -> {
+            int epoch = leaderEpochForAppend(requiredAcks);
+            return log.append(records, epoch, guard).withLeaderEpoch(epoch);
+        });
         return result;
     }
 
@@ -263,7 +272,10 @@ public final class Partition {
      */
     public CompletableFuture<AppendResult> appendRecordsAsCoordinator(ByteBuffer batch) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, () -> log.appendAsCoordinator(batch, leaderEpochForAppend((short) 1)));
+        submit(appended, () -> {
+            int epoch = leaderEpochForAppend((short) 1);
+            return log.appendAsCoordinator(batch, epoch).withLeaderEpoch(epoch);
+        });
         return appended.thenCompose(this::whenCommitted);
     }
 
@@ -285,35 +297,96 @@ public final class Partition {
     public CompletableFuture<AppendResult> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch,
             boolean commit, short transactionVersion) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit,
-                leaderEpochForAppend((short) 1),
-                transactionVersion));
+        submit(appended, () -> {
+            int epoch = leaderEpochForAppend((short) 1);
+            return log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, epoch, transactionVersion)
+                    .withLeaderEpoch(epoch);
+        });
         return appended.thenCompose(this::whenCommitted);
     }
 
-    /** Completes when the high watermark passes {@code appended} (at once if it already has). */
+    /**
+     * Completes when the high watermark passes {@code appended} while this broker still leads at the epoch it
+     * was appended at (at once if it already has). Fails with a {@code LogAppendException} carrying
+     * NOT_LEADER_OR_FOLLOWER when this broker stops leading (or leads at another epoch: the records may have
+     * been truncated away, and a new leader's high watermark says nothing about them) or the partition is
+     * removed, and with NOT_ENOUGH_REPLICAS_AFTER_APPEND as {@link #checkEnoughReplicasReachOffset}.
+     */
     public CompletableFuture<AppendResult> whenCommitted(AppendResult appended) {
-        if (highWatermark() > appended.lastOffset()) {
-            return CompletableFuture.completedFuture(appended);
+        long required = appended.lastOffset() + 1;
+        Optional<ErrorCode> now = checkEnoughReplicasReachOffset(required, appended.leaderEpoch());
+        if (now.isPresent()) {
+            return now.get() == ErrorCode.NONE ? CompletableFuture.completedFuture(appended)
+                    : CompletableFuture.failedFuture(notCommitted(now.get(), appended));
         }
         CompletableFuture<AppendResult> committed = new CompletableFuture<>();
         waiting.watch(new DelayedOperation(-1, DelayedOperation.INLINE) {
+            private volatile ErrorCode outcome;
+
             @Override
             protected boolean canComplete() {
-                return highWatermark() > appended.lastOffset();
+                Optional<ErrorCode> check = checkEnoughReplicasReachOffset(required, appended.leaderEpoch());
+                check.ifPresent(e -> outcome = e);
+                return check.isPresent();
             }
 
             @Override
-            protected void onComplete(Outcome outcome) {
-                if (outcome == Outcome.SATISFIED) {
+            protected void onComplete(Outcome how) {
+                if (how == Outcome.SATISFIED && outcome == ErrorCode.NONE) {
                     committed.complete(appended);
+                } else if (how == Outcome.SATISFIED) {
+                    committed.completeExceptionally(notCommitted(outcome, appended));
                 } else {
                     committed.completeExceptionally(new IllegalStateException(
-                            "append to " + Partition.this + " ended " + outcome + " before it was committed", failure()));
+                            "append to " + Partition.this + " ended " + how + " before it was committed", failure()));
                 }
             }
         }, List.of(this));
         return committed;
+    }
+
+    private LogAppendException notCommitted(ErrorCode error, AppendResult appended) {
+        String why = error == ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND ? notEnoughReplicasMessage()
+                : "Broker " + localBrokerId + " no longer leads " + this + " at leader epoch " + appended.leaderEpoch()
+                        + ": offsets " + appended.baseOffset() + "-" + appended.lastOffset() + " may not be committed";
+        return new LogAppendException(error, why);
+    }
+
+    /**
+     * Kafka's checkEnoughReplicasReachOffset, for an acks=all produce or a coordinator write that this broker
+     * appended as leader at {@code appendLeaderEpoch} (-1: any epoch) and that ends before
+     * {@code requiredOffset}: empty while the high watermark has not reached it; NOT_LEADER_OR_FOLLOWER once
+     * this broker no longer leads at that epoch or the partition was removed (a demoted leader's high
+     * watermark comes from the new leader and covers other records); else NONE, or
+     * NOT_ENOUGH_REPLICAS_AFTER_APPEND when the maximal ISR is now smaller than min.insync.replicas. Lock-free,
+     * from any thread.
+     */
+    public Optional<ErrorCode> checkEnoughReplicasReachOffset(long requiredOffset, int appendLeaderEpoch) {
+        // The high watermark first, then the state: a high watermark lifted after a demotion is read only
+        // together with the demoted state (both are written under the lock, state first).
+        long hwm = highWatermark();
+        PartitionState s = state;
+        if (removed || !s.isLeader() || appendLeaderEpoch >= 0 && s.leaderEpoch() != appendLeaderEpoch) {
+            return Optional.of(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+        }
+        if (hwm < requiredOffset) {
+            return Optional.empty();
+        }
+        // One node (no controller) keeps its old answer: min.insync.replicas is checked before its appends only.
+        if (localBrokerId != NO_BROKER && s.maximalIsr().size() < minInsyncReplicas()) {
+            return Optional.of(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
+        }
+        return Optional.of(ErrorCode.NONE);
+    }
+
+    /**
+     * The partition left this broker (its replica was removed or its topic deleted): writes waiting for their
+     * commit here fail with NOT_LEADER_OR_FOLLOWER now instead of waiting forever, and no ISR change is
+     * proposed again.
+     */
+    public void markRemoved() {
+        removed = true;
+        waiting.wake(this);
     }
 
     /**
