@@ -460,7 +460,8 @@ public final class Partition {
      */
     private synchronized boolean maybeAdvanceHighWatermark() {
         PartitionState s = state;
-        if (!s.isLeader()) {
+        if (!s.isLeader() || isUnderMinIsr(s)) {
+            // Kafka's maybeIncrementLeaderHW: nothing is committed while the ISR is below min.insync.replicas.
             return false;
         }
         long candidate = log.logEndOffset();
@@ -481,7 +482,10 @@ public final class Partition {
         return false;
     }
 
-    /** A leader with no other replica in its maximal ISR: every append is committed as soon as it is in the log. */
+    /**
+     * A leader with no other replica in its maximal ISR, and (in a cluster) not below min.insync.replicas:
+     * every append is committed as soon as it is in the log.
+     */
     private boolean isAloneLeader(PartitionState s) {
         if (!s.isLeader()) {
             return false;
@@ -491,7 +495,16 @@ public final class Partition {
                 return false;
             }
         }
-        return true;
+        return !isUnderMinIsr(s);
+    }
+
+    /**
+     * Kafka's isUnderMinIsr: a leader whose committed ISR is smaller than min.insync.replicas, so its high
+     * watermark must not move. Never on one node (no controller): there the topic's min.insync.replicas only
+     * refuses acks=all appends up front, as before.
+     */
+    private boolean isUnderMinIsr(PartitionState s) {
+        return localBrokerId != NO_BROKER && s.isLeader() && s.isr().size() < minInsyncReplicas();
     }
 
     // ---------------------------------------------------------------- leadership

@@ -151,6 +151,39 @@ class LeaderSafetyTest {
         assertThat(waiting.watching(p)).isZero();
     }
 
+    @Test
+    void acksAllWriteWaitsWhileTheIsrIsBelowMinInsyncAndCompletesWhenAFollowerRejoins() {
+        p.makeLeader(reg(L, List.of(L, F2, F3), 5, 7), T0);
+        AppendResult a = await(p.appendAsLeader(batch("a", "b"), (short) -1));
+        CompletableFuture<AppendResult> committed = p.whenCommitted(a);
+
+        p.makeLeader(reg(L, List.of(L), 5, 8), T0 + 40_000); // both followers dropped; min.insync.replicas=2
+
+        assertThat(committed).isNotDone();
+        assertThat(p.highWatermark()).isZero();
+        assertThat(p.fetchableEnd(FetchIsolation.HIGH_WATERMARK)).isZero();
+        assertThat(p.checkEnoughReplicasReachOffset(2, 5)).isEmpty();
+
+        p.updateFollowerFetchState(F2, BROKER_EPOCH, 2, T0 + 40_001); // F2 caught up: proposed back into the ISR
+        assertThat(controller.alterPartitions()).hasSize(1);
+        assertThat(controller.alterPartitions().get(0).newIsr()).containsExactly(L, F2);
+        assertThat(p.highWatermark()).isZero(); // the committed ISR is still below min.insync.replicas
+
+        p.makeLeader(reg(L, List.of(L, F2), 5, 9), T0 + 40_002);
+        assertThat(p.highWatermark()).isEqualTo(2L);
+        assertThat(await(committed)).isEqualTo(a);
+    }
+
+    @Test
+    void leaderAloneInItsIsrWithMinInsyncOneCommitsAtItsLogEnd() {
+        log.updateConfig(LogConfig.defaults().with(Map.of("min.insync.replicas", "1")));
+        p.makeLeader(reg(L, List.of(L), 5, 7), T0);
+        AppendResult a = await(p.appendAsLeader(batch("a", "b"), (short) -1));
+
+        assertThat(p.highWatermark()).isEqualTo(2L);
+        assertThat(await(p.whenCommitted(a))).isEqualTo(a);
+    }
+
     private int waitForParked() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (waiting.watching(p) == 0 && System.nanoTime() < deadline) {
