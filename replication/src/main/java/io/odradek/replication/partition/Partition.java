@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -55,6 +56,8 @@ import java.util.function.Supplier;
 public final class Partition {
     /** The local broker id of a partition made by the single-node constructor, which knows no brokers. */
     private static final int NO_BROKER = -1;
+    /** How long a pending ISR change that timed out or failed unclearly waits before it is sent again. */
+    static final long ALTER_PARTITION_RETRY_BACKOFF_MS = 100;
 
     private final PartitionLog log;
     private final UUID topicId;
@@ -766,18 +769,28 @@ public final class Partition {
     }
 
     /**
-     * Sends an AlterPartition for {@code newIsr} (one in flight: the state records it as pending). A refusal
-     * or a failure clears the pending change, so the next fetch or shrink check proposes again; success
-     * keeps it pending until the image shows the new registration (see {@link #makeLeader}). Caller holds
-     * the lock.
+     * Sends an AlterPartition for {@code newIsr} (one in flight: the state records it as pending), as Kafka's
+     * submitAlterPartition and handleAlterPartitionError. Success keeps it pending until the image shows the
+     * new registration (see {@link #makeLeader}). Only a refusal proving the controller did not apply it
+     * (INELIGIBLE_REPLICA, OPERATION_NOT_ATTEMPTED, INVALID_REQUEST) clears it, so the next fetch or shrink
+     * check proposes again. FENCED_LEADER_EPOCH and INVALID_UPDATE_VERSION mean our image is behind: it stays
+     * pending until the image shows the outcome. A timeout or any other failure may still be applied later
+     * (a Ratis retry), so it stays pending too, and the same change is sent again after
+     * {@link #ALTER_PARTITION_RETRY_BACKOFF_MS}: the high watermark keeps waiting for the maximal ISR meanwhile.
+     * Caller holds the lock.
      */
     private void proposeIsr(PartitionState s, List<Integer> newIsr) {
         PartitionState pending = s.withPendingIsr(newIsr);
         holdHighWatermarkAtLogEndIfAlone(s);
         state = pending;
         publishHighWatermark();
+        sendAlterPartition(pending);
+    }
+
+    private void sendAlterPartition(PartitionState pending) {
         ControllerCommand.AlterPartition command = new ControllerCommand.AlterPartition(localBrokerId,
-                brokerEpoch.getAsLong(), topicId, partition(), s.leaderEpoch(), s.partitionEpoch(), newIsr);
+                brokerEpoch.getAsLong(), topicId, partition(), pending.leaderEpoch(), pending.partitionEpoch(),
+                pending.pendingIsr());
         CompletableFuture<CommandResult> sent;
         try {
             sent = controller.submit(command);
@@ -785,22 +798,45 @@ public final class Partition {
             sent = CompletableFuture.failedFuture(e);
         }
         sent.whenComplete((result, error) -> {
-            if (error != null || !succeeded(result)) {
-                clearPendingIsr(pending);
+            ErrorCode code = error != null ? null : errorOf(result);
+            if (code == ErrorCode.NONE || code == ErrorCode.FENCED_LEADER_EPOCH
+                    || code == ErrorCode.INVALID_UPDATE_VERSION) {
+                return;
             }
+            if (code == ErrorCode.INELIGIBLE_REPLICA || code == ErrorCode.OPERATION_NOT_ATTEMPTED
+                    || code == ErrorCode.INVALID_REQUEST) {
+                clearPendingIsr(pending);
+                return;
+            }
+            CompletableFuture.delayedExecutor(ALTER_PARTITION_RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS)
+                    .execute(() -> resendAlterPartition(pending));
         });
     }
 
-    private static boolean succeeded(CommandResult result) {
-        if (result == null || result.error() != ErrorCode.NONE) {
-            return false;
+    /** Sends the same change again if it is still the pending one (no newer image, partition still here). */
+    private void resendAlterPartition(PartitionState pending) {
+        synchronized (this) {
+            if (state != pending || removed) {
+                return;
+            }
+            sendAlterPartition(pending);
+        }
+    }
+
+    /** The command's error, else the first item's, else NONE (a null result counts as UNKNOWN_SERVER_ERROR). */
+    private static ErrorCode errorOf(CommandResult result) {
+        if (result == null) {
+            return ErrorCode.UNKNOWN_SERVER_ERROR;
+        }
+        if (result.error() != ErrorCode.NONE) {
+            return result.error();
         }
         for (ItemResult item : result.items()) {
             if (item.error() != ErrorCode.NONE) {
-                return false;
+                return item.error();
             }
         }
-        return true;
+        return ErrorCode.NONE;
     }
 
     private synchronized void clearPendingIsr(PartitionState pending) {

@@ -6,6 +6,8 @@ import io.odradek.log.AppendResult;
 import io.odradek.log.LogAppendException;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
+import io.odradek.replication.cluster.CommandResult;
+import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.RecordBatchBuilder;
@@ -18,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -182,6 +185,70 @@ class LeaderSafetyTest {
 
         assertThat(p.highWatermark()).isEqualTo(2L);
         assertThat(await(p.whenCommitted(a))).isEqualTo(a);
+    }
+
+    @Test
+    void isrExpansionThatTimedOutStaysPendingSoTheHwmWaitsForTheAddedReplicaAndIsSentAgain() {
+        p.makeLeader(reg(L, List.of(L, F2), 5, 7), T0);
+        await(p.appendAsLeader(batch("a", "b"), (short) -1));
+        p.updateFollowerFetchState(F2, BROKER_EPOCH, 2, T0 + 1);
+        assertThat(p.highWatermark()).isEqualTo(2L);
+        CompletableFuture<CommandResult> held = new CompletableFuture<>();
+        controller.answer = () -> controller.alterPartitions().size() == 1
+                ? CompletableFuture.failedFuture(new TimeoutException("ratis slow")) : held;
+
+        p.updateFollowerFetchState(F3, BROKER_EPOCH, 2, T0 + 2); // proposes {1,2,3}; the controller times out
+
+        assertThat(p.state().pendingIsr()).containsExactly(L, F2, F3);
+        await(p.appendAsLeader(batch("c", "d"), (short) -1));
+        p.updateFollowerFetchState(F2, BROKER_EPOCH, 4, T0 + 3);
+        assertThat(p.highWatermark()).isEqualTo(2L); // waits for F3, which the controller may still add
+        assertThat(waitForAlterPartitions(2)).hasSize(2);
+        assertThat(controller.alterPartitions().get(1)).isEqualTo(controller.alterPartitions().get(0));
+
+        p.makeLeader(reg(L, List.of(L, F2, F3), 5, 8), T0 + 4); // the retry was committed after all
+        assertThat(p.inSyncReplicas()).containsExactly(L, F2, F3);
+        assertThat(p.state().pendingIsr()).isNull();
+        assertThat(p.highWatermark()).isEqualTo(2L);
+        p.updateFollowerFetchState(F3, BROKER_EPOCH, 4, T0 + 5);
+        assertThat(p.highWatermark()).isEqualTo(4L);
+    }
+
+    @Test
+    void isrExpansionRefusedAsIneligibleIsDroppedAndProposedAgainByTheNextFetch() {
+        p.makeLeader(reg(L, List.of(L, F2), 5, 7), T0);
+        controller.answer = () -> CompletableFuture.completedFuture(
+                CommandResult.failed(1, ErrorCode.INELIGIBLE_REPLICA, "broker 3 is fenced"));
+
+        p.updateFollowerFetchState(F3, BROKER_EPOCH, 0, T0 + 1);
+        assertThat(p.state().pendingIsr()).isNull();
+        p.updateFollowerFetchState(F3, BROKER_EPOCH, 0, T0 + 2);
+
+        assertThat(controller.alterPartitions()).hasSize(2);
+        assertThat(controller.alterPartitions().get(1).newIsr()).containsExactly(L, F2, F3);
+    }
+
+    @Test
+    void isrExpansionFencedByANewerEpochStaysPendingUntilTheImageShowsTheOutcome() {
+        p.makeLeader(reg(L, List.of(L, F2), 5, 7), T0);
+        controller.answer = () -> CompletableFuture.completedFuture(
+                CommandResult.failed(1, ErrorCode.INVALID_UPDATE_VERSION, "partition epoch 7 is not current"));
+
+        p.updateFollowerFetchState(F3, BROKER_EPOCH, 0, T0 + 1);
+        p.updateFollowerFetchState(F3, BROKER_EPOCH, 0, T0 + 2);
+
+        assertThat(p.state().pendingIsr()).containsExactly(L, F2, F3);
+        assertThat(controller.alterPartitions()).hasSize(1);
+        p.makeLeader(reg(L, List.of(L, F2), 5, 9), T0 + 3); // the newer image: F3 was not added
+        assertThat(p.state().pendingIsr()).isNull();
+    }
+
+    private List<AlterPartition> waitForAlterPartitions(int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (controller.alterPartitions().size() < count && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        return controller.alterPartitions();
     }
 
     private int waitForParked() {
