@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
  * / --cancel}, Admin.alterPartitionReassignments. Each partition gets a target replica list, or null to
  * cancel its reassignment. One result per partition, in request order, as Kafka's controller answers:
  * <ul>
- * <li>Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION ("No such topic as T" / "No such partition
- *     as T-P"), answered here from the image.</li>
+ * <li>Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION ("Unable to find a topic named T." / "Unable
+ *     to find partition T:P."), answered here from the image.</li>
  * <li>v1 AllowReplicationFactorChange false (echoed in the response): a target whose size differs from the
  *     partition's replica count is INVALID_REPLICATION_FACTOR "The replication factor is changed from N to M".</li>
  * <li>In a cluster the rest go to the controller quorum as one {@code AlterReassignments} command (results
@@ -80,10 +80,11 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler {
                 List<Integer> target = p.get(ReassignablePartition.REPLICAS);
                 PartitionRegistration current = known == null ? null : known.partition(index);
                 if (known == null) {
-                    partitions.put(index, new Result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "No such topic as " + topic));
+                    partitions.put(index, new Result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                            "Unable to find a topic named " + topic + "."));
                 } else if (current == null) {
                     partitions.put(index, new Result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-                            "No such partition as " + topic + "-" + index));
+                            "Unable to find partition " + topic + ":" + index + "."));
                 } else if (target != null && !allowRfChange && target.size() != originalReplicas(current).size()) {
                     partitions.put(index, new Result(ErrorCode.INVALID_REPLICATION_FACTOR,
                             "The replication factor is changed from " + originalReplicas(current).size() + " to "

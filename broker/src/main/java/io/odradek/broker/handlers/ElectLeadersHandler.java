@@ -136,12 +136,12 @@ public final class ElectLeadersHandler implements ApiHandler {
             Map<String, ItemResult> byKey = new HashMap<>();
             result.items().forEach(item -> byKey.put(item.key(), item));
             for (PartitionRef ref : toElect) {
-                ItemResult item = byKey.get(ref.toString());
-                if (item != null) {
-                    results.get(ref.topic()).put(ref.partition(), new Result(item.error(),
-                            item.error() == ErrorCode.ELECTION_NOT_NEEDED && item.message() == null
-                                    ? NOT_NEEDED : item.message()));
-                }
+                // Asked for all partitions, the controller leaves out those that needed no election.
+                ItemResult item = byKey.getOrDefault(ref.toString(),
+                        new ItemResult(ref.toString(), ErrorCode.ELECTION_NOT_NEEDED, null));
+                results.get(ref.topic()).put(ref.partition(), new Result(item.error(),
+                        item.error() == ErrorCode.ELECTION_NOT_NEEDED && item.message() == null
+                                ? NOT_NEEDED : item.message()));
             }
             return response(results, all, ErrorCode.NONE);
         });

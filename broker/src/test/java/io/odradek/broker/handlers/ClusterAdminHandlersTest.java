@@ -223,6 +223,20 @@ class ClusterAdminHandlersTest {
                 tuple("orders-1", ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE, "not in sync"));
     }
 
+    @Test
+    void inAClusterElectingAllPartitionsListsOnlyThoseTheControllerElectedOrRefused() {
+        FakeController controller = new FakeController(command -> CompletableFuture.completedFuture(CommandResult.ok(61,
+                List.of(new ItemResult("orders-2", ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE, null)), -1)), null);
+        ElectLeadersHandler handler = new ElectLeadersHandler(TestClusterView.of(ClusterImages.threeBrokers(), 1, controller));
+
+        Struct r = fx.call(handler, 1, electLeaders((byte) 1, null));
+
+        assertThat(controller.submitted).containsExactly(new ControllerCommand.ElectLeaders(true, null));
+        assertThat(r.get(ElectLeadersApi.Response.REPLICA_ELECTION_RESULTS)).extracting(t -> t.get(ReplicaElectionResult.TOPIC))
+                .containsExactly("audit", "orders");
+        assertThat(electionResults(r)).containsExactly(tuple("orders-2", ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE, null));
+    }
+
     // ---------------------------------------------------------------- reassignments
 
     private static Struct reassign(String topic, int partition, List<Integer> replicas) {
@@ -255,7 +269,7 @@ class ClusterAdminHandlersTest {
         assertThat(reassignResult(fx.call(handler, 1, reassign("orders", 0, null))))
                 .isEqualTo(tuple(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS, null));
         assertThat(reassignResult(fx.call(handler, 1, reassign("orders", 3, List.of(1)))))
-                .isEqualTo(tuple(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "No such partition as orders-3"));
+                .isEqualTo(tuple(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "Unable to find partition orders:3."));
         Struct noRfChange = reassign("orders", 0, List.of(1, 1))
                 .set(AlterPartitionReassignmentsApi.Request.ALLOW_REPLICATION_FACTOR_CHANGE, false);
         Struct refused = fx.call(handler, 1, noRfChange);
