@@ -2,7 +2,6 @@ package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
-import io.odradek.broker.cluster.SingleNodeClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
@@ -57,8 +56,7 @@ final class Handlers {
 
         // Topics and cluster metadata.
         ConfigDescriber configs = new ConfigDescriber(config);
-        // F2 (until E1's BrokerServices.cluster lands: the single-node view, made here).
-        ClusterView cluster = new SingleNodeClusterView(services.topics, node, config.listener().name());
+        ClusterView cluster = services.cluster;
         registry.register(new MetadataHandler(services.topics, cluster))
                 .register(new CreateTopicsHandler(services.topics, configs))
                 .register(new DeleteTopicsHandler(services.topics))

@@ -22,6 +22,7 @@ public final class Apis {
             CreateTopicsApi.SPEC,
             DeleteTopicsApi.SPEC,
             InitProducerIdApi.SPEC,
+            OffsetForLeaderEpochApi.SPEC,
             AddPartitionsToTxnApi.SPEC,
             AddOffsetsToTxnApi.SPEC,
             EndTxnApi.SPEC,
