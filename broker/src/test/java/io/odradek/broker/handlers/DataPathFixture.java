@@ -57,6 +57,8 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
     final DefaultEventLoop loop = new DefaultEventLoop();
     final WaitingOperations<Partition> waiting = new WaitingOperations<>("test-waiting");
     final Partitions partitions = new Partitions(this, new PartitionWriters(2), waiting);
+    /** The metadata image handlers see: this broker alone, leading every topic created here. */
+    final TestClusterView cluster = new TestClusterView();
     private int correlationId;
 
     DataPathFixture(Path dir) {
@@ -75,6 +77,7 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
             logs.put(topic + "-" + p, PartitionLog.open(dir, topic, p, LogConfig.defaults().with(config),
                     PartitionLog.Options.defaults().withTopicId(id)));
         }
+        cluster.addTopic(topic, id, partitions);
         return id;
     }
 
