@@ -112,7 +112,10 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
 
     @Override
     public Optional<String> topicName(UUID topicId) {
-        return ids.entrySet().stream().filter(e -> e.getValue().equals(topicId)).map(Map.Entry::getKey).findFirst();
+        // Topics only the cluster metadata knows (led elsewhere, no replica here) resolve too, as in a cluster.
+        Optional<String> local = ids.entrySet().stream().filter(e -> e.getValue().equals(topicId))
+                .map(Map.Entry::getKey).findFirst();
+        return local.isPresent() ? local : cluster.image().topic(topicId).map(t -> t.name());
     }
 
     @Override
