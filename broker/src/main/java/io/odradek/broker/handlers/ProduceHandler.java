@@ -282,7 +282,7 @@ public final class ProduceHandler implements ApiHandler {
                     continue;
                 }
                 Records records = partition.get(PartitionProduceData.RECORDS);
-                Partition target = check(version, acks, context.clientId(), name, index, records, out, response);
+                Partition target = check(version, acks, context.clientId(), name, index, records, out);
                 if (target == null) {
                     failed.set(true);
                     continue;
@@ -319,9 +319,14 @@ public final class ProduceHandler implements ApiHandler {
         if (acks == ACKS_ALL) {
             int timeoutMs = Math.max(0, request.get(Request.TIMEOUT_MS));
             return new Handled(all.thenCompose(v -> awaitHighWatermark(context, List.copyOf(appended), timeoutMs,
-                    response, version)), submitted);
+                    response, version, failed)), submitted);
         }
-        return new Handled(all.thenApply(v -> response), submitted);
+        return new Handled(all.thenApply(v -> {
+            if (failed.get()) {
+                addCurrentLeaders(version, response);
+            }
+            return response;
+        }), submitted);
     }
 
     /**
@@ -329,7 +334,7 @@ public final class ProduceHandler implements ApiHandler {
      * partition was refused here (its response filled in).
      */
     private Partition check(short version, short acks, String clientId, String topic, int index, Records records,
-            Struct out, Struct response) {
+            Struct out) {
         ErrorCode refused = null;
         String why = null;
         Optional<Partition> found = topic == null ? Optional.empty() : partitions.partition(topic, index);
@@ -356,9 +361,6 @@ public final class ProduceHandler implements ApiHandler {
         }
         if (refused != null) {
             fail(out, refused, why);
-            if (refused == ErrorCode.NOT_LEADER_OR_FOLLOWER) {
-                addCurrentLeader(version, topic, index, found.orElse(null), out, response);
-            }
             return null;
         }
         return found.get();
@@ -373,34 +375,52 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * KIP-951 on v10+, for a partition answered NOT_LEADER_OR_FOLLOWER: its current leader in the partition's
-     * response and the leader's endpoint (once per node) in the response's node_endpoints.
+     * KIP-951 on v10+, once every partition is answered (one thread): each partition answered
+     * NOT_LEADER_OR_FOLLOWER (refused here, by the writer, or while waiting for acks=all) gets its current
+     * leader, and the response's node_endpoints the leaders' client endpoints, each node once, as Kafka's
+     * KafkaApis does for producers.
      */
-    private void addCurrentLeader(short version, String topic, int index, Partition local, Struct out, Struct response) {
+    private void addCurrentLeaders(short version, Struct response) {
         if (version < 10) {
             return;
         }
-        CurrentLeader leader = CurrentLeader.of(cluster, topic, index, local);
-        out.set(PartitionProduceResponse.CURRENT_LEADER, PartitionProduceResponse.LeaderIdAndEpoch.SCHEMA.newStruct()
-                .set(PartitionProduceResponse.LeaderIdAndEpoch.LEADER_ID, leader.leaderId())
-                .set(PartitionProduceResponse.LeaderIdAndEpoch.LEADER_EPOCH, leader.leaderEpoch()));
-        if (leader.endpoint() == null) {
-            return;
-        }
-        // Called before the appends are handed over or once they have all ended: never two threads at once.
-        List<Struct> known = response.get(Response.NODE_ENDPOINTS);
-        if (known != null) {
-            for (Struct node : known) {
-                if (node.get(Response.NodeEndpoint.NODE_ID) == leader.leaderId()) {
-                    return;
+        for (Struct topic : response.get(Response.RESPONSES)) {
+            String name = null;
+            for (Struct out : topic.get(TopicProduceResponse.PARTITION_RESPONSES)) {
+                if (out.get(PartitionProduceResponse.ERROR_CODE) != ErrorCode.NOT_LEADER_OR_FOLLOWER.code()) {
+                    continue;
+                }
+                if (name == null) {
+                    name = version >= 13 ? topics.topicName(topic.get(TopicProduceResponse.TOPIC_ID)).orElse(null)
+                            : topic.get(TopicProduceResponse.NAME);
+                }
+                int index = out.get(PartitionProduceResponse.INDEX);
+                Partition local = name == null ? null : partitions.partition(name, index).orElse(null);
+                CurrentLeader leader = CurrentLeader.of(cluster, name, index, local);
+                out.set(PartitionProduceResponse.CURRENT_LEADER, PartitionProduceResponse.LeaderIdAndEpoch.SCHEMA.newStruct()
+                        .set(PartitionProduceResponse.LeaderIdAndEpoch.LEADER_ID, leader.leaderId())
+                        .set(PartitionProduceResponse.LeaderIdAndEpoch.LEADER_EPOCH, leader.leaderEpoch()));
+                if (leader.endpoint() != null && !hasNode(response, leader.leaderId())) {
+                    response.add(Response.NODE_ENDPOINTS)
+                            .set(Response.NodeEndpoint.NODE_ID, leader.leaderId())
+                            .set(Response.NodeEndpoint.HOST, leader.endpoint().host())
+                            .set(Response.NodeEndpoint.PORT, leader.endpoint().port())
+                            .set(Response.NodeEndpoint.RACK, leader.node().rack());
                 }
             }
         }
-        response.add(Response.NODE_ENDPOINTS)
-                .set(Response.NodeEndpoint.NODE_ID, leader.leaderId())
-                .set(Response.NodeEndpoint.HOST, leader.endpoint().host())
-                .set(Response.NodeEndpoint.PORT, leader.endpoint().port())
-                .set(Response.NodeEndpoint.RACK, leader.node().rack());
+    }
+
+    private static boolean hasNode(Struct response, int nodeId) {
+        List<Struct> known = response.get(Response.NODE_ENDPOINTS);
+        if (known != null) {
+            for (Struct node : known) {
+                if (node.get(Response.NodeEndpoint.NODE_ID) == nodeId) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -676,8 +696,8 @@ public final class ProduceHandler implements ApiHandler {
      * connection closes.
      */
     private CompletableFuture<Struct> awaitHighWatermark(RequestContext context, List<Appended> appended,
-            int timeoutMs, Struct response, short version) {
-        DelayedProduce produce = new DelayedProduce(appended, timeoutMs, response, version);
+            int timeoutMs, Struct response, short version, AtomicBoolean failed) {
+        DelayedProduce produce = new DelayedProduce(appended, timeoutMs, response, version, failed);
         if (produce.canComplete()) {
             produce.settle(false);
             return CompletableFuture.completedFuture(response);
@@ -696,13 +716,16 @@ public final class ProduceHandler implements ApiHandler {
         final List<Appended> appended;
         final Struct response;
         final short version;
+        /** Whether any partition of the request failed (then KIP-951 fields may be due). */
+        final AtomicBoolean failed;
         final CompletableFuture<Struct> future = new CompletableFuture<>();
 
-        DelayedProduce(List<Appended> appended, int timeoutMs, Struct response, short version) {
+        DelayedProduce(List<Appended> appended, int timeoutMs, Struct response, short version, AtomicBoolean failed) {
             super(timeoutMs, DelayedOperation.INLINE);
             this.appended = appended;
             this.response = response;
             this.version = version;
+            this.failed = failed;
         }
 
         @Override
@@ -733,7 +756,7 @@ public final class ProduceHandler implements ApiHandler {
                     a.out().set(PartitionProduceResponse.ERROR_CODE, ErrorCode.NOT_LEADER_OR_FOLLOWER.code())
                             .set(PartitionProduceResponse.ERROR_MESSAGE, "Leader changed while waiting for the "
                                     + "in-sync replicas of " + partition + " to reach offset " + a.lastOffset());
-                    addCurrentLeader(version, partition.topic(), partition.partition(), partition, a.out(), response);
+                    failed.set(true);
                 } else if (partition.highWatermark() > a.lastOffset()) {
                     if (partition.checkEnoughReplicas(ACKS_ALL) != ErrorCode.NONE) {
                         a.out().set(PartitionProduceResponse.ERROR_CODE,
@@ -744,6 +767,9 @@ public final class ProduceHandler implements ApiHandler {
                             .set(PartitionProduceResponse.ERROR_MESSAGE, "the high watermark did not reach offset "
                                     + a.lastOffset() + " within timeout_ms");
                 }
+            }
+            if (failed.get()) {
+                addCurrentLeaders(version, response);
             }
         }
 
