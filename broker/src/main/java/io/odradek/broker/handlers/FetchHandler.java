@@ -74,7 +74,8 @@ import java.util.concurrent.CompletableFuture;
  * <li>Replica fetches (followers): read to the log end. Before reading, the leader checks the follower's
  *     last_fetched_epoch (v12+) against its own epoch history: when the follower's log diverged, the
  *     partition is answered at once with diverging_epoch {epoch, end_offset} (the point the follower
- *     truncates to), no records and no fetch state recorded; otherwise the follower's fetch offset is
+ *     truncates to), no records and no fetch state recorded (OFFSET_OUT_OF_RANGE when our history has no
+ *     epoch at or below the follower's, as Kafka's readRecords); otherwise the follower's fetch offset is
  *     recorded with its replica_epoch (v15+, the follower's broker epoch; -1 before) and the fetch time, so
  *     the high watermark and the ISR may move. This happens once per request, not on the re-reads of a
  *     parked fetch (as Kafka's delayed fetch). The response carries the leader's high watermark, log start
@@ -259,7 +260,13 @@ public final class FetchHandler implements ApiHandler {
                 if (lastFetchedEpoch >= 0) {
                     Optional<EpochEndOffset> diverging = p.partition.divergingEpoch(lastFetchedEpoch, p.fetchOffset);
                     if (diverging.isPresent()) {
-                        p.diverging = diverging.get();
+                        EpochEndOffset end = diverging.get();
+                        if (end.leaderEpoch() < 0 || end.endOffset() < 0) {
+                            // Kafka: no epoch of ours at or below the fetcher's: it must find its place another way.
+                            p.checkError = ErrorCode.OFFSET_OUT_OF_RANGE;
+                        } else {
+                            p.diverging = end;
+                        }
                         return;
                     }
                 }
