@@ -6,7 +6,9 @@ import static io.odradek.broker.handlers.FetchHandlerTest.fetchRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.DescribeProducersApi;
@@ -16,6 +18,7 @@ import io.odradek.wire.api.ListOffsetsApi;
 import io.odradek.wire.api.OffsetForLeaderEpochApi;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.api.ProduceApi.Response.TopicProduceResponse.PartitionProduceResponse;
+import io.odradek.wire.codec.ResponseEncoder;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import io.odradek.wire.schema.WireWriter;
@@ -23,6 +26,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.junit.jupiter.api.AfterEach;
@@ -147,6 +151,31 @@ class LeadershipDataPathTest {
             assertThat(node.get(FetchApi.Response.NodeEndpoint.HOST)).isEqualTo("broker-2.example");
             assertThat(node.get(FetchApi.Response.NodeEndpoint.PORT)).isEqualTo(9192);
             assertThat(node.get(FetchApi.Response.NodeEndpoint.RACK)).isEqualTo("rack-b");
+        });
+    }
+
+    @Test
+    void kafkaReadsTheCurrentLeaderFieldsOfAFetchResponse() {
+        Struct response = fx.callAndWait(fetch, 17, fetchByIdRequest("moved", 0L));
+
+        List<Object> parts = ResponseEncoder.encode(ByteBufAllocator.DEFAULT, FetchApi.SPEC, (short) 17, 5, response);
+        ByteBuf frame = Unpooled.wrappedBuffer(parts.stream().map(part -> (ByteBuf) part).toArray(ByteBuf[]::new));
+        ByteBuffer bytes = ByteBuffer.wrap(ByteBufUtil.getBytes(frame));
+        frame.release();
+        bytes.getInt(); // frame length
+        bytes.getInt(); // correlation id
+        bytes.get(); // no tagged fields in the response header
+        FetchResponseData kafka = new FetchResponseData(new ByteBufferAccessor(bytes), (short) 17);
+
+        FetchResponseData.PartitionData p = kafka.responses().get(0).partitions().get(0);
+        assertThat(p.errorCode()).isEqualTo(ErrorCode.NOT_LEADER_OR_FOLLOWER.code());
+        assertThat(p.currentLeader().leaderId()).isEqualTo(LEADER);
+        assertThat(p.currentLeader().leaderEpoch()).isEqualTo(LEADER_EPOCH);
+        assertThat(kafka.nodeEndpoints()).singleElement().satisfies(node -> {
+            assertThat(node.nodeId()).isEqualTo(LEADER);
+            assertThat(node.host()).isEqualTo("broker-2.example");
+            assertThat(node.port()).isEqualTo(9192);
+            assertThat(node.rack()).isEqualTo("rack-b");
         });
     }
 
