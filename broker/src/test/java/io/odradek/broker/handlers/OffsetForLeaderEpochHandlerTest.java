@@ -41,7 +41,6 @@ class OffsetForLeaderEpochHandlerTest {
     }
 
     @Test
-    @Disabled("until PartitionLog.endOffsetForEpoch (log-replica, branch logrep) is on main")
     void epochZeroEndsAtTheLogEndOnOneNode() {
         Struct response = fx.callAndWait(handler, 4, request(-1, "events", 0, 0, 0));
 
@@ -49,7 +48,6 @@ class OffsetForLeaderEpochHandlerTest {
     }
 
     @Test
-    @Disabled("until PartitionLog.endOffsetForEpoch (log-replica, branch logrep) is on main")
     void aFollowerAsksTheSameWayWithItsReplicaId() {
         Struct request = request(2, "events", 0, 0, 0);
         addTopic(request, "events", 1, 0, 0);
