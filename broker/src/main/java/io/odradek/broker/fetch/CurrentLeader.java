@@ -13,9 +13,9 @@ import java.util.TreeMap;
 /**
  * KIP-951's answer to a client that reached a broker which does not lead the partition (NOT_LEADER_OR_FOLLOWER,
  * FENCED_LEADER_EPOCH): the current leader's id and epoch, and its client endpoint, so the client goes there
- * without a metadata round trip. As Kafka's KafkaApis.getCurrentLeader: the newest metadata image this broker
- * has applied (the local Partition's own view only when the image lacks the partition), the endpoint only for
- * an unfenced broker with the client listener. Built only on those error paths.
+ * without a metadata round trip. As Kafka's KafkaApis.getCurrentLeader: the leader and epoch this broker knows,
+ * from its metadata image or, when newer, from its local replica (the two are updated one after the other), the
+ * endpoint only for an unfenced broker with the client listener. Built only on those error paths.
  *
  * @param leaderId    -1 when there is no leader
  * @param leaderEpoch -1 when unknown
@@ -28,16 +28,12 @@ public record CurrentLeader(int leaderId, int leaderEpoch, BrokerRegistration no
     public static CurrentLeader of(ClusterView cluster, String topic, int partition, Partition local) {
         ClusterImage image = cluster.image();
         Optional<PartitionRegistration> registration = topic == null ? Optional.empty() : image.partition(topic, partition);
-        int leader;
-        int epoch;
-        if (registration.isPresent()) {
-            leader = registration.get().leader();
-            epoch = registration.get().leaderEpoch();
-        } else if (local != null) {
+        int leader = registration.map(PartitionRegistration::leader).orElse(-1);
+        int epoch = registration.map(PartitionRegistration::leaderEpoch).orElse(-1);
+        if (local != null && local.leaderEpoch() > epoch) {
+            // The replica was told of a newer leader than the image this view holds yet (they are updated apart).
             leader = local.leaderId();
             epoch = local.leaderEpoch();
-        } else {
-            return new CurrentLeader(-1, -1, null, null);
         }
         BrokerRegistration node = leader < 0 ? null : image.brokers().get(leader);
         Endpoint endpoint = node == null || node.fenced() ? null : node.endpoint(cluster.clientListener());
