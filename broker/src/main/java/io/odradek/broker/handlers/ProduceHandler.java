@@ -73,14 +73,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     closed instead, as Kafka does, so the client refreshes its metadata.</li>
  * <li>Replication (Kafka's Partition.appendRecordsToLeader and checkEnoughReplicasReachOffset): a partition
  *     this broker does not lead (a follower here, or only known from the cluster metadata) is
- *     NOT_LEADER_OR_FOLLOWER, with KIP-951's current_leader (leader id and epoch from the newest metadata
- *     image) and the leader's client endpoint in node_endpoints on v10+, as Kafka 4 answers it, so the
+ *     NOT_LEADER_OR_FOLLOWER, with KIP-951's current_leader (leader id and epoch from the metadata image,
+ *     or from the local replica when it knows a newer epoch) and the leader's client endpoint in
+ *     node_endpoints on v10+ (whoever refused: this check, the writer, or a wait), as Kafka 4 answers it, so the
  *     client goes there without a metadata round trip. acks=all with fewer in-sync replicas than the
  *     topic's min.insync.replicas is NOT_ENOUGH_REPLICAS before anything is appended; an acks=all append
  *     whose high watermark passed it while the ISR was below min.insync.replicas is
  *     NOT_ENOUGH_REPLICAS_AFTER_APPEND (the records are in the log, offsets kept); one whose partition
  *     stopped being led here while it waited is NOT_LEADER_OR_FOLLOWER. The leader check on this path is
- *     one volatile read; on one node it always passes and the ISR is this broker alone.</li>
+ *     one volatile read; on one node it always passes and the ISR is this broker alone (so a topic with
+ *     min.insync.replicas above 1 refuses acks=all, as a one-broker Kafka does).</li>
  * <li>Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION (Kafka 4 does not auto-create on produce);
  *     v13 names topics by id, an unknown id is UNKNOWN_TOPIC_ID. Internal topics (__consumer_offsets,
  *     __transaction_state) take no client writes: INVALID_TOPIC_EXCEPTION, as in Kafka.</li>
@@ -367,8 +369,11 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /** Kafka's NotEnoughReplicasException message. */
-    private static String notEnoughReplicas(Partition partition) {
+    private String notEnoughReplicas(Partition partition) {
         List<Integer> isr = partition.inSyncReplicas();
+        if (isr.isEmpty()) {
+            isr = List.of(cluster.localBrokerId()); // a single node's partition: this broker alone is in sync
+        }
         return "The size of the current ISR : " + isr.size() + " is insufficient to satisfy the min.isr requirement of "
                 + partition.log().config().get(LogConfig.MIN_INSYNC_REPLICAS) + " for partition " + partition
                 + ", live replica(s) broker.id are : " + isr;
