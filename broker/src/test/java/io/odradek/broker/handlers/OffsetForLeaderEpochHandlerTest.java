@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +58,6 @@ class OffsetForLeaderEpochHandlerTest {
     }
 
     @Test
-    @Disabled("until Partition.checkLeader (partition-replication, branch partrep) is on main")
     void aConsumerWithANewerLeaderEpochThanOursGetsUnknownLeaderEpoch() {
         Struct response = fx.callAndWait(handler, 4, request(-1, "events", 0, 5, 0));
 
