@@ -181,13 +181,23 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         if (closed) {
             return CompletableFuture.failedFuture(new IllegalStateException("transaction coordinator is closed"));
         }
-        coordinatorEpochs.put(partition, coordinatorEpoch);
+        Integer previous = coordinatorEpochs.put(partition, coordinatorEpoch);
+        if (previous != null && previous != coordinatorEpoch && (runtime.isActive(partition) || runtime.isLoading(partition))) {
+            // Led again under a newer epoch without a resignation seen in between (Kafka's onElection does the
+            // same): state loaded under the old epoch is dropped and read back, so markers carry the new one.
+            return runtime.unload(partition).thenCompose(v -> runtime.load(partition, logs.apply(partition)));
+        }
         return runtime.load(partition, logs.apply(partition));
     }
 
     /** This broker no longer leads the partition: its ids answer NOT_COORDINATOR, markers in flight stop. */
     public CompletableFuture<Void> onResignation(int partition) {
         return runtime.unload(partition);
+    }
+
+    /** Whether {@code __transaction_state} partition {@code partition} is loaded and served here. */
+    public boolean isServing(int partition) {
+        return runtime.isActive(partition);
     }
 
     // ------------------------------------------------------------------ InitProducerId
