@@ -1,6 +1,7 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.network.KafkaServer;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
@@ -24,13 +25,13 @@ public final class Broker implements AutoCloseable {
     }
 
     public static Broker start(BrokerConfig config) throws InterruptedException {
-        BrokerServices services = BrokerServices.open(config);
+        // Handlers are built before the bind, so the advertised port of a port-0 listener is read lazily.
+        AtomicInteger boundPort = new AtomicInteger();
+        LocalNode node = new LocalNode(config.nodeId(), config.advertisedHost(),
+                () -> config.advertisedPort() != 0 ? config.advertisedPort() : boundPort.get(),
+                config.get("broker.rack"));
+        BrokerServices services = BrokerServices.open(config, node);
         try {
-            // Handlers are built before the bind, so the advertised port of a port-0 listener is read lazily.
-            AtomicInteger boundPort = new AtomicInteger();
-            LocalNode node = new LocalNode(config.nodeId(), config.advertisedHost(),
-                    () -> config.advertisedPort() != 0 ? config.advertisedPort() : boundPort.get(),
-                    config.get("broker.rack"));
             ApiRegistry registry = Handlers.registry(config, services, node);
             KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings());
             boundPort.set(server.address().getPort());
@@ -68,6 +69,11 @@ public final class Broker implements AutoCloseable {
     /** The transaction coordinator ({@code __transaction_state}). */
     public TransactionCoordinator transactionCoordinator() {
         return services.transactions;
+    }
+
+    /** The cluster as this broker's handlers see it (its image, the controller quorum in cluster mode). */
+    public ClusterView cluster() {
+        return services.cluster;
     }
 
     /** Topics, their ids and partition logs. */

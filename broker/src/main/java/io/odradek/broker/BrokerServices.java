@@ -1,7 +1,10 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.BrokerFeatures;
+import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.SingleNodeClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
 import io.odradek.broker.txn.LocalTransactionMarkerWriter;
@@ -42,10 +45,13 @@ final class BrokerServices implements AutoCloseable {
     final TransactionCoordinator transactions;
     /** Creates {@code __transaction_state} on first FindCoordinator for a transactional id. */
     final TransactionStateTopic transactionStateTopic;
+    /** The cluster as handlers see it: synthesized from the local catalog on a single node. */
+    final ClusterView cluster;
 
-    private BrokerServices(TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
+    private BrokerServices(ClusterView cluster, TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
             Partitions partitions, BrokerFeatures features, TransactionCoordinator transactions,
             TransactionStateTopic transactionStateTopic) {
+        this.cluster = cluster;
         this.topics = topics;
         this.producerIds = producerIds;
         this.groups = groups;
@@ -55,8 +61,15 @@ final class BrokerServices implements AutoCloseable {
         this.transactionStateTopic = transactionStateTopic;
     }
 
+    /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
     static BrokerServices open(BrokerConfig config) {
+        return open(config, new LocalNode(config.nodeId(), config.advertisedHost(), config::advertisedPort,
+                config.get("broker.rack")));
+    }
+
+    static BrokerServices open(BrokerConfig config, LocalNode node) {
         TopicService topics = TopicService.open(config);
+        ClusterView cluster = new SingleNodeClusterView(topics, node, config.listener().name());
         ProducerIdManager producerIds = null;
         Partitions partitions = null;
         GroupCoordinator groups = null;
@@ -73,7 +86,7 @@ final class BrokerServices implements AutoCloseable {
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
-            return new BrokerServices(topics, producerIds, groups, partitions, features, transactions, stateTopic);
+            return new BrokerServices(cluster, topics, producerIds, groups, partitions, features, transactions, stateTopic);
         } catch (RuntimeException e) {
             if (transactions != null) {
                 transactions.close();

@@ -48,10 +48,10 @@ final class Handlers {
 
         // Topics and cluster metadata.
         ConfigDescriber configs = new ConfigDescriber(config);
-        registry.register(new MetadataHandler(services.topics, node))
+        registry.register(new MetadataHandler(services.topics, node, services.cluster))
                 .register(new CreateTopicsHandler(services.topics, configs))
                 .register(new DeleteTopicsHandler(services.topics))
-                .register(new DescribeClusterHandler(services.topics, node))
+                .register(new DescribeClusterHandler(services.topics, node, services.cluster))
                 .register(new DescribeConfigsHandler(services.topics, configs));
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.

@@ -2,6 +2,8 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.SingleNodeClusterView;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.wire.ErrorCode;
@@ -26,10 +28,18 @@ public final class DescribeClusterHandler implements ApiHandler {
 
     private final TopicService topics;
     private final LocalNode node;
+    /** The cluster image (brokers, leaders, ISRs); synthesized from the catalog on a single node. */
+    private final ClusterView cluster;
 
-    public DescribeClusterHandler(TopicService topics, LocalNode node) {
+    public DescribeClusterHandler(TopicService topics, LocalNode node, ClusterView cluster) {
         this.topics = topics;
         this.node = node;
+        this.cluster = cluster;
+    }
+
+    /** A single node's handler: the cluster is this broker alone. */
+    public DescribeClusterHandler(TopicService topics, LocalNode node) {
+        this(topics, node, new SingleNodeClusterView(topics, node));
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.SingleNodeClusterView;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.replication.metadata.MetadataException;
@@ -56,10 +58,18 @@ public final class MetadataHandler implements ApiHandler {
 
     private final TopicService topics;
     private final LocalNode node;
+    /** The cluster image (brokers, leaders, ISRs); synthesized from the catalog on a single node. */
+    private final ClusterView cluster;
 
-    public MetadataHandler(TopicService topics, LocalNode node) {
+    public MetadataHandler(TopicService topics, LocalNode node, ClusterView cluster) {
         this.topics = topics;
         this.node = node;
+        this.cluster = cluster;
+    }
+
+    /** A single node's handler: the cluster is this broker alone. */
+    public MetadataHandler(TopicService topics, LocalNode node) {
+        this(topics, node, new SingleNodeClusterView(topics, node));
     }
 
     @Override

@@ -380,6 +380,11 @@ public final class TopicService implements AutoCloseable {
         return logs.isOffline(topic, partition);
     }
 
+    /** Log dirs taken offline by I/O errors since start. */
+    public Set<Path> offlineDirs() {
+        return logs.offlineDirs();
+    }
+
     /** Stops the metadata thread, then closes the logs (flush, checkpoints, clean-shutdown marker). */
     @Override
     public void close() {
