@@ -5,6 +5,7 @@ import io.odradek.broker.api.BrokerFeatures;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
+import io.odradek.broker.txn.BrokerClientSender;
 import io.odradek.broker.txn.ClusterTransactionMarkerWriter;
 import io.odradek.broker.txn.ClusterTransactionVerifier;
 import io.odradek.broker.txn.InterBrokerSender;
@@ -23,6 +24,7 @@ import io.odradek.replication.cluster.TopicImage;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.wire.ErrorCode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +58,8 @@ public final class ClusterCoordinators implements AutoCloseable {
     public final TransactionVerifier verifier;
     /** For the WriteTxnMarkers handler: markers other coordinators send for partitions led here. */
     public final LocalTransactionMarkerWriter localMarkers;
+    /** The senders this made itself, closed with it. */
+    private final List<BrokerClientSender> senders = new ArrayList<>();
 
     private ClusterCoordinators(ProducerIdManager producerIds, GroupCoordinator groups, TransactionCoordinator transactions,
             InternalTopics internalTopics, CoordinatorLocator locator, CoordinatorElections elections,
@@ -70,12 +74,38 @@ public final class ClusterCoordinators implements AutoCloseable {
         this.localMarkers = localMarkers;
     }
 
+    /** Kafka's request.timeout.ms for inter-broker requests, and a connection attempt's bound. */
+    static final int REQUEST_TIMEOUT_MS = 30_000;
+    static final int CONNECT_TIMEOUT_MS = 10_000;
+
     /**
+     * Markers and verification go to other brokers over {@link BrokerClientSender}s (one each, so a
+     * verification never waits behind a marker being committed on the same connection) at their
+     * {@code interBrokerListener} endpoints.
+     *
      * @param producerIdBlockSize the controller's {@code ControllerSettings.producerIdBlockSize}
-     * @param sender              requests to other brokers (markers, verification)
      */
     public static ClusterCoordinators open(BrokerConfig config, ClusterView cluster, TopicService topics,
-            Partitions partitions, BrokerFeatures features, InterBrokerSender sender, int producerIdBlockSize) {
+            Partitions partitions, BrokerFeatures features, String interBrokerListener, int producerIdBlockSize) {
+        String prefix = "broker-" + cluster.localBrokerId();
+        BrokerClientSender markers = new BrokerClientSender(cluster, interBrokerListener, prefix + "-txn-markers",
+                CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS);
+        BrokerClientSender verification = new BrokerClientSender(cluster, interBrokerListener, prefix + "-txn-verification",
+                CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS);
+        ClusterCoordinators coordinators = open(config, cluster, topics, partitions, features, markers, verification,
+                producerIdBlockSize);
+        coordinators.senders.add(markers);
+        coordinators.senders.add(verification);
+        return coordinators;
+    }
+
+    /**
+     * @param markerSender       WriteTxnMarkers to other brokers
+     * @param verificationSender AddPartitionsToTxn to other brokers' transaction coordinators
+     */
+    public static ClusterCoordinators open(BrokerConfig config, ClusterView cluster, TopicService topics,
+            Partitions partitions, BrokerFeatures features, InterBrokerSender markerSender,
+            InterBrokerSender verificationSender, int producerIdBlockSize) {
         ProducerIdManager producerIds = new BlockProducerIdManager(new ControllerProducerIdBlocks(cluster), producerIdBlockSize);
         InternalTopics internal = new InternalTopics(cluster);
 
@@ -99,14 +129,14 @@ public final class ClusterCoordinators implements AutoCloseable {
                         .map(p -> OptionalInt.of(p.size())).orElse(OptionalInt.empty()));
         TransactionCoordinator transactions = TransactionCoordinator.createPlacingGroupsBy(txnConfig,
                 leaderLog(partitions, TransactionStateTopic.NAME), producerIds,
-                new ClusterTransactionMarkerWriter(cluster, ownLocalMarkers, sender), groups::partitionFor);
+                new ClusterTransactionMarkerWriter(cluster, ownLocalMarkers, markerSender), groups::partitionFor);
 
         CoordinatorLocator locator = new ClusterCoordinatorLocator(cluster, name -> {
             CompletableFuture<Integer> creating = internal.ensure(OffsetsTopic.NAME.equals(name) ? offsets : transactionState);
             creating.exceptionally(e -> 0); // logged by InternalTopics; the next lookup tries again
         });
         CoordinatorElections elections = new CoordinatorElections(groups, transactions, cluster::image);
-        TransactionVerifier verifier = new ClusterTransactionVerifier(cluster, transactions, sender);
+        TransactionVerifier verifier = new ClusterTransactionVerifier(cluster, transactions, verificationSender);
         return new ClusterCoordinators(producerIds, groups, transactions, internal, locator, elections, verifier, localMarkers);
     }
 
@@ -119,11 +149,12 @@ public final class ClusterCoordinators implements AutoCloseable {
         };
     }
 
-    /** Transactions first (their last markers reach the group coordinator), then groups, then producer ids. */
+    /** Transactions first (their last markers reach the group coordinator), then groups, the senders, producer ids. */
     @Override
     public void close() {
         transactions.close();
         groups.close();
+        senders.forEach(BrokerClientSender::close);
         producerIds.close();
     }
 }

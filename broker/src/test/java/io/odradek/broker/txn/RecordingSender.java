@@ -10,17 +10,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /** An {@link InterBrokerSender} that records each request and answers with what the test set per broker. */
-final class RecordingSender implements InterBrokerSender {
-    record Sent(int brokerId, ApiSpec api, short version, Struct request) {
+public final class RecordingSender implements InterBrokerSender {
+    public record Sent(int brokerId, ApiSpec api, short version, Struct request) {
     }
 
-    final List<Sent> sent = new ArrayList<>();
+    public final List<Sent> sent = new ArrayList<>();
     private final Map<Integer, Function<Struct, Struct>> answers = new HashMap<>();
 
     /** Broker {@code brokerId} answers each request with {@code answer.apply(request)}; unset: unreachable. */
-    RecordingSender answering(int brokerId, Function<Struct, Struct> answer) {
+    public RecordingSender answering(int brokerId, Function<Struct, Struct> answer) {
         answers.put(brokerId, answer);
         return this;
+    }
+
+    /** What was sent so far (a copy: senders may be coordinator threads). */
+    public synchronized List<Sent> sentSoFar() {
+        return List.copyOf(sent);
     }
 
     @Override
