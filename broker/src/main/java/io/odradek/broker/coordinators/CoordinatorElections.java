@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * on its one thread, which partitions this broker now leads and which it no longer does (its
  * LeadershipListener). A {@code __consumer_offsets} partition led here loads its groups; a
  * {@code __transaction_state} partition its transactional ids, with the leader epoch as the coordinator
- * epoch its markers carry (as Kafka). Losing leadership unloads them: their keys answer NOT_COORDINATOR and
+ * epoch its markers carry (as Kafka). Both place their keys by the topic's partition count in the image. Losing leadership unloads them: their keys answer NOT_COORDINATOR and
  * clients look the coordinator up again. Other topics are not its business. The loads run on the
  * coordinators' own threads; this only starts them.
  */
@@ -44,9 +44,14 @@ public final class CoordinatorElections {
         CompletableFuture<Void> done;
         try {
             if (offsets) {
-                done = isLeader ? groups.onElection(partition, offsetsPartitions()) : groups.onResignation(partition);
+                done = isLeader ? groups.onElection(partition, partitionCount(OffsetsTopic.NAME)) : groups.onResignation(partition);
             } else {
-                done = isLeader ? transactions.onElection(partition, leaderEpoch) : transactions.onResignation(partition);
+                if (isLeader) {
+                    transactions.useStateLogPartitions(partitionCount(TransactionStateTopic.NAME));
+                    done = transactions.onElection(partition, leaderEpoch);
+                } else {
+                    done = transactions.onResignation(partition);
+                }
             }
         } catch (RuntimeException e) {
             done = CompletableFuture.failedFuture(e); // no local replica to load from: never on the metadata thread
@@ -62,8 +67,8 @@ public final class CoordinatorElections {
     }
 
     /** The topic's partition count in the image; 0 (the coordinator keeps what it knows) if not there yet. */
-    private int offsetsPartitions() {
+    private int partitionCount(String topic) {
         ClusterImage current = image.get();
-        return current == null ? 0 : current.topic(OffsetsTopic.NAME).map(t -> t.partitions().size()).orElse(0);
+        return current == null ? 0 : current.topic(topic).map(t -> t.partitions().size()).orElse(0);
     }
 }

@@ -48,7 +48,6 @@ class ClusterCoordinatorsTest {
     /** Broker 1's view: offsets partitions led by 1, 2, 1; transaction state by 1, 2; orders-1 by 2. */
     private final FakeCluster cluster = new FakeCluster(1).withBrokers(1, 2)
             .withTopic(OffsetsTopic.NAME, 1, 2, 1)
-            .withTopic(TransactionStateTopic.NAME, 1, 2)
             .withTopic("orders", 1, 2);
     private final RecordingSender markers = new RecordingSender().answering(2, ClusterCoordinatorsTest::allWritten);
     private final RecordingSender verification = new RecordingSender();
@@ -56,14 +55,15 @@ class ClusterCoordinatorsTest {
     @BeforeEach
     void start() {
         BrokerConfig config = BrokerConfig.of(Map.of("log.dirs", dir.toString(), "node.id", "1",
-                "listeners", "PLAINTEXT://127.0.0.1:0", "offsets.topic.num.partitions", "3",
-                "transaction.state.log.num.partitions", "2"));
+                "listeners", "PLAINTEXT://127.0.0.1:0", "offsets.topic.num.partitions", "3"));
         topics = TopicService.open(config);
         topics.createTopic(OffsetsTopic.NAME, 3, GroupCoordinatorConfig.defaults().offsetsTopicConfigs(), false);
         topics.createTopic(TransactionStateTopic.NAME, 2, TransactionStateTopic.configs(1 << 20), false);
         partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(1), new WaitingOperations<Partition>("test-waiting"));
         coordinators = ClusterCoordinators.open(config, cluster, topics, partitions, BrokerFeatures.kafka44(0), markers,
                 verification, FakeCluster.BLOCK_SIZE);
+        // Created by another broker after this one started: 2 partitions, not transaction.state.log.num.partitions' 50.
+        cluster.withTopic(TransactionStateTopic.NAME, 1, 2);
     }
 
     @AfterEach
@@ -136,6 +136,8 @@ class ClusterCoordinatorsTest {
         coordinators.elections.onLeadershipChange(TransactionStateTopic.NAME, 0, 6, true);
         InitProducerIdResult producer = awaitInit(id);
 
+        assertThat(coordinators.transactions.partitionFor(id)).isZero(); // placed by the topic's 2 partitions
+        assertThat(producer.error()).isEqualTo(ErrorCode.NONE);
         assertThat(producer.producerId()).isEqualTo(0L); // the first id of the controller's first block
         assertThat(cluster.commands()).containsExactly(new ControllerCommand.AllocateProducerIds(1, 101));
         assertThat(coordinators.transactions.addPartitions(id, producer.producerId(), producer.producerEpoch(), List.of(ORDERS_1))
