@@ -21,6 +21,7 @@ import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionVerifier;
 import io.odradek.replication.cluster.TopicImage;
+import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.wire.ErrorCode;
@@ -135,7 +136,10 @@ public final class ClusterCoordinators implements AutoCloseable {
             CompletableFuture<Integer> creating = internal.ensure(OffsetsTopic.NAME.equals(name) ? offsets : transactionState);
             creating.exceptionally(e -> 0); // logged by InternalTopics; the next lookup tries again
         });
-        CoordinatorElections elections = new CoordinatorElections(groups, transactions, cluster::image);
+        // Partition counts from the topic catalog, which has applied the image whose leaderships are reported.
+        CoordinatorElections elections = new CoordinatorElections(groups, transactions, name -> topics.topic(name)
+                .map(TopicInfo::partitions)
+                .orElseGet(() -> cluster.image().topic(name).map(t -> t.partitions().size()).orElse(0)));
         TransactionVerifier verifier = new ClusterTransactionVerifier(cluster, transactions, verificationSender);
         return new ClusterCoordinators(producerIds, groups, transactions, internal, locator, elections, verifier, localMarkers);
     }

@@ -4,6 +4,7 @@ import io.odradek.broker.cluster.ClusterView;
 import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.fetcher.BrokerClient;
+import io.odradek.replication.fetcher.BrokerClients;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.schema.Struct;
 import java.io.IOException;
@@ -16,19 +17,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * {@link InterBrokerSender} over replication's blocking {@link BrokerClient}: one connection and one thread
- * per destination broker (its calls block that thread, never an event loop; requests to one broker go one at
- * a time, in order). The destination's address is its endpoint of {@code listener} in the newest metadata
- * image, looked up at every send, so a broker that restarts elsewhere is reached there. A failed call fails
- * its future (IOException: refused, broken, timed out) and the next one reconnects; the callers retry.
+ * {@link InterBrokerSender} over replication's blocking {@link BrokerClient}s (a {@link BrokerClients} pool):
+ * one connection and one thread per destination broker (its calls block that thread, never an event loop;
+ * requests to one broker go one at a time, in order). The destination's address is its endpoint of
+ * {@code listener} in the newest metadata image, looked up at every send, so a broker that restarts
+ * elsewhere is reached there. A failed call fails its future (IOException: refused, broken, timed out) and
+ * the next one reconnects; the callers retry.
  */
 public final class BrokerClientSender implements InterBrokerSender, AutoCloseable {
     private final ClusterView cluster;
     private final String listener;
     private final String clientId;
-    private final int connectTimeoutMs;
-    private final int requestTimeoutMs;
-    private final Map<Integer, Link> links = new ConcurrentHashMap<>();
+    private final BrokerClients clients;
+    private final Map<Integer, ExecutorService> threads = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /**
@@ -41,8 +42,7 @@ public final class BrokerClientSender implements InterBrokerSender, AutoCloseabl
         this.cluster = cluster;
         this.listener = listener;
         this.clientId = clientId;
-        this.connectTimeoutMs = connectTimeoutMs;
-        this.requestTimeoutMs = requestTimeoutMs;
+        this.clients = new BrokerClients(clientId, connectTimeoutMs, requestTimeoutMs);
     }
 
     @Override
@@ -56,63 +56,34 @@ public final class BrokerClientSender implements InterBrokerSender, AutoCloseabl
             return CompletableFuture.failedFuture(new IOException("broker " + brokerId + " has no " + listener
                     + " endpoint in the metadata"));
         }
-        Link link = links.computeIfAbsent(brokerId, Link::new);
+        ExecutorService thread = threads.computeIfAbsent(brokerId, this::newThread);
         try {
-            return CompletableFuture.supplyAsync(() -> link.send(endpoint, api, version, request), link.thread);
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return clients.get(brokerId, endpoint.host(), endpoint.port()).send(api, version, request);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, thread);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IOException("inter-broker sender " + clientId + " is closed"));
         }
     }
 
-    /** Closes every connection once the calls already queued are done, and stops the threads. */
+    private ExecutorService newThread(int brokerId) {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, clientId + "-to-" + brokerId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Stops the threads once the calls already queued are done, and closes every connection. */
     @Override
     public void close() {
         closed = true;
-        links.values().forEach(Link::close);
-        links.clear();
-    }
-
-    /** The connection to one broker and the thread its calls run on. */
-    private final class Link {
-        final ExecutorService thread;
-        /** Touched only on {@code thread}. */
-        private BrokerClient client;
-
-        Link(int brokerId) {
-            this.thread = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, clientId + "-to-" + brokerId);
-                t.setDaemon(true);
-                return t;
-            });
-        }
-
-        Struct send(Endpoint endpoint, ApiSpec api, short version, Struct request) {
-            if (client != null && (!client.host().equals(endpoint.host()) || client.port() != endpoint.port())) {
-                client.close(); // the broker re-registered elsewhere
-                client = null;
-            }
-            if (client == null) {
-                client = new BrokerClient(endpoint.host(), endpoint.port(), clientId, connectTimeoutMs, requestTimeoutMs);
-            }
-            try {
-                return client.send(api, version, request);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        /** The connection closes on the link's thread after the calls already queued; none is accepted after. */
-        void close() {
-            try {
-                thread.execute(() -> {
-                    if (client != null) {
-                        client.close();
-                    }
-                });
-            } catch (RejectedExecutionException e) {
-                // already closed
-            }
-            thread.shutdown();
-        }
+        threads.values().forEach(ExecutorService::shutdown);
+        threads.clear();
+        clients.close(); // waits for a call in progress on that connection (each is bounded by its timeouts)
     }
 }

@@ -216,12 +216,14 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /**
      * As {@link #onElection(int)}, in a cluster where the topic may have been created by another broker:
-     * {@code offsetsTopicPartitions} (its partition count in the metadata) is taken as the topic's if this
-     * coordinator did not know it yet, so groups are placed by it.
+     * {@code offsetsTopicPartitions} (its partition count in the metadata; 0 if unknown, then
+     * {@code offsets.topic.num.partitions}) is taken as the topic's if this coordinator did not know it
+     * yet, so groups are placed by it.
      */
     public CompletableFuture<Void> onElection(int partition, int offsetsTopicPartitions) {
-        if (partitions == 0 && offsetsTopicPartitions > 0) {
-            activate(offsetsTopicPartitions);
+        if (partitions == 0) {
+            // Unknown (not positive): the configured count, which every broker normally shares.
+            activate(offsetsTopicPartitions > 0 ? offsetsTopicPartitions : config.offsetsTopicPartitions());
         }
         return onElection(partition);
     }
