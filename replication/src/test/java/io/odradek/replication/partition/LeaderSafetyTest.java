@@ -178,6 +178,19 @@ class LeaderSafetyTest {
     }
 
     @Test
+    void writeWhoseHwmPassedBeforeTheIsrShrankBelowMinInsyncIsNotEnoughReplicasAfterAppend() {
+        p.makeLeader(reg(L, List.of(L, F2, F3), 5, 7), T0);
+        await(p.appendAsLeader(batch("a", "b"), (short) -1));
+        p.updateFollowerFetchState(F2, BROKER_EPOCH, 2, T0 + 1);
+        p.updateFollowerFetchState(F3, BROKER_EPOCH, 2, T0 + 1);
+
+        p.makeLeader(reg(L, List.of(L), 5, 8), T0 + 40_000);
+
+        assertThat(p.highWatermark()).isEqualTo(2L);
+        assertThat(p.checkEnoughReplicasReachOffset(2, 5)).contains(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
+    }
+
+    @Test
     void leaderAloneInItsIsrWithMinInsyncOneCommitsAtItsLogEnd() {
         log.updateConfig(LogConfig.defaults().with(Map.of("min.insync.replicas", "1")));
         p.makeLeader(reg(L, List.of(L), 5, 7), T0);
