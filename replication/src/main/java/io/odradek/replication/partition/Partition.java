@@ -871,23 +871,44 @@ public final class Partition {
     public CompletableFuture<AppendResult> appendAsFollower(ByteBuffer records) {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
         submit(result, () -> {
-            if (state.isLeader()) {
-                throw new LogAppendException(ErrorCode.NOT_LEADER_OR_FOLLOWER,
-                        "Broker " + localBrokerId + " leads " + this + ": it does not append as a follower");
+            // Under the lock: a makeLeader between this check and the write would otherwise lead a log that
+            // still takes the old leader's records.
+            synchronized (this) {
+                refuseIfLeader("append as a follower");
+                return log.appendAsFollower(records);
             }
-            return log.appendAsFollower(records);
         });
         return result;
     }
 
-    /** A follower drops its divergent tail from {@code offset} on (on the writer thread); the HWM follows. */
+    /**
+     * A follower drops its divergent tail from {@code offset} on (on the writer thread); the HWM follows.
+     * Refused (NOT_LEADER_OR_FOLLOWER, nothing cut) if this broker leads by the time the writer runs it.
+     */
     public CompletableFuture<Void> truncateTo(long offset) {
-        return onWriter(() -> log.truncateTo(offset));
+        return onWriter(() -> {
+            refuseIfLeader("truncate");
+            log.truncateTo(offset);
+        });
     }
 
-    /** A follower far behind the leader's log start empties its log and starts again at {@code offset}. */
+    /**
+     * A follower far behind the leader's log start empties its log and starts again at {@code offset};
+     * refused as {@link #truncateTo} if this broker leads by then.
+     */
     public CompletableFuture<Void> truncateFullyAndStartAt(long offset) {
-        return onWriter(() -> log.truncateFullyAndStartAt(offset));
+        return onWriter(() -> {
+            refuseIfLeader("truncate");
+            log.truncateFullyAndStartAt(offset);
+        });
+    }
+
+    /** On the writer, under the lock: a follower's write queued before a makeLeader must not touch the leader. */
+    private void refuseIfLeader(String what) {
+        if (state.isLeader()) {
+            throw new LogAppendException(ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                    "Broker " + localBrokerId + " leads " + this + ": it does not " + what + " as a follower");
+        }
     }
 
     private CompletableFuture<Void> onWriter(Runnable truncation) {
@@ -895,8 +916,8 @@ public final class Partition {
         try {
             writer.execute(() -> {
                 try {
-                    truncation.run();
                     synchronized (this) {
+                        truncation.run();
                         highWatermark = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
                         publishHighWatermark();
                     }

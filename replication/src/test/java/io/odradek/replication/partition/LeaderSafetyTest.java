@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -262,6 +263,30 @@ class LeaderSafetyTest {
             Thread.onSpinWait();
         }
         return controller.alterPartitions();
+    }
+
+    @Test
+    void followerTruncationQueuedBeforeTheBrokerBecameLeaderDoesNotCutTheLeadersLog() throws Exception {
+        p.makeLeader(reg(L, List.of(L), 5, 7), T0);
+        await(p.appendAsLeader(batch("a", "b"), (short) 1));
+        p.makeFollower(reg(F2, List.of(L, F2), 6, 8));
+        CountDownLatch writerBusy = new CountDownLatch(1);
+        writers.writerFor("orders", 0).execute(() -> {
+            try {
+                writerBusy.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        CompletableFuture<Void> truncation = p.truncateTo(0); // queued behind the busy writer
+        CompletableFuture<AppendResult> followerAppend = p.appendAsFollower(batch("x"));
+
+        p.makeLeader(reg(L, List.of(L), 7, 9), T0 + 1);
+        writerBusy.countDown();
+
+        assertThat(errorOf(truncation)).isEqualTo(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+        assertThat(errorOf(followerAppend)).isEqualTo(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+        assertThat(p.logEndOffset()).isEqualTo(2L);
     }
 
     private int waitForParked() {
