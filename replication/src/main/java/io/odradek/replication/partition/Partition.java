@@ -676,8 +676,8 @@ public final class Partition {
 
     /**
      * The leader side of a follower's fetch at {@code fetchOffset} (Kafka's updateFollowerFetchState): its log
-     * end and caught-up time, then the ISR may expand and the high watermark move. Unknown replicas and
-     * calls on a follower are ignored.
+     * end and caught-up time, then the ISR may expand and the high watermark move. Unknown replicas, calls on
+     * a follower and fetches with an older broker epoch than the replica's last one are ignored.
      */
     public void updateFollowerFetchState(int replicaId, long followerBrokerEpoch, long fetchOffset, long nowMs) {
         if (localBrokerId == NO_BROKER) {
@@ -689,6 +689,11 @@ public final class Partition {
             PartitionState s = state;
             FollowerState f = followers.get(replicaId);
             if (!s.isLeader() || f == null) {
+                return;
+            }
+            if (followerBrokerEpoch >= 0 && f.brokerEpoch >= 0 && followerBrokerEpoch < f.brokerEpoch) {
+                // Kafka's "stale fetch state update": a fetch from the replica's previous incarnation, answered
+                // late, must not move its log end back or count toward the ISR.
                 return;
             }
             long leaderLogEnd = log.logEndOffset();

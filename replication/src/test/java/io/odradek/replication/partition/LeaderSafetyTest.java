@@ -289,6 +289,20 @@ class LeaderSafetyTest {
         assertThat(p.logEndOffset()).isEqualTo(2L);
     }
 
+    @Test
+    void fetchFromAFollowersPreviousIncarnationIsIgnored() {
+        p.makeLeader(reg(L, List.of(L, F2), 5, 7), T0);
+        await(p.appendAsLeader(batch("a", "b"), (short) -1));
+        p.updateFollowerFetchState(F2, BROKER_EPOCH, 2, T0 + 1);
+        assertThat(p.highWatermark()).isEqualTo(2L);
+
+        p.updateFollowerFetchState(F2, BROKER_EPOCH - 1, 0, T0 + 2); // the old incarnation's fetch, late
+
+        // F2 still counts as at the leader's log end: no shrink however long after.
+        assertThat(p.maybeShrinkIsr(T0 + 120_000, 30_000)).isEmpty();
+        assertThat(controller.alterPartitions()).isEmpty();
+    }
+
     private int waitForParked() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (waiting.watching(p) == 0 && System.nanoTime() < deadline) {
