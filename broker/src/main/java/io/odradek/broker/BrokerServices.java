@@ -1,7 +1,9 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.BrokerFeatures;
+import io.odradek.broker.cluster.ClusterNode;
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.cluster.SingleNodeClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.topics.LocalNode;
@@ -47,10 +49,13 @@ final class BrokerServices implements AutoCloseable {
     final TransactionStateTopic transactionStateTopic;
     /** The cluster as handlers see it: synthesized from the local catalog on a single node. */
     final ClusterView cluster;
+    /** Cluster mode (process.roles set): registration, heartbeats, images; null on a single node. */
+    final ClusterNode clusterNode;
 
-    private BrokerServices(ClusterView cluster, TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
+    private BrokerServices(ClusterNode clusterNode, ClusterView cluster, TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
             Partitions partitions, BrokerFeatures features, TransactionCoordinator transactions,
             TransactionStateTopic transactionStateTopic) {
+        this.clusterNode = clusterNode;
         this.cluster = cluster;
         this.topics = topics;
         this.producerIds = producerIds;
@@ -68,13 +73,25 @@ final class BrokerServices implements AutoCloseable {
     }
 
     static BrokerServices open(BrokerConfig config, LocalNode node) {
+        return open(config, node, QuorumChannels::open);
+    }
+
+    /** In cluster mode the quorum channel comes from {@code quorum}. */
+    static BrokerServices open(BrokerConfig config, LocalNode node, QuorumChannels.Factory quorum) {
         TopicService topics = TopicService.open(config);
-        ClusterView cluster = new SingleNodeClusterView(topics, node, config.listener().name());
+        ClusterNode clusterNode = null;
         ProducerIdManager producerIds = null;
         Partitions partitions = null;
         GroupCoordinator groups = null;
         TransactionCoordinator transactions = null;
         try {
+            ClusterView cluster;
+            if (config.isClusterMode()) {
+                clusterNode = ClusterNode.open(config, topics, node, quorum);
+                cluster = clusterNode.view();
+            } else {
+                cluster = new SingleNodeClusterView(topics, node, config.listener().name());
+            }
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
             partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
@@ -86,7 +103,7 @@ final class BrokerServices implements AutoCloseable {
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
-            return new BrokerServices(cluster, topics, producerIds, groups, partitions, features, transactions, stateTopic);
+            return new BrokerServices(clusterNode, cluster, topics, producerIds, groups, partitions, features, transactions, stateTopic);
         } catch (RuntimeException e) {
             if (transactions != null) {
                 transactions.close();
@@ -99,6 +116,9 @@ final class BrokerServices implements AutoCloseable {
             }
             if (producerIds != null) {
                 producerIds.close();
+            }
+            if (clusterNode != null) {
+                clusterNode.close();
             }
             topics.close();
             throw e;
@@ -171,6 +191,9 @@ final class BrokerServices implements AutoCloseable {
         transactions.close(); // its markers still reach open partitions and the group coordinator
         groups.close();
         partitions.close(); // appends already handed to the writers finish before the logs close
+        if (clusterNode != null) {
+            clusterNode.close(); // heartbeats stop, then the quorum (this node's voter) closes
+        }
         producerIds.close();
         topics.close();
     }
