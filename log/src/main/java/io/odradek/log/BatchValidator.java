@@ -61,6 +61,37 @@ public final class BatchValidator {
         return count;
     }
 
+    /**
+     * Checks batches fetched from the leader (Kafka's appendAsFollower, AppendOrigin.REPLICATION): framing,
+     * magic, CRC32C and offset-count consistency as for any append, but no max.message.bytes ("already
+     * accepted by the leader", Kafka's ignoreRecordSize), no record walk and no client-only checks; and their
+     * offsets must increase from batch to batch (Kafka's OffsetsOutOfOrderException otherwise; gaps are fine:
+     * a compacted leader log has them). Returns how many batches there are.
+     */
+    public static int validateReplicated(ByteBuffer records, String topic, int partition) {
+        int pos = records.position();
+        int limit = records.limit();
+        if (pos >= limit) {
+            throw new LogAppendException(ErrorCode.CORRUPT_MESSAGE, "no record batch in the fetched data");
+        }
+        RecordBatchHeader h = new RecordBatchHeader(records, pos);
+        int count = 0;
+        long previousLast = Long.MIN_VALUE;
+        while (pos < limit) {
+            h.wrap(records, pos);
+            validateHeader(h, limit - pos, Integer.MAX_VALUE, topic, partition, false);
+            if (h.baseOffset() <= previousLast) {
+                throw new LogAppendException(ErrorCode.CORRUPT_MESSAGE, "Out of order offsets found in append to "
+                        + topic + "-" + partition + ": batch at " + h.baseOffset() + " follows one ending at "
+                        + previousLast);
+            }
+            previousLast = h.lastOffset();
+            pos += h.totalSize();
+            count++;
+        }
+        return count;
+    }
+
     private static void validateHeader(RecordBatchHeader h, int remaining, int maxMessageBytes, String topic,
                                        int partition, boolean fromClient) {
         if (remaining <= RecordBatchHeader.MAGIC_OFFSET) {

@@ -171,6 +171,11 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long lastFlushMs;
     private long unflushedMessages;
     private volatile boolean closed;
+    /**
+     * Truncations so far (written under the lock). A read that raced one reads again, and a cleaner pass or a
+     * background flush that began before one drops its result: they may have seen bytes that are gone.
+     */
+    private volatile long truncations;
     /** Serialises cleaner passes of this log (the scheduler's and direct calls). */
     private final Object cleanerLock = new Object();
     /** Segments from here on have not been cleaned since the log was opened (Kafka's cleaner checkpoint, in memory). */
@@ -252,6 +257,29 @@ public final class PartitionLog implements AutoCloseable {
         LogLoader(PartitionLog log, Options options) {
             this.log = log;
             this.options = options;
+        }
+
+        /** For a log already open: rebuilds state after a truncation (nothing to recover). */
+        LogLoader(PartitionLog log) {
+            this(log, Options.defaults());
+        }
+
+        /**
+         * Kafka's truncateAndReload: snapshots above {@code upTo} deleted, then the state of the newest one at or
+         * below it plus the batches after it, built aside and swapped in; where open transactions start is
+         * found again. The caller holds the lock and has cut the segments at {@code upTo} already.
+         */
+        void rebuildProducerState(long upTo) throws IOException {
+            for (long offset : ProducerSnapshotFile.list(log.dir)) {
+                if (offset > upTo) {
+                    Files.deleteIfExists(ProducerSnapshotFile.path(log.dir, offset));
+                }
+            }
+            ProducerStateManager rebuilt = new ProducerStateManager();
+            replay(rebuilt, loadLatestSnapshot(rebuilt, upTo), upTo, false);
+            log.producers.replaceWith(rebuilt);
+            log.txnStarts.clear();
+            locateOpenTransactions();
         }
 
         void load() throws IOException {
@@ -563,7 +591,62 @@ public final class PartitionLog implements AutoCloseable {
      * epoch cache learns each batch's epoch and producer state is updated as for any append.
      */
     public AppendResult appendAsFollower(ByteBuffer records) {
-        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+        // Framing and CRC outside the lock, as for a leader append; the bytes are never changed.
+        BatchValidator.validateReplicated(records, topic, partition);
+        synchronized (lock) {
+            ensureOpen();
+            LogConfig cfg = config;
+            RecordBatchHeader h = new RecordBatchHeader(records, records.position());
+            long firstOffset = h.baseOffset();
+            long logEnd = end.offset();
+            if (firstOffset < logEnd) {
+                if (logEnd == logStartOffset && h.lastOffset() >= logEnd) {
+                    // Kafka's Partition.appendRecordsToFollowerOrFutureReplica: an empty log whose start lies
+                    // inside the leader's first batch (DeleteRecords on the leader) starts at that batch.
+                    truncateFullyAndStartAt(firstOffset);
+                } else {
+                    throw new LogAppendException(ErrorCode.OFFSET_OUT_OF_RANGE, "Unexpected offset in append to "
+                            + topic + "-" + partition + ": first offset " + firstOffset
+                            + " is less than the log end offset " + logEnd);
+                }
+            }
+            ProducerStateManager.ProducerAppend producerAppend = producers.beginReplication();
+            long lastOffset = firstOffset;
+            long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;
+            long messages = 0;
+            List<long[]> txnBatches = null; // [base offset, producer id, position in records] of transactional data
+            for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
+                h.wrap(records, p);
+                producerAppend.validate(h, h.baseOffset());
+                if (h.isTransactional() && !h.isControlBatch()) {
+                    if (txnBatches == null) {
+                        txnBatches = new ArrayList<>(1);
+                    }
+                    txnBatches.add(new long[] {h.baseOffset(), h.producerId(), p - records.position()});
+                }
+                lastOffset = h.lastOffset();
+                maxTimestamp = Math.max(maxTimestamp, h.maxTimestamp());
+                messages += h.recordsCount();
+            }
+            long now = clock.millis();
+            try {
+                Segment segment = end.segment();
+                if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
+                    segment = roll(now);
+                }
+                int writtenAt = segment.size();
+                segment.append(records);
+                for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
+                    h.wrap(records, p);
+                    epochs.assign(h.partitionLeaderEpoch(), h.baseOffset()); // Kafka: each batch's epoch
+                }
+                publishAppended(segment, writtenAt, producerAppend, txnBatches, lastOffset);
+            } catch (IOException e) {
+                throw storageError("append", e);
+            }
+            countUnflushed(messages, cfg);
+            return new AppendResult(firstOffset, lastOffset, logStartOffset, -1L, false);
+        }
     }
 
     /**
@@ -571,22 +654,111 @@ public final class PartitionLog implements AutoCloseable {
      * transaction index, leader epoch cache and producer state follow. No-op when offset >= log end.
      */
     public void truncateTo(long offset) {
-        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+        if (offset < 0) {
+            throw new IllegalArgumentException("cannot truncate " + topic + "-" + partition + " to " + offset);
+        }
+        synchronized (lock) {
+            ensureOpen();
+            if (offset >= end.offset()) {
+                return;
+            }
+            if (offset <= segments.firstKey()) {
+                truncateFullyAndStartAt(offset); // as Kafka's UnifiedLog.truncateTo
+                return;
+            }
+            truncations++;
+            try {
+                // The batch holding the offset goes too: the log ends at a batch boundary (Kafka's
+                // LogSegment.truncateTo cuts there as well).
+                Segment holding = segments.floorEntry(offset).getValue();
+                Segment.Cut cut = holding.cutAt(offset);
+                long newEnd = cut.batchBaseOffset() < 0 ? offset : Math.min(offset, cut.batchBaseOffset());
+                List<Segment> removed = new ArrayList<>(
+                        segments.tailMap(holding.baseOffset(), cut.position() == 0).values());
+                // Removed segments keep their bytes (renamed, deleted later) for reads still under way; the one
+                // cut stops being written, and appends go on in a new segment at the cut, so no byte a reader
+                // of the older log end may still send is ever rewritten.
+                for (Segment s : removed) {
+                    s.renameToDeleted();
+                }
+                if (cut.position() > 0) {
+                    holding.truncateTo(cut.position(), newEnd);
+                }
+                Segment active = Segment.create(dir, newEnd, config, clock.millis());
+                segments.put(newEnd, active);
+                for (Segment s : removed) {
+                    segments.remove(s.baseOffset(), s);
+                }
+                logStartOffset = Math.min(logStartOffset, newEnd);
+                recoveryPoint = Math.min(recoveryPoint, newEnd);
+                if (committedUpTo != Long.MAX_VALUE) {
+                    committedUpTo = Math.min(committedUpTo, newEnd);
+                }
+                firstDirtyOffset = Math.min(firstDirtyOffset, newEnd);
+                epochs.truncateFromEnd(newEnd);
+                new LogLoader(this).rebuildProducerState(newEnd);
+                producers.onHighWatermarkUpdated(Math.min(committedUpTo, newEnd));
+                end = endAt(newEnd, active, 0);
+                deleteLater(removed);
+            } catch (IOException e) {
+                throw storageError("truncate", e);
+            }
+        }
     }
 
-    /** Empties the log and starts it again at {@code offset} (a follower far behind the leader's log start). */
+    /**
+     * Empties the log and starts it again at {@code offset} (a follower far behind the leader's log start),
+     * as Kafka's truncateFullyAndStartAt: every segment goes (deleted after file.delete.delay.ms, so reads
+     * under way finish), the epoch cache, producer state and snapshots are cleared, and log start, recovery
+     * point and (when the replication layer set one) high watermark become {@code offset}.
+     */
     public void truncateFullyAndStartAt(long offset) {
-        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+        if (offset < 0) {
+            throw new IllegalArgumentException("cannot start " + topic + "-" + partition + " at " + offset);
+        }
+        synchronized (lock) {
+            ensureOpen();
+            truncations++;
+            try {
+                List<Segment> removed = new ArrayList<>(segments.values());
+                for (Segment s : removed) {
+                    s.renameToDeleted();
+                }
+                Segment active = Segment.create(dir, offset, config, clock.millis());
+                segments.put(offset, active);
+                for (Segment s : removed) {
+                    segments.remove(s.baseOffset(), s);
+                }
+                epochs.clear();
+                for (long snapshot : ProducerSnapshotFile.list(dir)) {
+                    Files.deleteIfExists(ProducerSnapshotFile.path(dir, snapshot));
+                }
+                producers.replaceWith(new ProducerStateManager());
+                txnStarts.clear();
+                logStartOffset = offset;
+                recoveryPoint = offset;
+                if (committedUpTo != Long.MAX_VALUE) {
+                    committedUpTo = offset;
+                }
+                firstDirtyOffset = offset;
+                unflushedMessages = 0;
+                end = endAt(offset, active, 0);
+                deleteLater(removed);
+            } catch (IOException e) {
+                throw storageError("truncate", e);
+            }
+        }
     }
 
     /** Where leader epoch {@code epoch} ended in this log (Kafka's LeaderEpochFileCache.endOffsetFor). */
     public EpochEndOffset endOffsetForEpoch(int epoch) {
-        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+        ensureOnline();
+        return epochs.endOffsetFor(epoch, end.offset());
     }
 
     /** The newest leader epoch in this log, or -1. */
     public int latestEpoch() {
-        throw new UnsupportedOperationException("PLACEHOLDER: log-replica implements this");
+        return epochs.latestEpoch();
     }
 
     private AppendResult append(ByteBuffer records, int leaderEpoch, boolean fromClient, short markerTxnVersion,
@@ -636,38 +808,53 @@ public final class PartitionLog implements AutoCloseable {
                 int writtenAt = segment.size();
                 segment.append(records);
                 epochs.assign(leaderEpoch, firstOffset);
-                producerAppend.commit();
-                if (txnBatches != null) {
-                    recordTxnStarts(txnBatches, segment, writtenAt);
-                }
-                List<CompletedTxn> decided = producerAppend.completedTxns();
-                boolean txnsDecided = !decided.isEmpty();
-                for (CompletedTxn done : decided) {
-                    // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
-                    if (done.aborted()) {
-                        segment.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(),
-                                done.lastOffset(), producers.lastStableOffset(done)));
-                    }
-                    producers.completeTxn(done);
-                }
-                boolean txnsPruned = producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
-                if (txnsPruned || txnsDecided) {
-                    forgetSettledTxnStarts();
-                }
-                if (txnBatches != null || txnsDecided || txnsPruned) {
-                    end = endAt(lastOffset + 1, segment, segment.size());
-                } else {
-                    // Hot path: no transaction opened, ended or was pruned, so the snapshot's transactions stand.
-                    end = end.at(lastOffset + 1, segment, segment.size());
-                }
+                publishAppended(segment, writtenAt, producerAppend, txnBatches, lastOffset);
             } catch (IOException e) {
                 throw storageError("append", e);
             }
-            unflushedMessages += messages;
-            if (unflushedMessages >= cfg.flushMessages()) {
-                flush();
-            }
+            countUnflushed(messages, cfg);
             return new AppendResult(firstOffset, lastOffset, logStartOffset, appendTime, false);
+        }
+    }
+
+    /**
+     * After batches up to {@code lastOffset} were written to {@code segment} at {@code writtenAt}: commits their
+     * producer state, indexes the transactions their markers aborted and publishes the new log end. Caller
+     * holds the lock.
+     */
+    private void publishAppended(Segment segment, int writtenAt, ProducerStateManager.ProducerAppend producerAppend,
+                                 List<long[]> txnBatches, long lastOffset) throws IOException {
+        producerAppend.commit();
+        if (txnBatches != null) {
+            recordTxnStarts(txnBatches, segment, writtenAt);
+        }
+        List<CompletedTxn> decided = producerAppend.completedTxns();
+        boolean txnsDecided = !decided.isEmpty();
+        for (CompletedTxn done : decided) {
+            // Kafka's order: index the abort with the LSO it leaves, then let it go from the open set.
+            if (done.aborted()) {
+                segment.txnIndex().append(new AbortedTxn(done.producerId(), done.firstOffset(),
+                        done.lastOffset(), producers.lastStableOffset(done)));
+            }
+            producers.completeTxn(done);
+        }
+        boolean txnsPruned = producers.onHighWatermarkUpdated(Math.min(committedUpTo, lastOffset + 1));
+        if (txnsPruned || txnsDecided) {
+            forgetSettledTxnStarts();
+        }
+        if (txnBatches != null || txnsDecided || txnsPruned) {
+            end = endAt(lastOffset + 1, segment, segment.size());
+        } else {
+            // Hot path: no transaction opened, ended or was pruned, so the snapshot's transactions stand.
+            end = end.at(lastOffset + 1, segment, segment.size());
+        }
+    }
+
+    /** flush.messages policy. Caller holds the lock. */
+    private void countUnflushed(long messages, LogConfig cfg) {
+        unflushedMessages += messages;
+        if (unflushedMessages >= cfg.flushMessages()) {
+            flush();
         }
     }
 
@@ -795,6 +982,25 @@ public final class PartitionLog implements AutoCloseable {
      * transaction opened by an append racing this read is never half-seen).
      */
     public FileSlice read(long offset, int maxBytes, long maxOffset, boolean readCommitted) {
+        while (true) {
+            long truncationsBefore = truncations;
+            try {
+                FileSlice slice = readOnce(offset, maxBytes, maxOffset, readCommitted);
+                if (truncations == truncationsBefore) {
+                    return slice;
+                }
+            } catch (OffsetOutOfRangeException e) {
+                if (truncations == truncationsBefore) {
+                    throw e;
+                }
+            }
+            // A truncation raced this read (rare: a follower's divergent tail): read again from the new log end,
+            // so the slice never reaches past it. Bytes past a cut are never rewritten (see truncateTo), so even
+            // a slice sent from the older end holds only whole batches up to the cut.
+        }
+    }
+
+    private FileSlice readOnce(long offset, int maxBytes, long maxOffset, boolean readCommitted) {
         ensureOnline();
         LogEnd e = end;
         long start = logStartOffset;
@@ -992,10 +1198,20 @@ public final class PartitionLog implements AutoCloseable {
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
         epochs.truncateFromStart(logStartOffset);
         deleteSnapshots();
-        long delay = config.fileDeleteDelayMs();
         for (Segment s : deletable) {
             s.renameToDeleted();
-            // A fetch may still be sending from this channel; close and unlink later, like Kafka.
+        }
+        deleteLater(deletable);
+        return deletable.size();
+    }
+
+    /**
+     * Closes and unlinks segments already renamed {@code .deleted} after file.delete.delay.ms: a fetch may
+     * still be sending from their channels, as in Kafka.
+     */
+    private void deleteLater(List<Segment> renamed) {
+        long delay = config.fileDeleteDelayMs();
+        for (Segment s : renamed) {
             scheduler.schedule(() -> {
                 try {
                     s.closeAndDeleteFiles();
@@ -1004,7 +1220,6 @@ public final class PartitionLog implements AutoCloseable {
                 }
             }, delay, TimeUnit.MILLISECONDS);
         }
-        return deletable.size();
     }
 
     // ---------------------------------------------------------------- compaction
@@ -1064,6 +1279,7 @@ public final class PartitionLog implements AutoCloseable {
             long reclaimed = 0;
             long minHorizon = Long.MAX_VALUE;
             long firstUncleanable;
+            long truncationsBefore = truncations;
             try {
                 LogConfig cfg = config;
                 // Nothing from the high watermark on is stable: the one the replication layer reported
@@ -1081,7 +1297,7 @@ public final class PartitionLog implements AutoCloseable {
                     }
                     LogCleaner.Rewritten r = cleaner.rewrite(s, dir, cfg, nowMs);
                     beforeSwapIn.accept(r.cleaned());
-                    if (!swapIn(s, r.cleaned())) {
+                    if (!swapIn(s, r.cleaned(), truncationsBefore)) {
                         return reclaimed; // retention or close got there first; the next pass starts over
                     }
                     reclaimed += r.bytesBefore() - r.bytesAfter();
@@ -1090,6 +1306,9 @@ public final class PartitionLog implements AutoCloseable {
             } catch (ClosedChannelException closedMeanwhile) {
                 return reclaimed;
             } catch (IOException ex) {
+                if (truncations != truncationsBefore) {
+                    return reclaimed; // a truncation cut a segment this pass was reading; the next pass starts over
+                }
                 throw storageError("clean", ex);
             }
             // Kafka's cleaner checkpoint: everything below the first uncleanable offset is clean now.
@@ -1102,13 +1321,14 @@ public final class PartitionLog implements AutoCloseable {
     /**
      * Replaces {@code old} by {@code cleaned} (indexed and forced already, its files named {@code .swap}):
      * under the lock only renames and the map update. The old files are renamed {@code .deleted} and
-     * unlinked after file.delete.delay.ms, so fetches still sending from them finish.
+     * unlinked after file.delete.delay.ms, so fetches still sending from them finish. Refused when the log
+     * was truncated since the pass began (it may have read bytes that are gone).
      */
-    private boolean swapIn(Segment old, Segment cleaned) throws IOException {
+    private boolean swapIn(Segment old, Segment cleaned, long truncationsBefore) throws IOException {
         long base = old.baseOffset();
         boolean current;
         synchronized (lock) {
-            current = !closed && segments.get(base) == old && old != end.segment();
+            current = !closed && segments.get(base) == old && old != end.segment() && truncations == truncationsBefore;
             if (current) {
                 old.renameToDeleted();
                 cleaned.renameFiles("");
@@ -1145,6 +1365,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void flushUpTo(long offset) {
+        long truncationsBefore = truncations;
         long from = recoveryPoint;
         if (offset <= from || closed) {
             return;
@@ -1160,7 +1381,7 @@ public final class PartitionLog implements AutoCloseable {
             throw storageError("flush", e);
         }
         synchronized (lock) {
-            if (offset > recoveryPoint) {
+            if (offset > recoveryPoint && truncations == truncationsBefore) { // a truncation since: offset may be gone
                 recoveryPoint = offset;
             }
             unflushedMessages = 0;

@@ -1,5 +1,6 @@
 package io.odradek.log.checkpoint;
 
+import io.odradek.log.EpochEndOffset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,37 @@ public final class LeaderEpochFile {
             return;
         }
         entries.add(new EpochEntry(epoch, startOffset));
+        save();
+    }
+
+    /**
+     * Kafka's LeaderEpochFileCache.endOffsetFor: the epoch asked for (or, when the log skipped it, the
+     * largest known epoch below it) and the first offset after it, i.e. the start of the next higher epoch;
+     * the latest epoch ends at {@code logEndOffset}. An epoch below every known epoch answers with itself and
+     * the first epoch's start (the data before it is gone, so a follower replicates from there). An undefined
+     * epoch (-1), one above the latest, or an empty cache: {@link EpochEndOffset#UNDEFINED}.
+     *
+     */
+    public synchronized EpochEndOffset endOffsetFor(int epoch, long logEndOffset) {
+        if (epoch < 0 || entries.isEmpty()) {
+            return EpochEndOffset.UNDEFINED;
+        }
+        if (epoch == latestEpoch()) {
+            return new EpochEndOffset(epoch, logEndOffset);
+        }
+        EpochEntry floor = null;
+        for (EpochEntry e : entries) {
+            if (e.epoch() > epoch) {
+                return new EpochEndOffset(floor == null ? epoch : floor.epoch(), e.startOffset());
+            }
+            floor = e;
+        }
+        return EpochEndOffset.UNDEFINED; // above the latest epoch
+    }
+
+    /** Forgets every epoch (the log was emptied, Kafka's clearAndFlush). */
+    public synchronized void clear() {
+        entries.clear();
         save();
     }
 

@@ -40,7 +40,18 @@ public final class ProducerStateManager {
 
     /** Starts validating one append; nothing changes until {@link ProducerAppend#commit()}. */
     public ProducerAppend begin() {
-        return new ProducerAppend((short) 0, null);
+        return new ProducerAppend((short) 0, null, false);
+    }
+
+    /**
+     * As {@link #begin()} for batches replicated from the leader (Kafka's AppendOrigin.REPLICATION): the
+     * leader has checked them, so nothing is refused for an old producer epoch, a sequence (none is checked,
+     * no duplicate is looked for) or an old coordinator epoch; the state simply follows the batches, each at
+     * the offsets it carries. Only a non-transactional batch inside an open transaction is refused, as Kafka's
+     * ProducerAppendInfo does for every origin.
+     */
+    public ProducerAppend beginReplication() {
+        return new ProducerAppend((short) 0, null, true);
     }
 
     /**
@@ -49,7 +60,7 @@ public final class ProducerStateManager {
      * coordinator bumped, so the producer's current epoch itself is already too old.
      */
     public ProducerAppend begin(short markerTransactionVersion) {
-        return new ProducerAppend(markerTransactionVersion, null);
+        return new ProducerAppend(markerTransactionVersion, null, false);
     }
 
     /**
@@ -58,7 +69,7 @@ public final class ProducerStateManager {
      * with INVALID_TXN_STATE unless {@code guard} is still this producer's current guard. Null checks nothing.
      */
     public ProducerAppend begin(VerificationGuard guard) {
-        return new ProducerAppend((short) 0, guard);
+        return new ProducerAppend((short) 0, guard, false);
     }
 
     /**
@@ -176,6 +187,22 @@ public final class ProducerStateManager {
         return before - producers.size();
     }
 
+    /**
+     * Takes over the producers and transactions of {@code rebuilt} (Kafka's truncateAndReload: a truncation
+     * rebuilt the state from a snapshot and the batches left). Entries are swapped one by one for entries
+     * nobody else holds, so lock-free readers see each producer whole; verification guards stay. Under the
+     * append lock.
+     */
+    public void replaceWith(ProducerStateManager rebuilt) {
+        producers.keySet().retainAll(rebuilt.producers.keySet());
+        producers.putAll(rebuilt.producers);
+        ongoing.clear();
+        ongoing.putAll(rebuilt.ongoing);
+        unreplicated.clear();
+        unreplicated.putAll(rebuilt.unreplicated);
+        publishOpen();
+    }
+
     public void clear() {
         producers.clear();
         ongoing.clear();
@@ -235,12 +262,15 @@ public final class ProducerStateManager {
         private Map<Long, VerificationGuard> verified;
         private final short markerTransactionVersion;
         private final VerificationGuard guard;
+        /** Batches from the leader: Kafka's AppendOrigin.REPLICATION skips the epoch, sequence and guard checks. */
+        private final boolean replication;
         /** An open transaction's producer changed epoch: the published open transactions are out of date. */
         private boolean openChanged;
 
-        private ProducerAppend(short markerTransactionVersion, VerificationGuard guard) {
+        private ProducerAppend(short markerTransactionVersion, VerificationGuard guard, boolean replication) {
             this.markerTransactionVersion = markerTransactionVersion;
             this.guard = guard;
+            this.replication = replication;
         }
 
         /**
@@ -269,7 +299,8 @@ public final class ProducerStateManager {
             }
             boolean known = producers.containsKey(pid);
             short epochBefore = e.epoch();
-            BatchMetadata duplicate = validate(h, assignedBase, e, pid, epoch, firstSeq, known);
+            BatchMetadata duplicate = replication ? replicate(h, assignedBase, e, pid, epoch, firstSeq)
+                    : validate(h, assignedBase, e, pid, epoch, firstSeq, known);
             openChanged |= e.hasOpenTransaction() && e.epoch() != epochBefore;
             return duplicate;
         }
@@ -305,6 +336,54 @@ public final class ProducerStateManager {
             }
             if (!e.hasOpenTransaction() && h.isTransactional()) {
                 e.beginTransaction(assignedBase);
+                if (started == null) {
+                    started = new ArrayList<>(1);
+                }
+                started.add(e);
+            }
+            return null;
+        }
+
+        /**
+         * A replicated batch (Kafka's ProducerAppendInfo with origin REPLICATION): the entry takes the batch's
+         * epoch whatever it is (Kafka's maybeUpdateProducerEpoch), keeps its sequence and offsets, and opens or
+         * ends the transaction; a marker's coordinator epoch is taken even if older (Kafka logs and goes on).
+         */
+        private BatchMetadata replicate(RecordBatchHeader h, long baseOffset, ProducerEntry e, long pid, short epoch,
+                                        int firstSeq) {
+            if (h.isControlBatch()) {
+                EndTxnMarker marker = ControlBatches.marker(h);
+                if (marker == null) {
+                    return null; // a control batch holding no marker changes no producer
+                }
+                if (e.hasOpenTransaction()) {
+                    if (completed == null) {
+                        completed = new ArrayList<>(1);
+                    }
+                    completed.add(new CompletedTxn(pid, e.currentTxnFirstOffset(), baseOffset, !marker.commit()));
+                }
+                if (epoch != e.epoch()) {
+                    e.bumpEpoch(epoch);
+                }
+                e.endTransaction(marker.coordinatorEpoch());
+                e.touch(h.maxTimestamp());
+                return null;
+            }
+            if (epoch != e.epoch()) {
+                e.bumpEpoch(epoch);
+            }
+            if (firstSeq != RecordBatchHeader.NO_SEQUENCE) {
+                e.addBatch(new BatchMetadata(firstSeq, h.lastSequence(), baseOffset, baseOffset + h.lastOffsetDelta(),
+                        h.maxTimestamp()));
+            }
+            e.touch(h.maxTimestamp());
+            if (e.hasOpenTransaction() && !h.isTransactional()) {
+                throw new LogAppendException(ErrorCode.INVALID_TXN_STATE, "Expected transactional write from producer "
+                        + pid + " at offset " + baseOffset + ": its transaction from offset "
+                        + e.currentTxnFirstOffset() + " is open");
+            }
+            if (!e.hasOpenTransaction() && h.isTransactional()) {
+                e.beginTransaction(baseOffset);
                 if (started == null) {
                     started = new ArrayList<>(1);
                 }

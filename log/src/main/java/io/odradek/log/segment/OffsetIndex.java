@@ -100,6 +100,20 @@ public final class OffsetIndex extends MappedIndex {
         }
     }
 
+    /** Drops the entries of batches ending at or after {@code offset} (the log was truncated there). */
+    public void truncateTo(long offset) throws IOException {
+        int n = entries;
+        MappedByteBuffer map = n == 0 ? null : acquire();
+        if (map == null) {
+            return;
+        }
+        try {
+            truncateEntries(floorEntry(map, n, offset - 1) + 1);
+        } finally {
+            release();
+        }
+    }
+
     /** The last entry, or (baseOffset, 0). */
     public Entry lastEntry() throws IOException {
         int n = entries;

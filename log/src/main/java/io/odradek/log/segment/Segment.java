@@ -502,6 +502,70 @@ public final class Segment {
         }
     }
 
+    /**
+     * Where a truncation to {@code offset} cuts this segment: the first batch whose last offset is at or
+     * after it, by byte position and base offset; {@code (size, -1)} when every batch ends before it.
+     */
+    public record Cut(int position, long batchBaseOffset) {
+    }
+
+    /** See {@link Cut}. */
+    public Cut cutAt(long offset) throws IOException {
+        int end = size;
+        int pos = offsetIndex.lookup(offset).position();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        while (pos < end) {
+            RecordBatchHeader h = reader.read(pos, end);
+            if (h == null) {
+                break;
+            }
+            if (h.lastOffset() >= offset) {
+                return new Cut(pos, h.baseOffset());
+            }
+            pos += h.totalSize();
+        }
+        return new Cut(end, -1L);
+    }
+
+    /**
+     * Kafka's LogSegment.truncateTo for a follower's divergent tail: keeps the bytes before {@code position}
+     * (a batch boundary from {@link #cutAt}), the index entries and aborted transactions below
+     * {@code nextOffset} (the offset at the cut), recomputes the largest timestamp, and forces the cut. The
+     * segment is inactive afterwards (the log appends to a new one), so the bytes past the cut are never
+     * written again: a reader still holding the older log end reads at most up to the cut, a batch boundary,
+     * and never different data. The size shrinks before the file does, so readers of the new end never look
+     * past the cut.
+     */
+    public void truncateTo(int position, long nextOffset) throws IOException {
+        size = position;
+        this.nextOffset = nextOffset;
+        offsetIndex.truncateTo(nextOffset);
+        timeIndex.truncateTo(nextOffset);
+        txnIndex.truncateTo(nextOffset);
+        // Kafka's loadLargestTimestamp: the last time-index entry left, then the batches after it.
+        TimeIndex.Entry lastTime = timeIndex.lastEntry();
+        long max = lastTime.timestamp();
+        long maxAt = max < 0 ? -1L : lastTime.offset();
+        int pos = max < 0 ? 0 : offsetIndex.lookup(maxAt).position();
+        BatchHeaderReader reader = new BatchHeaderReader(channel);
+        while (pos < position) {
+            RecordBatchHeader h = reader.read(pos, position);
+            if (h == null) {
+                break;
+            }
+            if (h.maxTimestamp() > max) {
+                max = h.maxTimestamp();
+                maxAt = h.lastOffset();
+            }
+            pos += h.totalSize();
+        }
+        maxTimestamp = max;
+        offsetOfMaxTimestamp = maxAt;
+        channel.truncate(position);
+        channel.force(true);
+        onBecomeInactive();
+    }
+
     /** Records the final max timestamp and trims both indexes, as Kafka does when a segment stops being active. */
     public void onBecomeInactive() throws IOException {
         timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp, true);

@@ -85,6 +85,24 @@ public final class TimeIndex extends MappedIndex {
         }
     }
 
+    /** Drops the entries pointing at offsets at or after {@code offset} (the log was truncated there). */
+    public void truncateTo(long offset) throws IOException {
+        int n = entries;
+        MappedByteBuffer map = n == 0 ? null : acquire();
+        if (map == null) {
+            return;
+        }
+        try {
+            int keep = n;
+            while (keep > 0 && offsetAt(map, keep - 1) >= offset) {
+                keep--;
+            }
+            truncateEntries(keep);
+        } finally {
+            release();
+        }
+    }
+
     /** The last entry, or (-1, baseOffset). */
     public Entry lastEntry() throws IOException {
         int n = entries;

@@ -1,10 +1,27 @@
 package io.odradek.replication.cluster;
 
+import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
+import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
+import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
+import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
+import io.odradek.replication.cluster.ControllerCommand.ControlledShutdown;
+import io.odradek.replication.cluster.ControllerCommand.CreatePartitions;
+import io.odradek.replication.cluster.ControllerCommand.CreateTopics;
+import io.odradek.replication.cluster.ControllerCommand.DeleteTopics;
+import io.odradek.replication.cluster.ControllerCommand.ElectLeaders;
+import io.odradek.replication.cluster.ControllerCommand.FenceBrokers;
+import io.odradek.replication.cluster.ControllerCommand.RegisterBroker;
+import io.odradek.replication.cluster.ControllerCommand.UnfenceBroker;
+import io.odradek.replication.metadata.MetadataException;
+import java.util.List;
+
 /**
  * Applies commands to images (Kafka's QuorumController's record generation and replay in one step): pure
- * and deterministic, the same inputs giving the same image on every controller. Placement of new replicas
- * follows Kafka's (round robin over the unfenced brokers, rack-aware when brokers have racks), starting at a
- * position derived from the topic id, which the submitter drew at random.
+ * and deterministic, the same inputs giving the same image on every controller. This class only
+ * dispatches: broker lifecycle and producer ids are {@link BrokerControl}'s, topics {@link TopicControl}'s,
+ * ISR changes, elections and reassignments {@link ReplicationControl}'s, the election rules
+ * {@link Elections}'. A refused command leaves the image as it was except for its offset, which always
+ * moves to the command's, so a submitter waiting for the image to reach its offset never waits forever.
  */
 public final class ControllerLogic {
     /** The image after a command, and what to tell its submitter. */
@@ -12,13 +29,64 @@ public final class ControllerLogic {
     }
 
     private final ControllerSettings settings;
+    private final BrokerControl brokers;
+    private final TopicControl topics = new TopicControl();
+    private final ReplicationControl replication = new ReplicationControl();
 
     public ControllerLogic(ControllerSettings settings) {
         this.settings = settings;
+        this.brokers = new BrokerControl(settings);
+    }
+
+    public ControllerSettings settings() {
+        return settings;
     }
 
     /** Applies {@code command}, the metadata log's entry at {@code offset}, to {@code image}. */
     public Applied apply(ClusterImage image, ControllerCommand command, long offset) {
-        throw new UnsupportedOperationException("PLACEHOLDER: cluster-model implements this (" + settings + ")");
+        ImageBuilder next = new ImageBuilder(image, settings);
+        try {
+            CommandResult result = dispatch(next, command, offset);
+            return new Applied(next.build(offset), result);
+        } catch (MetadataException e) {
+            return new Applied(withOffset(image, offset), CommandResult.failed(offset, e.error(), e.getMessage()));
+        }
+    }
+
+    private CommandResult dispatch(ImageBuilder image, ControllerCommand command, long offset) {
+        List<ItemResult> none = List.of();
+        if (command instanceof RegisterBroker c) {
+            return CommandResult.ok(offset, none, brokers.register(image, c, offset));
+        } else if (command instanceof UnfenceBroker c) {
+            brokers.unfence(image, c);
+        } else if (command instanceof FenceBrokers c) {
+            brokers.fence(image, c);
+        } else if (command instanceof ControlledShutdown c) {
+            brokers.controlledShutdown(image, c);
+        } else if (command instanceof AllocateProducerIds c) {
+            return CommandResult.ok(offset, none, brokers.allocateProducerIds(image, c));
+        } else if (command instanceof CreateTopics c) {
+            return CommandResult.ok(offset, topics.createTopics(image, c), -1);
+        } else if (command instanceof DeleteTopics c) {
+            return CommandResult.ok(offset, topics.deleteTopics(image, c), -1);
+        } else if (command instanceof CreatePartitions c) {
+            topics.createPartitions(image, c);
+            return CommandResult.ok(offset, List.of(ItemResult.ok(c.topic())), -1);
+        } else if (command instanceof AlterTopicConfigs c) {
+            topics.alterConfigs(image, c);
+        } else if (command instanceof AlterPartition c) {
+            return CommandResult.ok(offset, none, replication.alterPartition(image, c));
+        } else if (command instanceof ElectLeaders c) {
+            return CommandResult.ok(offset, replication.electLeaders(image, c), -1);
+        } else if (command instanceof AlterReassignments c) {
+            return CommandResult.ok(offset, replication.alterReassignments(image, c), -1);
+        } else {
+            throw new IllegalArgumentException("unknown command " + command);
+        }
+        return CommandResult.ok(offset, none, -1);
+    }
+
+    private static ClusterImage withOffset(ClusterImage image, long offset) {
+        return new ClusterImage(offset, image.clusterId(), image.brokers(), image.topics(), image.nextProducerId());
     }
 }

@@ -22,20 +22,28 @@ public final class Apis {
             CreateTopicsApi.SPEC,
             DeleteTopicsApi.SPEC,
             InitProducerIdApi.SPEC,
+            OffsetForLeaderEpochApi.SPEC,
             AddPartitionsToTxnApi.SPEC,
             AddOffsetsToTxnApi.SPEC,
             EndTxnApi.SPEC,
             WriteTxnMarkersApi.SPEC,
             TxnOffsetCommitApi.SPEC,
             DescribeConfigsApi.SPEC,
+            DescribeLogDirsApi.SPEC,
+            CreatePartitionsApi.SPEC,
             DeleteGroupsApi.SPEC,
+            ElectLeadersApi.SPEC,
+            AlterPartitionReassignmentsApi.SPEC,
+            ListPartitionReassignmentsApi.SPEC,
             OffsetDeleteApi.SPEC,
+            DescribeQuorumApi.SPEC,
             DescribeClusterApi.SPEC,
             DescribeProducersApi.SPEC,
             DescribeTransactionsApi.SPEC,
             ListTransactionsApi.SPEC,
             ConsumerGroupHeartbeatApi.SPEC,
-            ConsumerGroupDescribeApi.SPEC);
+            ConsumerGroupDescribeApi.SPEC,
+            DescribeTopicPartitionsApi.SPEC);
 
     private static final ApiSpec[] BY_KEY = index();
 

@@ -1,0 +1,100 @@
+package io.odradek.replication.cluster;
+
+import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
+import io.odradek.replication.cluster.ControllerCommand.ControlledShutdown;
+import io.odradek.replication.cluster.ControllerCommand.FenceBrokers;
+import io.odradek.replication.cluster.ControllerCommand.RegisterBroker;
+import io.odradek.replication.cluster.ControllerCommand.UnfenceBroker;
+import io.odradek.replication.metadata.MetadataException;
+import io.odradek.wire.ErrorCode;
+
+/**
+ * Broker lifecycle commands (Kafka's ClusterControlManager plus the partition changes it triggers in
+ * ReplicationControlManager) and producer-id blocks. A broker's epoch is the offset of its registration.
+ */
+final class BrokerControl {
+    private final ControllerSettings settings;
+
+    BrokerControl(ControllerSettings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * A new broker starts fenced. A new incarnation of a known broker (it restarted) is fenced too and taken
+     * out of its ISRs and leaderships, since whatever its old process held is gone; the same incarnation
+     * registering again (a retried request) keeps its state. Either way the epoch becomes this offset.
+     * The cluster id is the first registration's proposal; later proposals are ignored.
+     */
+    long register(ImageBuilder image, RegisterBroker c, long offset) {
+        if (image.clusterId == null) {
+            image.clusterId = c.proposedClusterId();
+        }
+        BrokerRegistration old = image.brokers.get(c.brokerId());
+        boolean sameIncarnation = old != null && old.incarnationId().equals(c.incarnationId());
+        boolean fenced = !sameIncarnation || old.fenced();
+        boolean shuttingDown = sameIncarnation && old.inControlledShutdown();
+        image.brokers.put(c.brokerId(), new BrokerRegistration(c.brokerId(), offset, c.incarnationId(),
+                c.endpoints(), c.rack(), fenced, shuttingDown));
+        if (old != null && !sameIncarnation) {
+            removeFromPartitions(image, c.brokerId());
+        }
+        return offset;
+    }
+
+    /** Lets a caught-up broker in: it may lead again, starting with leaderless partitions it can take. */
+    void unfence(ImageBuilder image, UnfenceBroker c) {
+        BrokerRegistration b = checkEpoch(image, c.brokerId(), c.brokerEpoch());
+        image.brokers.put(b.id(), b.withFenced(false).withControlledShutdown(false));
+        image.changePartitionsOf(b.id(), (topic, p) -> Elections.electIfLeaderless(p, image::isEligible,
+                image.uncleanAllowed(topic)));
+    }
+
+    /** Fences each broker in turn (unknown ids are skipped), moving its leaderships and shrinking ISRs. */
+    void fence(ImageBuilder image, FenceBrokers c) {
+        for (int id : c.brokerIds()) {
+            BrokerRegistration b = image.brokers.get(id);
+            if (b != null) {
+                image.brokers.put(id, b.withFenced(true));
+                removeFromPartitions(image, id);
+            }
+        }
+    }
+
+    /** The broker is being drained: it leads nothing and leaves every ISR where others remain. */
+    void controlledShutdown(ImageBuilder image, ControlledShutdown c) {
+        BrokerRegistration b = checkEpoch(image, c.brokerId(), c.brokerEpoch());
+        image.brokers.put(b.id(), b.withControlledShutdown(true));
+        removeFromPartitions(image, b.id());
+    }
+
+    /** The first id of the next block; the image's counter moves past the block. */
+    long allocateProducerIds(ImageBuilder image, AllocateProducerIds c) {
+        checkEpoch(image, c.brokerId(), c.brokerEpoch());
+        long first = image.nextProducerId;
+        if (first > Long.MAX_VALUE - settings.producerIdBlockSize()) {
+            throw new MetadataException(ErrorCode.UNKNOWN_SERVER_ERROR, "Exhausted all producerIds as the next "
+                    + "block's end producerId has exceeded the int64 type limit");
+        }
+        image.nextProducerId = first + settings.producerIdBlockSize();
+        return first;
+    }
+
+    private static void removeFromPartitions(ImageBuilder image, int brokerId) {
+        image.changePartitionsOf(brokerId, (topic, p) -> Elections.removeBroker(p, brokerId, image::isEligible,
+                image.uncleanAllowed(topic)));
+    }
+
+    /** Kafka's ClusterControlManager.checkBrokerEpoch: the broker must be registered at exactly this epoch. */
+    static BrokerRegistration checkEpoch(ImageBuilder image, int brokerId, long brokerEpoch) {
+        BrokerRegistration b = image.brokers.get(brokerId);
+        if (b == null) {
+            throw new MetadataException(ErrorCode.STALE_BROKER_EPOCH,
+                    "No broker registration found for broker id " + brokerId);
+        }
+        if (b.epoch() != brokerEpoch) {
+            throw new MetadataException(ErrorCode.STALE_BROKER_EPOCH,
+                    "Expected broker epoch " + b.epoch() + ", but got broker epoch " + brokerEpoch);
+        }
+        return b;
+    }
+}
