@@ -429,10 +429,6 @@ public final class BrokerConfig {
         return intValue("controller.quorum.election.timeout.ms");
     }
 
-    public int controllerQuorumRequestTimeoutMs() {
-        return intValue("controller.quorum.request.timeout.ms");
-    }
-
     public long replicaLagTimeMaxMs() {
         return longValue("replica.lag.time.max.ms");
     }

@@ -2,6 +2,9 @@ package io.odradek.broker.cluster;
 
 import io.odradek.broker.BrokerConfig;
 import io.odradek.replication.cluster.ControllerChannel;
+import io.odradek.replication.cluster.ControllerSettings;
+import io.odradek.replication.quorum.QuorumConfig;
+import io.odradek.replication.quorum.RatisControllerChannel;
 import java.io.IOException;
 
 /**
@@ -23,6 +26,22 @@ public final class QuorumChannels {
     }
 
     public static ControllerChannel open(BrokerConfig config) throws IOException {
-        throw new UnsupportedOperationException("PLACEHOLDER: the Ratis quorum (branch quorum) is not merged yet");
+        return RatisControllerChannel.open(quorumConfig(config));
+    }
+
+    /**
+     * The quorum settings of a cluster node: voters and roles from the config, Ratis storage in
+     * metadata.log.dir, the controller's settings (unclean election default, Kafka's producer-id block
+     * size), broker.session.timeout.ms, and Raft election timeouts from controller.quorum.election.timeout.ms
+     * (Ratis randomizes between it and twice it).
+     */
+    public static QuorumConfig quorumConfig(BrokerConfig config) {
+        BrokerConfig.ClusterRoles roles = config.clusterRoles();
+        long election = config.controllerQuorumElectionTimeoutMs();
+        return new QuorumConfig(config.nodeId(), roles.controller(), roles.voters(),
+                config.metadataLogDir().resolve(STORAGE_DIR),
+                new ControllerSettings(config.uncleanLeaderElectionEnable(), ControllerSettings.DEFAULTS.producerIdBlockSize()),
+                config.brokerSessionTimeoutMs(), election, 2 * election, QuorumConfig.DEFAULT_REQUEST_TIMEOUT_MS,
+                QuorumConfig.DEFAULT_SNAPSHOT_EVERY_ENTRIES);
     }
 }

@@ -192,8 +192,6 @@ public final class BrokerConfigDef {
                         + " server on a controller (Kafka's shipped server.properties) is a one-voter quorum of this node.");
         define("controller.quorum.election.timeout.ms", INT, "1000", atLeast(1),
                 "Raft election timeout: the minimum of Ratis's randomized leader election timeout.");
-        define("controller.quorum.request.timeout.ms", INT, "2000", atLeast(1),
-                "How long one request to the quorum waits before it is retried.");
         define("broker.rack", STRING, null, ANY, "This broker's rack, for rack-aware replica placement.");
         define("broker.session.timeout.ms", INT, "9000", atLeast(1),
                 "A broker silent for this long is fenced: its leaderships move to in-sync followers.");
