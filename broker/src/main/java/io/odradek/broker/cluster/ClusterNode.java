@@ -63,6 +63,7 @@ public final class ClusterNode implements AutoCloseable {
     private volatile boolean closed;
     /** Guarded by this: the offset of the last image applied. */
     private long appliedOffset = -1;
+    private ClusterImage appliedImage;
 
     public ClusterNode(Settings settings, ControllerChannel channel, TopicService topics, LocalNode node) {
         this.settings = settings;
@@ -117,9 +118,15 @@ public final class ClusterNode implements AutoCloseable {
         return brokerEpoch;
     }
 
-    /** Runs {@code listener} with each image after the catalog and logs follow it (the replica manager). */
-    public void addImageListener(Consumer<ClusterImage> listener) {
+    /**
+     * Runs {@code listener} with each image after the catalog and logs follow it (the replica manager),
+     * starting with the image applied already, if any, so a late listener misses nothing.
+     */
+    public synchronized void addImageListener(Consumer<ClusterImage> listener) {
         imageListeners.add(listener);
+        if (appliedImage != null) {
+            listener.accept(appliedImage);
+        }
     }
 
     /**
@@ -140,6 +147,7 @@ public final class ClusterNode implements AutoCloseable {
             return;
         }
         appliedOffset = image.offset();
+        appliedImage = image;
         try {
             topics.applyImage(image);
             topics.reconcileReplicas(image, settings.brokerId(), image.offset() >= registrationOffset);

@@ -510,6 +510,17 @@ public final class TopicService implements AutoCloseable {
                 logs.updateConfig(now.name(), now.configs());
             }
         }
+        if (before.image().offset() < 0) {
+            LOG.log(System.Logger.Level.INFO, "first cluster metadata image: offset " + next.offset() + ", "
+                    + next.brokers().size() + " broker(s), " + next.topics().size() + " topic(s)");
+            return;
+        }
+        for (TopicInfo t : after.topics()) {
+            if (before.topic(t.name()).filter(old -> old.id().equals(t.id())).isEmpty()) {
+                LOG.log(System.Logger.Level.INFO, "topic " + t.name() + " (" + t.partitions() + " partition(s), id "
+                        + Ids.toBase64(t.id()) + ") is in the cluster metadata at offset " + next.offset());
+            }
+        }
     }
 
     /**
