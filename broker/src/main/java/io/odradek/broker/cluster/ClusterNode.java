@@ -160,6 +160,17 @@ public final class ClusterNode implements AutoCloseable {
         view.applied(image);
     }
 
+    /** Once the applied image is past our registration, logs of replicas not assigned here go. */
+    private synchronized void removeUnassignedLogs() {
+        if (appliedImage != null && appliedOffset >= registrationOffset) {
+            try {
+                topics.reconcileReplicas(appliedImage, settings.brokerId(), true);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "cannot remove the logs of replicas not assigned here", e);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- registration and heartbeats
 
     private void register() {
@@ -187,6 +198,7 @@ public final class ClusterNode implements AutoCloseable {
     private void registered(CommandResult result) {
         registrationOffset = result.offset();
         brokerEpoch = result.value();
+        removeUnassignedLogs(); // in case the registration's image was applied before we knew its offset
         LOG.log(System.Logger.Level.INFO, "broker " + settings.brokerId() + " registered with epoch " + result.value()
                 + " (endpoint " + settings.clientListener() + "://" + node.host() + ":" + node.port() + ")");
         scheduler.execute(this::heartbeat); // the first heartbeat gets us unfenced sooner
