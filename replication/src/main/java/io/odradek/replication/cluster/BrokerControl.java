@@ -26,6 +26,9 @@ final class BrokerControl {
      * The cluster id is the first registration's proposal; later proposals are ignored.
      */
     long register(ImageBuilder image, RegisterBroker c, long offset) {
+        if (c.incarnationId() == null) {
+            throw new MetadataException(ErrorCode.INVALID_REQUEST, "A broker registration needs an incarnation id");
+        }
         if (image.clusterId == null) {
             image.clusterId = c.proposedClusterId();
         }

@@ -13,6 +13,7 @@ import io.odradek.replication.cluster.ControllerCommand.FenceBrokers;
 import io.odradek.replication.cluster.ControllerCommand.RegisterBroker;
 import io.odradek.replication.cluster.ControllerCommand.UnfenceBroker;
 import io.odradek.replication.metadata.MetadataException;
+import io.odradek.wire.ErrorCode;
 import java.util.List;
 
 /**
@@ -22,6 +23,16 @@ import java.util.List;
  * ISR changes, elections and reassignments {@link ReplicationControl}'s, the election rules
  * {@link Elections}'. A refused command leaves the image as it was except for its offset, which always
  * moves to the command's, so a submitter waiting for the image to reach its offset never waits forever.
+ *
+ * <p>Behaviour notes (Kafka 4.4's controller is the reference): errors and messages as its
+ * ReplicationControlManager/ClusterControlManager give them. Differences, on purpose: no eligible leader
+ * replicas (ELR), so a fenced last ISR member stays in the ISR and the partition has no leader; new replicas
+ * go only to unfenced brokers not shutting down (Kafka may add fenced followers); the cluster id is the
+ * first registration's proposal and later proposals are ignored rather than refused; unclean election on
+ * an offline partition happens at once when allowed (Kafka waits for a periodic sweep); liveness (session
+ * timeouts, DUPLICATE_BROKER_REGISTRATION) is the active controller's, outside this pure logic.
+ * Results: RegisterBroker's value is the new broker epoch, AllocateProducerIds' the block's first id,
+ * AlterPartition's the new partition epoch; topic and partition commands answer per item.
  */
 public final class ControllerLogic {
     /** The image after a command, and what to tell its submitter. */
@@ -50,6 +61,11 @@ public final class ControllerLogic {
             return new Applied(next.build(offset), result);
         } catch (MetadataException e) {
             return new Applied(withOffset(image, offset), CommandResult.failed(offset, e.error(), e.getMessage()));
+        } catch (RuntimeException e) {
+            // A malformed command (a null field, say) must not stop the state machine: every controller
+            // refuses it the same way and the log moves on.
+            return new Applied(withOffset(image, offset),
+                    CommandResult.failed(offset, ErrorCode.UNKNOWN_SERVER_ERROR, "Cannot apply " + command + ": " + e));
         }
     }
 

@@ -98,6 +98,20 @@ final class Elections {
                 p.partitionEpoch() + 1);
     }
 
+    /**
+     * {@code result} (built from {@code original} in several steps within one command) with the epochs of a
+     * single change, as Kafka writes one PartitionChangeRecord per partition per command.
+     */
+    static PartitionRegistration oneChange(PartitionRegistration original, PartitionRegistration result) {
+        if (result == original) {
+            return original;
+        }
+        int leaderEpoch = result.leaderEpoch() > original.leaderEpoch() ? original.leaderEpoch() + 1
+                : original.leaderEpoch();
+        return new PartitionRegistration(result.replicas(), result.isr(), result.adding(), result.removing(),
+                result.leader(), leaderEpoch, original.partitionEpoch() + 1);
+    }
+
     static List<Integer> without(List<Integer> list, int value) {
         List<Integer> out = new ArrayList<>(list);
         out.remove(Integer.valueOf(value));

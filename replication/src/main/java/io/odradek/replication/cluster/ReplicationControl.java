@@ -78,7 +78,7 @@ final class ReplicationControl {
         }
         PartitionRegistration changed = Elections.change(p, p.replicas(), newIsr, p.adding(), p.removing(),
                 p.leader(), false);
-        changed = completeReassignment(image, changed);
+        changed = Elections.oneChange(p, completeReassignment(image, changed));
         image.putPartition(topic, c.partition(), changed);
         return changed.partitionEpoch();
     }
@@ -209,7 +209,7 @@ final class ReplicationControl {
         if (adding.isEmpty() && removing.isEmpty()) {
             return moving;
         }
-        return completeReassignment(image, moving);
+        return Elections.oneChange(p, completeReassignment(image, moving));
     }
 
     /** Kafka's revert: the original replicas back, the added ones out of the ISR (refused if it would empty it). */
