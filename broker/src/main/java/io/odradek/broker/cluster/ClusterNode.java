@@ -60,6 +60,7 @@ public final class ClusterNode implements AutoCloseable {
     private volatile long registrationOffset = Long.MAX_VALUE;
     private volatile boolean wantShutDown;
     private volatile HeartbeatReply lastReply;
+    private volatile boolean heartbeatsFailing;
     private volatile boolean closed;
     /** Guarded by this: the offset of the last image applied. */
     private long appliedOffset = -1;
@@ -213,8 +214,17 @@ public final class ClusterNode implements AutoCloseable {
         channel.heartbeat(beat).whenComplete((reply, failure) -> {
             heartbeatInFlight.set(false);
             if (failure != null) {
-                LOG.log(System.Logger.Level.DEBUG, "heartbeat failed: " + failure);
+                if (!heartbeatsFailing) {
+                    heartbeatsFailing = true; // once, not every interval: the quorum may be down for long
+                    LOG.log(System.Logger.Level.WARNING, "broker " + settings.brokerId()
+                            + " cannot reach the controller quorum (" + failure + "); retrying every "
+                            + settings.heartbeatIntervalMs() + " ms");
+                }
                 return;
+            }
+            if (heartbeatsFailing) {
+                heartbeatsFailing = false;
+                LOG.log(System.Logger.Level.INFO, "broker " + settings.brokerId() + " reaches the controller quorum again");
             }
             lastReply = reply;
             if (reply.error() == ErrorCode.STALE_BROKER_EPOCH && brokerEpoch == epoch) {
