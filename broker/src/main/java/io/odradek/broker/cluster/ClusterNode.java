@@ -183,6 +183,9 @@ public final class ClusterNode implements AutoCloseable {
                 incarnationId, endpoints, settings.rack(), topics.clusterId());
         channel.submit(command).whenComplete((result, failure) -> {
             registering.set(false);
+            if (closed) {
+                return; // the channel closing fails what was in flight
+            }
             if (failure == null && result.error() == ErrorCode.NONE) {
                 registered(result);
                 return;
@@ -190,9 +193,7 @@ public final class ClusterNode implements AutoCloseable {
             String why = failure != null ? failure.toString() : result.error() + ": " + result.message();
             LOG.log(System.Logger.Level.WARNING, "registration of broker " + settings.brokerId()
                     + " failed, retrying: " + why);
-            if (!closed) {
-                scheduler.schedule(this::register, settings.heartbeatIntervalMs(), TimeUnit.MILLISECONDS);
-            }
+            scheduler.schedule(this::register, settings.heartbeatIntervalMs(), TimeUnit.MILLISECONDS);
         });
     }
 
