@@ -87,7 +87,8 @@ class RatisClusterTest {
     }
 
     @Test
-    void aTopicCreatedWithReplicationFactorThreeOnOneBrokerIsLedAndInSyncOnAllThree() throws Exception {
+    void aTopicCreatedWithReplicationFactorThreeOnOneBrokerIsLedAndInSyncOnAllThreeAndLeadersMoveOffAStoppingBroker()
+            throws Exception {
         startThree();
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + brokers.get(0).port());
@@ -120,5 +121,14 @@ class RatisClusterTest {
                 assertThat(replicas).isEqualTo(replicasSeenByFirst);
             }
         }
+
+        // Broker 1 stops with a controlled shutdown: the partition it led gets another in-sync leader first.
+        Broker leaving = brokers.remove(0);
+        leaving.close();
+        ClusterImage after = await(brokers.get(0), image -> image.topic("orders").orElseThrow().partitions().stream()
+                .noneMatch(p -> p.leader() == 1));
+        assertThat(after.topic("orders").orElseThrow().partitions())
+                .allSatisfy(p -> assertThat(p.leader()).isIn(2, 3));
+        assertThat(after.brokers().get(1).inControlledShutdown() || after.brokers().get(1).fenced()).isTrue();
     }
 }
