@@ -8,6 +8,7 @@ import io.odradek.broker.config.Listener;
 import io.odradek.broker.network.NetworkSettings;
 import io.odradek.log.LogConfig;
 import io.odradek.log.LogManager;
+import io.odradek.replication.partition.ReplicationSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.InetAddress;
@@ -447,6 +448,14 @@ public final class BrokerConfig {
 
     public int numReplicaFetchers() {
         return intValue("num.replica.fetchers");
+    }
+
+    /** The replica fetchers' and ISR settings, Kafka's replica.* keys, fetching from the inter-broker listener. */
+    public ReplicationSettings replicationSettings() {
+        return new ReplicationSettings(replicaLagTimeMaxMs(), replicaFetchMaxBytes(),
+                intValue("replica.fetch.response.max.bytes"), replicaFetchWaitMaxMs(), replicaFetchMinBytes(),
+                intValue("replica.fetch.backoff.ms"), numReplicaFetchers(), intValue("replica.socket.timeout.ms"),
+                interBrokerListenerName());
     }
 
     public boolean uncleanLeaderElectionEnable() {

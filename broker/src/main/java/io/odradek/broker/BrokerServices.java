@@ -1,6 +1,7 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.BrokerFeatures;
+import io.odradek.broker.cluster.BrokerLocalLogs;
 import io.odradek.broker.cluster.ClusterNode;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.cluster.QuorumChannels;
@@ -23,6 +24,7 @@ import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionCoordinatorLog;
 import io.odradek.replication.partition.PartitionWriters;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.replication.partition.ReplicaManager;
 import io.odradek.replication.partition.WaitingOperations;
 import java.util.List;
 import java.util.Optional;
@@ -51,11 +53,15 @@ final class BrokerServices implements AutoCloseable {
     final ClusterView cluster;
     /** Cluster mode (process.roles set): registration, heartbeats, images; null on a single node. */
     final ClusterNode clusterNode;
+    /** Cluster mode: this broker's replicas made leader or follower by each image; null on a single node. */
+    final ReplicaManager replicaManager;
 
-    private BrokerServices(ClusterNode clusterNode, ClusterView cluster, TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
+    private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
+            TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
             Partitions partitions, BrokerFeatures features, TransactionCoordinator transactions,
             TransactionStateTopic transactionStateTopic) {
         this.clusterNode = clusterNode;
+        this.replicaManager = replicaManager;
         this.cluster = cluster;
         this.topics = topics;
         this.producerIds = producerIds;
@@ -80,6 +86,7 @@ final class BrokerServices implements AutoCloseable {
     static BrokerServices open(BrokerConfig config, LocalNode node, QuorumChannels.Factory quorum) {
         TopicService topics = TopicService.open(config);
         ClusterNode clusterNode = null;
+        ReplicaManager replicaManager = null;
         ProducerIdManager producerIds = null;
         Partitions partitions = null;
         GroupCoordinator groups = null;
@@ -97,19 +104,28 @@ final class BrokerServices implements AutoCloseable {
             partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
                     new WaitingOperations<Partition>("waiting-operations"));
             topics.onTopicDeleted(partitions::removeTopic);
+            if (clusterNode != null) {
+                // After the catalog and logs follow an image, the replicas do: leader or follower, fetchers.
+                replicaManager = new ReplicaManager(config.nodeId(), partitions, clusterNode.channel(),
+                        new BrokerLocalLogs(topics), config.replicationSettings(), clusterNode::brokerEpoch);
+                clusterNode.addImageListener(replicaManager::applyImage);
+            }
             groups = startGroupCoordinator(config, topics, partitions);
             BrokerFeatures features = BrokerFeatures.kafka44(System.currentTimeMillis());
             transactions = startTransactionCoordinator(config, topics, partitions, producerIds,
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
-            return new BrokerServices(clusterNode, cluster, topics, producerIds, groups, partitions, features, transactions, stateTopic);
+            return new BrokerServices(clusterNode, replicaManager, cluster, topics, producerIds, groups, partitions, features, transactions, stateTopic);
         } catch (RuntimeException e) {
             if (transactions != null) {
                 transactions.close();
             }
             if (groups != null) {
                 groups.close();
+            }
+            if (replicaManager != null) {
+                replicaManager.close();
             }
             if (partitions != null) {
                 partitions.close();
@@ -190,6 +206,9 @@ final class BrokerServices implements AutoCloseable {
     public void close() {
         transactions.close(); // its markers still reach open partitions and the group coordinator
         groups.close();
+        if (replicaManager != null) {
+            replicaManager.close(); // fetchers and the ISR task stop
+        }
         partitions.close(); // appends already handed to the writers finish before the logs close
         if (clusterNode != null) {
             clusterNode.close(); // heartbeats stop, then the quorum (this node's voter) closes

@@ -202,6 +202,9 @@ public final class BrokerConfigDef {
         define("replica.fetch.wait.max.ms", INT, "500", atLeast(0), "How long a follower's fetch waits for data.");
         define("replica.fetch.min.bytes", INT, "1", atLeast(1), "Bytes a follower's fetch waits for.");
         define("num.replica.fetchers", INT, "1", atLeast(1), "Fetcher threads per source broker.");
+        define("replica.fetch.response.max.bytes", INT, "10485760", atLeast(0), "Bytes a follower fetches per request.");
+        define("replica.fetch.backoff.ms", INT, "1000", atLeast(0), "How long a follower waits after a failed fetch.");
+        define("replica.socket.timeout.ms", INT, "30000", ANY, "How long a follower waits for a fetch answer.");
         define("unclean.leader.election.enable", BOOLEAN, "false", ANY,
                 "Elect a replica outside the ISR when no in-sync one is alive (may lose acknowledged records).");
         define("controlled.shutdown.enable", BOOLEAN, "true", ANY,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.broker.Broker;
 import io.odradek.broker.BrokerConfig;
+import io.odradek.log.PartitionLog;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
@@ -22,6 +23,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,7 +93,7 @@ class RatisClusterTest {
     }
 
     @Test
-    void aTopicCreatedWithReplicationFactorThreeOnOneBrokerIsLedAndInSyncOnAllThreeAndLeadersMoveOffAStoppingBroker()
+    void aTopicCreatedWithReplicationFactorThreeOnOneBrokerIsLedAndInSyncOnAllThreeAndLeadersMoveOffAStoppingBrokerAndRecordsReplicate()
             throws Exception {
         startThree();
         Properties props = new Properties();
@@ -130,5 +136,33 @@ class RatisClusterTest {
         assertThat(after.topic("orders").orElseThrow().partitions())
                 .allSatisfy(p -> assertThat(p.leader()).isIn(2, 3));
         assertThat(after.brokers().get(1).inControlledShutdown() || after.brokers().get(1).fenced()).isTrue();
+
+        // Records written with acks=all to a partition broker 2 leads now reach every remaining replica's log.
+        int led = -1;
+        for (int p = 0; p < 3; p++) {
+            if (brokers.get(0).cluster().image().partition("orders", p).orElseThrow().leader() == 2) {
+                led = p;
+            }
+        }
+        Properties producerProps = new Properties();
+        producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + brokers.get(0).port());
+        producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerProps.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps, new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < 10; i++) {
+                RecordMetadata written = producer.send(new ProducerRecord<>("orders", led, "k" + i, "v" + i)).get();
+                assertThat(written.offset()).isEqualTo(i);
+            }
+        }
+        for (Broker b : brokers) { // 2 and 3
+            PartitionLog log = b.topics().partitionLog("orders", led).orElseThrow();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (log.logEndOffset() < 10 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(log.logEndOffset()).as("log end of orders-" + led + " on broker " + b.config().nodeId())
+                    .isEqualTo(10);
+        }
     }
 }
