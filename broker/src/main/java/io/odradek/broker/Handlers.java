@@ -1,20 +1,27 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
+import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
+import io.odradek.broker.handlers.CreatePartitionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
 import io.odradek.broker.handlers.DeleteGroupsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
+import io.odradek.broker.handlers.DescribeLogDirsHandler;
 import io.odradek.broker.handlers.DescribeProducersHandler;
+import io.odradek.broker.handlers.DescribeQuorumHandler;
+import io.odradek.broker.handlers.DescribeTopicPartitionsHandler;
 import io.odradek.broker.handlers.DescribeTransactionsHandler;
+import io.odradek.broker.handlers.ElectLeadersHandler;
 import io.odradek.broker.handlers.EndTxnHandler;
 import io.odradek.broker.handlers.FetchHandler;
 import io.odradek.broker.handlers.FindCoordinatorHandler;
@@ -24,6 +31,7 @@ import io.odradek.broker.handlers.JoinGroupHandler;
 import io.odradek.broker.handlers.LeaveGroupHandler;
 import io.odradek.broker.handlers.ListGroupsHandler;
 import io.odradek.broker.handlers.ListOffsetsHandler;
+import io.odradek.broker.handlers.ListPartitionReassignmentsHandler;
 import io.odradek.broker.handlers.ListTransactionsHandler;
 import io.odradek.broker.handlers.MetadataHandler;
 import io.odradek.broker.handlers.OffsetCommitHandler;
@@ -48,11 +56,20 @@ final class Handlers {
 
         // Topics and cluster metadata.
         ConfigDescriber configs = new ConfigDescriber(config);
-        registry.register(new MetadataHandler(services.topics, node, services.cluster))
+        ClusterView cluster = services.cluster;
+        registry.register(new MetadataHandler(services.topics, cluster))
                 .register(new CreateTopicsHandler(services.topics, configs))
                 .register(new DeleteTopicsHandler(services.topics))
-                .register(new DescribeClusterHandler(services.topics, node, services.cluster))
+                .register(new DescribeClusterHandler(services.topics, cluster))
                 .register(new DescribeConfigsHandler(services.topics, configs));
+        // Cluster admin (F2): partitions, leaders, reassignments, log dirs and the metadata quorum.
+        registry.register(new DescribeTopicPartitionsHandler(cluster))
+                .register(new CreatePartitionsHandler(services.topics, cluster))
+                .register(new ElectLeadersHandler(cluster))
+                .register(new AlterPartitionReassignmentsHandler(cluster))
+                .register(new ListPartitionReassignmentsHandler(cluster))
+                .register(new DescribeLogDirsHandler(services.topics))
+                .register(new DescribeQuorumHandler(cluster));
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);

@@ -435,6 +435,45 @@ public final class TopicService implements AutoCloseable {
     }
 
     /**
+     * Grows a topic to {@code total} partitions on this node (CreatePartitions on a single node): Kafka's
+     * checks and messages (INVALID_PARTITIONS unless it grows), the broker's partition limit, then the
+     * catalog and the new partitions' logs. The catalog goes first: a log that cannot be made is created
+     * by the next start (which makes every catalogued partition's log), not left as an orphan that would
+     * stop it. Throws {@link MetadataException}.
+     */
+    public synchronized TopicInfo createPartitions(String name, int total, boolean validateOnly) {
+        TopicInfo topic = metadata.topic(name).orElseThrow(() -> new MetadataException(
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition."));
+        if (total < topic.partitions()) {
+            throw new MetadataException(ErrorCode.INVALID_PARTITIONS, "The topic " + name + " currently has "
+                    + topic.partitions() + " partition(s); " + total + " would not be an increase.");
+        }
+        if (total == topic.partitions()) {
+            throw new MetadataException(ErrorCode.INVALID_PARTITIONS,
+                    "Topic already has " + topic.partitions() + " partition(s).");
+        }
+        checkBrokerPartitionLimit(name, total - topic.partitions());
+        if (validateOnly) {
+            return new TopicInfo(name, topic.id(), total, topic.configs(), topic.internal());
+        }
+        TopicInfo grown = metadata.growPartitions(name, total);
+        try {
+            for (int p = topic.partitions(); p < total; p++) {
+                logs.create(name, p, topic.id(), topic.configs());
+            }
+        } catch (RuntimeException | Error e) {
+            String cause = StorageLimits.describe(e);
+            LOG.log(System.Logger.Level.ERROR, "cannot create the new partitions of topic " + name + ": " + cause
+                    + "; the next start creates them");
+            throw new MetadataException(ErrorCode.KAFKA_STORAGE_ERROR, "Cannot create the logs of the new "
+                    + "partitions of topic '" + name + "': " + cause);
+        }
+        LOG.log(System.Logger.Level.INFO, "grew topic " + name + " from " + topic.partitions() + " to " + total
+                + " partition(s)");
+        return grown;
+    }
+
+    /**
      * Runs {@code listener} with each deleted topic's name, after its logs are gone (the group coordinator
      * drops the committed offsets of deleted topics, so a re-created topic starts clean).
      */
