@@ -37,6 +37,7 @@ import io.odradek.broker.handlers.MetadataHandler;
 import io.odradek.broker.handlers.OffsetCommitHandler;
 import io.odradek.broker.handlers.OffsetDeleteHandler;
 import io.odradek.broker.handlers.OffsetFetchHandler;
+import io.odradek.broker.handlers.OffsetForLeaderEpochHandler;
 import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
@@ -62,7 +63,7 @@ final class Handlers {
                 .register(new DeleteTopicsHandler(services.topics))
                 .register(new DescribeClusterHandler(services.topics, cluster))
                 .register(new DescribeConfigsHandler(services.topics, configs));
-        // Cluster admin (F2): partitions, leaders, reassignments, log dirs and the metadata quorum.
+        // Cluster admin: partitions, leaders, reassignments, log dirs and the metadata quorum.
         registry.register(new DescribeTopicPartitionsHandler(cluster))
                 .register(new CreatePartitionsHandler(services.topics, cluster))
                 .register(new ElectLeadersHandler(cluster))
@@ -73,10 +74,11 @@ final class Handlers {
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
-        registry.register(new ProduceHandler(logs, services.partitions, services.transactions,
+        registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactions,
                         config.transactionPartitionVerificationEnable()))
-                .register(new FetchHandler(logs, services.partitions, config.fetchMaxBytes()))
-                .register(new ListOffsetsHandler(services.partitions))
+                .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes()))
+                .register(new ListOffsetsHandler(services.partitions, services.cluster))
+                .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
@@ -104,7 +106,7 @@ final class Handlers {
                 .register(new WriteTxnMarkersHandler(new LocalTransactionMarkerWriter(services.partitions, services.groups)))
                 .register(new ListTransactionsHandler(services.transactions))
                 .register(new DescribeTransactionsHandler(services.transactions))
-                .register(new DescribeProducersHandler(services.partitions));
+                .register(new DescribeProducersHandler(services.partitions, services.cluster));
         return registry;
     }
 }
