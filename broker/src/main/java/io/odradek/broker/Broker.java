@@ -38,7 +38,7 @@ public final class Broker implements AutoCloseable {
                 config.get("broker.rack"));
         BrokerServices services = BrokerServices.open(config, node, quorum);
         try {
-            ApiRegistry registry = Handlers.registry(config, services, node);
+            ApiRegistry registry = Handlers.registry(config, services);
             KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings());
             boundPort.set(server.address().getPort());
             if (services.clusterNode != null) {

@@ -6,6 +6,9 @@ import io.odradek.broker.cluster.ClusterNode;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.cluster.SingleNodeClusterView;
+import io.odradek.broker.coordinators.ClusterCoordinators;
+import io.odradek.broker.coordinators.CoordinatorLocator;
+import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
@@ -19,6 +22,8 @@ import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
+import io.odradek.coordinator.transaction.TransactionVerifier;
+import io.odradek.replication.cluster.ControllerSettings;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionCoordinatorLog;
@@ -47,8 +52,16 @@ final class BrokerServices implements AutoCloseable {
     /** The feature levels ApiVersions reports; fixed for the broker's life. */
     final BrokerFeatures features;
     final TransactionCoordinator transactions;
-    /** Creates {@code __transaction_state} on first FindCoordinator for a transactional id. */
+    /** Single node: creates {@code __transaction_state} on first FindCoordinator for a transactional id; null in a cluster. */
     final TransactionStateTopic transactionStateTopic;
+    /** FindCoordinator's answer: this broker on a single node, the coordinator partition's leader in a cluster. */
+    final CoordinatorLocator coordinatorLocator;
+    /** Where produce and TxnOffsetCommit verify a transaction: the local coordinator, or the remote one in a cluster. */
+    final TransactionVerifier transactionVerifier;
+    /** WriteTxnMarkers' writer: markers for partitions led here. */
+    final LocalTransactionMarkerWriter localMarkers;
+    /** Cluster mode: the coordinators and what they need across brokers; null on a single node. */
+    private final ClusterCoordinators clusterCoordinators;
     /** The cluster as handlers see it: synthesized from the local catalog on a single node. */
     final ClusterView cluster;
     /** Cluster mode (process.roles set): registration, heartbeats, images; null on a single node. */
@@ -59,7 +72,9 @@ final class BrokerServices implements AutoCloseable {
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
             Partitions partitions, BrokerFeatures features, TransactionCoordinator transactions,
-            TransactionStateTopic transactionStateTopic) {
+            TransactionStateTopic transactionStateTopic, CoordinatorLocator coordinatorLocator,
+            TransactionVerifier transactionVerifier, LocalTransactionMarkerWriter localMarkers,
+            ClusterCoordinators clusterCoordinators) {
         this.clusterNode = clusterNode;
         this.replicaManager = replicaManager;
         this.cluster = cluster;
@@ -70,6 +85,10 @@ final class BrokerServices implements AutoCloseable {
         this.features = features;
         this.transactions = transactions;
         this.transactionStateTopic = transactionStateTopic;
+        this.coordinatorLocator = coordinatorLocator;
+        this.transactionVerifier = transactionVerifier;
+        this.localMarkers = localMarkers;
+        this.clusterCoordinators = clusterCoordinators;
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
@@ -91,6 +110,7 @@ final class BrokerServices implements AutoCloseable {
         Partitions partitions = null;
         GroupCoordinator groups = null;
         TransactionCoordinator transactions = null;
+        ClusterCoordinators coordinators = null;
         try {
             ClusterView cluster;
             if (config.isClusterMode()) {
@@ -99,25 +119,37 @@ final class BrokerServices implements AutoCloseable {
             } else {
                 cluster = new SingleNodeClusterView(topics, node, config.listener().name());
             }
-            // Producer ids live in the first log dir, beside the cluster metadata.
-            producerIds = ProducerIdManager.open(config.logDirs().get(0));
             partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
                     new WaitingOperations<Partition>("waiting-operations"));
             topics.onTopicDeleted(partitions::removeTopic);
+            BrokerFeatures features = BrokerFeatures.kafka44(System.currentTimeMillis());
             if (clusterNode != null) {
-                // After the catalog and logs follow an image, the replicas do: leader or follower, fetchers.
+                // After the catalog and logs follow an image, the replicas do: leader or follower, fetchers; the
+                // coordinators load and unload with the leadership of their partitions, so they listen first.
                 replicaManager = new ReplicaManager(config.nodeId(), partitions, clusterNode.channel(),
                         new BrokerLocalLogs(topics), config.replicationSettings(), clusterNode::brokerEpoch);
+                coordinators = ClusterCoordinators.open(config, cluster, topics, partitions, features,
+                        config.interBrokerListenerName(), ControllerSettings.DEFAULTS.producerIdBlockSize());
+                replicaManager.addLeadershipListener(coordinators.elections::onLeadershipChange);
                 clusterNode.addImageListener(replicaManager::applyImage);
+                return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
+                        coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
+                        coordinators.verifier, coordinators.localMarkers, coordinators);
             }
+            // Producer ids live in the first log dir, beside the cluster metadata.
+            producerIds = ProducerIdManager.open(config.logDirs().get(0));
             groups = startGroupCoordinator(config, topics, partitions);
-            BrokerFeatures features = BrokerFeatures.kafka44(System.currentTimeMillis());
             transactions = startTransactionCoordinator(config, topics, partitions, producerIds,
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
-            return new BrokerServices(clusterNode, replicaManager, cluster, topics, producerIds, groups, partitions, features, transactions, stateTopic);
+            return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
+                    transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
+                    new LocalTransactionMarkerWriter(partitions, groups), null);
         } catch (RuntimeException e) {
+            if (coordinators != null) {
+                coordinators.close();
+            }
             if (transactions != null) {
                 transactions.close();
             }
@@ -204,8 +236,12 @@ final class BrokerServices implements AutoCloseable {
     /** Call once no handler runs any more: nothing may append while the logs flush and close. */
     @Override
     public void close() {
-        transactions.close(); // its markers still reach open partitions and the group coordinator
-        groups.close();
+        if (clusterCoordinators != null) {
+            clusterCoordinators.close(); // transactions, groups, inter-broker senders, producer id blocks
+        } else {
+            transactions.close(); // its markers still reach open partitions and the group coordinator
+            groups.close();
+        }
         if (replicaManager != null) {
             replicaManager.close(); // fetchers and the ISR task stop
         }
@@ -213,7 +249,9 @@ final class BrokerServices implements AutoCloseable {
         if (clusterNode != null) {
             clusterNode.close(); // heartbeats stop, then the quorum (this node's voter) closes
         }
-        producerIds.close();
+        if (clusterCoordinators == null) {
+            producerIds.close();
+        }
         topics.close();
     }
 }
