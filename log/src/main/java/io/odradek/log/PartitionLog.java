@@ -975,8 +975,10 @@ public final class PartitionLog implements AutoCloseable {
         ProducerSnapshotFile.write(dir, e.offset(), producers, false);
         deleteSnapshots();
         long upTo = e.offset();
-        // Kafka flushes a rolled segment in the background so the append path does not wait for fsync.
-        scheduler.execute(() -> flushUpTo(upTo));
+        // Kafka flushes a rolled segment in the background so the append path does not wait for fsync. The
+        // truncation count is taken now: a truncation between queuing and running may have removed upTo.
+        long truncationsAtRoll = truncations;
+        scheduler.execute(() -> flushUpTo(upTo, truncationsAtRoll));
         return next;
     }
 
@@ -1388,7 +1390,8 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Forces data and indexes of everything appended so far and advances the recovery point. */
     public void flush() {
-        flushUpTo(end.offset());
+        long truncationsBefore = truncations;
+        flushUpTo(end.offset(), truncationsBefore);
     }
 
     /** flush.ms policy: flushes when unflushed data is older than flush.ms. Called by the LogManager scheduler. */
@@ -1399,8 +1402,11 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    private void flushUpTo(long offset) {
-        long truncationsBefore = truncations;
+    /**
+     * Forces segments below {@code offset} and moves the recovery point there, unless a truncation happened
+     * since {@code truncationsBefore} was read (when {@code offset} was chosen): it may be past the log end now.
+     */
+    private void flushUpTo(long offset, long truncationsBefore) {
         long from = recoveryPoint;
         if (offset <= from || closed) {
             return;
@@ -1416,8 +1422,10 @@ public final class PartitionLog implements AutoCloseable {
             throw storageError("flush", e);
         }
         synchronized (lock) {
-            if (offset > recoveryPoint && truncations == truncationsBefore) { // a truncation since: offset may be gone
-                recoveryPoint = offset;
+            // A truncation since: offset may be gone. The clamp keeps the recovery point within the log anyway.
+            long flushed = Math.min(offset, end.offset());
+            if (flushed > recoveryPoint && truncations == truncationsBefore) {
+                recoveryPoint = flushed;
             }
             unflushedMessages = 0;
             lastFlushMs = clock.millis();
