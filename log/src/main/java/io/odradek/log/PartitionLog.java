@@ -651,15 +651,20 @@ public final class PartitionLog implements AutoCloseable {
                 if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
                     segment = roll(now);
                 }
-                int writtenAt = segment.size();
-                segment.append(records);
+                // Kafka: each batch's epoch, recorded before the bytes are written (as UnifiedLog.append
+                // does): a failed checkpoint write then leaves the segment as it was, so a retry cannot
+                // write the batches twice.
                 for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
                     h.wrap(records, p);
-                    epochs.assign(h.partitionLeaderEpoch(), h.baseOffset()); // Kafka: each batch's epoch
+                    epochs.assign(h.partitionLeaderEpoch(), h.baseOffset());
                 }
+                int writtenAt = segment.size();
+                segment.append(records);
                 publishAppended(segment, writtenAt, producerAppend, txnBatches, lastOffset);
             } catch (IOException e) {
                 throw storageError("append", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("append", e.getCause());
             }
             countUnflushed(messages, cfg);
             return new AppendResult(firstOffset, lastOffset, logStartOffset, -1L, false);
@@ -731,6 +736,8 @@ public final class PartitionLog implements AutoCloseable {
                 deleteLater(removed);
             } catch (IOException e) {
                 throw storageError("truncate", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("truncate", e.getCause());
             }
         }
     }
@@ -775,6 +782,8 @@ public final class PartitionLog implements AutoCloseable {
                 deleteLater(removed);
             } catch (IOException e) {
                 throw storageError("truncate", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("truncate", e.getCause());
             }
         }
     }
@@ -840,12 +849,15 @@ public final class PartitionLog implements AutoCloseable {
                 if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
                     segment = roll(now);
                 }
+                // Before the write, as in Kafka: a failed checkpoint write leaves the segment untouched.
+                epochs.assign(leaderEpoch, firstOffset);
                 int writtenAt = segment.size();
                 segment.append(records);
-                epochs.assign(leaderEpoch, firstOffset);
                 publishAppended(segment, writtenAt, producerAppend, txnBatches, lastOffset);
             } catch (IOException e) {
                 throw storageError("append", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("append", e.getCause());
             }
             countUnflushed(messages, cfg);
             return new AppendResult(firstOffset, lastOffset, logStartOffset, appendTime, false);
@@ -1209,6 +1221,8 @@ public final class PartitionLog implements AutoCloseable {
                 }
             } catch (IOException e) {
                 throw storageError("retention", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("retention", e.getCause());
             }
             return deleted;
         }
