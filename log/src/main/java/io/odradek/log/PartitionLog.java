@@ -176,10 +176,14 @@ public final class PartitionLog implements AutoCloseable {
     private long unflushedMessages;
     private volatile boolean closed;
     /**
-     * Truncations so far (written under the lock). A read that raced one reads again, and a cleaner pass or a
-     * background flush that began before one drops its result: they may have seen bytes that are gone.
+     * A seqlock over truncations (written under the lock): odd while one is changing the segments and the log
+     * end, incremented again once the new end is published. A lock-free read that saw it odd or changed reads
+     * again; a cleaner pass or a background flush that began before or during one drops its result: they may
+     * have seen bytes that are gone.
      */
     private volatile long truncations;
+    /** Test hook: runs inside a truncation just before the new log end is published. */
+    volatile Runnable beforeTruncationPublished = () -> { };
     /** Serialises cleaner passes of this log (the scheduler's and direct calls). */
     private final Object cleanerLock = new Object();
     /** Segments from here on have not been cleaned since the log was opened (Kafka's cleaner checkpoint, in memory). */
@@ -682,10 +686,11 @@ public final class PartitionLog implements AutoCloseable {
      * position are clamped to the new end. No-op when offset >= log end; at or below the first segment's base
      * this is {@link #truncateFullyAndStartAt}.
      *
-     * <p>Appends go on in a new segment starting at the cut rather than into the cut one: a read still holding
-     * the older log end may send bytes from past the cut, and they must never be overwritten (it reads at most
-     * whole batches up to the cut, the file's new end). Reads started meanwhile read again from the new end.
-     * The price is one extra, smaller segment per truncation.
+     * <p>Appends go on in a new segment starting at the cut rather than into the cut one: a slice read before
+     * the truncation may still be sent after it, and bytes past the cut must never be overwritten under it.
+     * The cut file is shortened, so such a slice may come up short, even ending inside a batch (as in Kafka;
+     * a client drops a partial trailing batch). Reads that overlap the truncation read again from the new end
+     * ({@link #truncations} is a seqlock). The price is one extra, smaller segment per truncation.
      */
     public void truncateTo(long offset) {
         if (offset < 0) {
@@ -700,7 +705,7 @@ public final class PartitionLog implements AutoCloseable {
                 truncateFullyAndStartAt(offset); // as Kafka's UnifiedLog.truncateTo
                 return;
             }
-            truncations++;
+            truncations++; // odd: a truncation is under way
             try {
                 // The batch holding the offset goes too: the log ends at a batch boundary (Kafka's
                 // LogSegment.truncateTo cuts there as well).
@@ -732,12 +737,15 @@ public final class PartitionLog implements AutoCloseable {
                 epochs.truncateFromEnd(newEnd);
                 new LogLoader(this).rebuildProducerState(newEnd);
                 producers.onHighWatermarkUpdated(Math.min(committedUpTo, newEnd));
+                beforeTruncationPublished.run();
                 end = endAt(newEnd, active, 0);
                 deleteLater(removed);
             } catch (IOException e) {
                 throw storageError("truncate", e);
             } catch (UncheckedIOException e) {
                 throw storageError("truncate", e.getCause());
+            } finally {
+                truncations++; // even again: the new end (or, after a failure, whatever is left) is published
             }
         }
     }
@@ -754,7 +762,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         synchronized (lock) {
             ensureOpen();
-            truncations++;
+            truncations++; // odd: a truncation is under way
             try {
                 List<Segment> removed = new ArrayList<>(segments.values());
                 for (Segment s : removed) {
@@ -784,6 +792,8 @@ public final class PartitionLog implements AutoCloseable {
                 throw storageError("truncate", e);
             } catch (UncheckedIOException e) {
                 throw storageError("truncate", e.getCause());
+            } finally {
+                truncations++; // even again
             }
         }
     }
@@ -1032,7 +1042,11 @@ public final class PartitionLog implements AutoCloseable {
      */
     public FileSlice read(long offset, int maxBytes, long maxOffset, boolean readCommitted) {
         while (true) {
-            long truncationsBefore = truncations;
+            long truncationsBefore = truncations; // the seqlock: read first, checked again after
+            if ((truncationsBefore & 1) != 0) {
+                Thread.yield(); // a truncation is changing the segments and the end (rare, short): wait for it
+                continue;
+            }
             try {
                 FileSlice slice = readOnce(offset, maxBytes, maxOffset, readCommitted);
                 if (truncations == truncationsBefore) {
@@ -1044,8 +1058,10 @@ public final class PartitionLog implements AutoCloseable {
                 }
             }
             // A truncation raced this read (rare: a follower's divergent tail): read again from the new log end,
-            // so the slice never reaches past it. Bytes past a cut are never rewritten (see truncateTo), so even
-            // a slice sent from the older end holds only whole batches up to the cut.
+            // so the slice never reaches past it. A slice returned just before a truncation may still be sent
+            // after it: bytes past a cut are never rewritten (see truncateTo), but the cut file is shortened,
+            // so such a slice may come up short, ending inside a batch (Kafka's fetch behaves the same; the
+            // client drops a partial trailing batch).
         }
     }
 
@@ -1320,6 +1336,10 @@ public final class PartitionLog implements AutoCloseable {
      */
     public long clean(long nowMs) {
         synchronized (cleanerLock) {
+            long truncationsBefore = truncations; // the seqlock first, then the end it guards
+            if ((truncationsBefore & 1) != 0) {
+                return 0; // a truncation is under way; the next pass starts from what it leaves
+            }
             LogEnd e = end;
             Segment active = e.segment();
             List<Segment> all = new ArrayList<>(segments.headMap(active.baseOffset(), true).values());
@@ -1330,7 +1350,6 @@ public final class PartitionLog implements AutoCloseable {
             long reclaimed = 0;
             long minHorizon = Long.MAX_VALUE;
             long firstUncleanable;
-            long truncationsBefore = truncations;
             try {
                 LogConfig cfg = config;
                 // Nothing from the high watermark on is stable: the one the replication layer reported

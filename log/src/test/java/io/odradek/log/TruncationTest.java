@@ -352,6 +352,42 @@ class TruncationTest {
     }
 
     @Test
+    void aReadStartingWhileATruncationIsUnderWayAnswersFromTheNewLogEnd() throws Exception {
+        PartitionLog log = open("p", Map.of());
+        log.append(batch(NOW, "a", "b"), 0);
+        log.append(batch(NOW, "c", "d"), 0);
+        log.append(batch(NOW, "e", "f"), 0);
+        List<Object> answers = new CopyOnWriteArrayList<>();
+        Thread[] reader = new Thread[1];
+        log.beforeTruncationPublished = () -> {
+            // the segments are cut already, the new end not yet published: a fetch at the new end arrives
+            reader[0] = new Thread(() -> {
+                try {
+                    answers.add(log.read(2, 1 << 20));
+                } catch (RuntimeException e) {
+                    answers.add(e);
+                }
+            });
+            reader[0].start();
+            try {
+                reader[0].join(500);   // gives a read that does not wait the time to answer from the old end
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+
+        log.truncateTo(2);
+        reader[0].join();
+
+        assertThat(answers).singleElement().isInstanceOfSatisfying(FileSlice.class, slice -> {
+            assertThat(slice.isEmpty()).isTrue();    // offset 2 is the new log end: nothing yet, not out of range
+            assertThat(slice.firstOffset()).isEqualTo(2L);
+        });
+        log.append(batch(NOW, "X"), 1);
+        assertThat(records(log)).containsExactly("0:a", "1:b", "2:X");
+    }
+
+    @Test
     void truncationToTheFirstSegmentsBaseStartsTheLogOver() throws IOException {
         PartitionLog log = open("p", Map.of());
         appendPairs(log, 3, i -> 0);
