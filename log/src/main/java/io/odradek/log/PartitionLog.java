@@ -699,6 +699,13 @@ public final class PartitionLog implements AutoCloseable {
         synchronized (lock) {
             ensureOpen();
             if (offset >= end.offset()) {
+                // As Kafka: nothing to cut, but an epoch a leadership assigned at the end without writing
+                // (assignEpochStartOffset) goes, so this follower answers for epochs as its data does.
+                try {
+                    epochs.truncateFromEnd(end.offset());
+                } catch (UncheckedIOException e) {
+                    throw storageError("truncate", e.getCause());
+                }
                 return;
             }
             if (offset <= segments.firstKey()) {
@@ -808,6 +815,26 @@ public final class PartitionLog implements AutoCloseable {
     public EpochEndOffset endOffsetForEpoch(int epoch) {
         ensureOnline();
         return epochs.endOffsetFor(epoch, end.offset());
+    }
+
+    /**
+     * Records that leader epoch {@code leaderEpoch} starts at {@code offset} (Kafka's
+     * UnifiedLog.maybeAssignEpochStartOffset): a new leader calls it with its log end on election, so that
+     * OffsetForLeaderEpoch and a fetch's DivergingEpoch answer the previous epoch's end at once, before the
+     * first append of the new epoch. Same rules as an append's epoch (LeaderEpochFile.assign); an epoch
+     * already latest and starting no later changes nothing.
+     *
+     * @throws LogException KAFKA_STORAGE_ERROR when the checkpoint cannot be written
+     */
+    public void assignEpochStartOffset(int leaderEpoch, long offset) {
+        synchronized (lock) {
+            ensureOpen();
+            try {
+                epochs.assign(leaderEpoch, offset);
+            } catch (UncheckedIOException e) {
+                throw storageError("leader epoch assignment", e.getCause());
+            }
+        }
     }
 
     /** The newest leader epoch in this log, or -1. */

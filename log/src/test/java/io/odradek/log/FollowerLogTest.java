@@ -301,4 +301,35 @@ class FollowerLogTest {
         assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs())
                 .containsExactly(new EpochEntry(0, 0), new EpochEntry(2, 1));
     }
+    @Test
+    void aNewLeaderAssigningItsEpochAtTheLogEndAnswersThePreviousEpochsEndBeforeItsFirstAppend() throws IOException {
+        leader = open("leader", Map.of());
+        leader.append(batch(NOW, "a", "b"), 1);
+        leader.append(batch(NOW, "c"), 3);                // log end 3
+
+        // a follower elected at epoch 4 wrote what nobody else has; this log is elected at epoch 5
+        assertThat(leader.endOffsetForEpoch(4)).isEqualTo(EpochEndOffset.UNDEFINED);
+        leader.assignEpochStartOffset(5, leader.logEndOffset());
+
+        assertThat(leader.latestEpoch()).isEqualTo(5);
+        assertThat(leader.endOffsetForEpoch(4)).isEqualTo(new EpochEndOffset(3, 3));   // truncate to 3
+        assertThat(leader.endOffsetForEpoch(3)).isEqualTo(new EpochEndOffset(3, 3));
+        assertThat(leader.endOffsetForEpoch(5)).isEqualTo(new EpochEndOffset(5, 3));
+        leader.append(batch(NOW, "d"), 5);
+        assertThat(leader.leaderEpochs()).containsExactly(new EpochEntry(1, 0), new EpochEntry(3, 2),
+                new EpochEntry(5, 3));
+    }
+
+    @Test
+    void truncationAtTheLogEndDropsAnEpochAssignedThereWithoutData() throws IOException {
+        leader = open("leader", Map.of());
+        leader.append(batch(NOW, "a", "b"), 1);
+        leader.assignEpochStartOffset(2, 2);               // leader at epoch 2, then a follower again at once
+
+        leader.truncateTo(2);                              // what the fetcher does: nothing to cut
+
+        assertThat(leader.logEndOffset()).isEqualTo(2L);
+        assertThat(leader.leaderEpochs()).containsExactly(new EpochEntry(1, 0));
+        assertThat(leader.latestEpoch()).isEqualTo(1);
+    }
 }
