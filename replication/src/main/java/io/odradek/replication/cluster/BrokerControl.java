@@ -52,11 +52,17 @@ final class BrokerControl {
                 image.uncleanAllowed(topic)));
     }
 
-    /** Fences each broker in turn (unknown ids are skipped), moving its leaderships and shrinking ISRs. */
+    /**
+     * Fences each broker in turn, moving its leaderships and shrinking ISRs. Unknown ids are skipped, and so
+     * are brokers registered at another epoch than the command names (they registered again after the
+     * session the active controller saw expire).
+     */
     void fence(ImageBuilder image, FenceBrokers c) {
-        for (int id : c.brokerIds()) {
+        for (var e : c.brokerEpochs().entrySet()) {
+            int id = e.getKey();
+            long epoch = e.getValue();
             BrokerRegistration b = image.brokers.get(id);
-            if (b != null) {
+            if (b != null && (epoch == FenceBrokers.ANY_EPOCH || b.epoch() == epoch)) {
                 image.brokers.put(id, b.withFenced(true));
                 removeFromPartitions(image, id);
             }

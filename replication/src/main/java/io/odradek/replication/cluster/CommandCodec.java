@@ -47,7 +47,7 @@ import java.util.UUID;
  * are part of the format: append new ones, never renumber.
  */
 public final class CommandCodec {
-    public static final byte FORMAT = 1;
+    public static final byte FORMAT = 2;
 
     private static final byte REGISTER_BROKER = 1;
     private static final byte UNFENCE_BROKER = 2;
@@ -153,7 +153,11 @@ public final class CommandCodec {
             out.writeLong(c.brokerEpoch());
         } else if (command instanceof FenceBrokers c) {
             out.writeByte(FENCE_BROKERS);
-            writeInts(out, c.brokerIds());
+            out.writeInt(c.brokerEpochs().size());
+            for (var e : c.brokerEpochs().entrySet()) {
+                out.writeInt(e.getKey());
+                out.writeLong(e.getValue());
+            }
         } else if (command instanceof ControlledShutdown c) {
             out.writeByte(CONTROLLED_SHUTDOWN);
             out.writeInt(c.brokerId());
@@ -225,8 +229,14 @@ public final class CommandCodec {
                         readString(in));
             case UNFENCE_BROKER:
                 return new UnfenceBroker(in.readInt(), in.readLong());
-            case FENCE_BROKERS:
-                return new FenceBrokers(readInts(in));
+            case FENCE_BROKERS: {
+                int n = readLength(in, 0);
+                Map<Integer, Long> epochs = new java.util.LinkedHashMap<>();
+                for (int i = 0; i < n; i++) {
+                    epochs.put(in.readInt(), in.readLong());
+                }
+                return new FenceBrokers(epochs);
+            }
             case CONTROLLED_SHUTDOWN:
                 return new ControlledShutdown(in.readInt(), in.readLong());
             case CREATE_TOPICS: {

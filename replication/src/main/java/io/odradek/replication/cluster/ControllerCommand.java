@@ -1,5 +1,7 @@
 package io.odradek.replication.cluster;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -21,8 +23,34 @@ public sealed interface ControllerCommand {
     record UnfenceBroker(int brokerId, long brokerEpoch) implements ControllerCommand {
     }
 
-    /** The active controller fences brokers whose session expired: leaderships move to in-sync replicas. */
-    record FenceBrokers(List<Integer> brokerIds) implements ControllerCommand {
+    /**
+     * The active controller fences brokers whose session expired: leaderships move to in-sync replicas.
+     * {@code brokerEpochs}: broker id -> the epoch whose session expired; a broker registered again since
+     * (another epoch) is skipped, so a fence committed late never fences the new registration.
+     * {@link #ANY_EPOCH} fences whatever the epoch.
+     */
+    record FenceBrokers(Map<Integer, Long> brokerEpochs) implements ControllerCommand {
+        public static final long ANY_EPOCH = -1L;
+
+        /** Keeps the given order: brokers are fenced in turn, and the order decides where leaderships go. */
+        public FenceBrokers {
+            brokerEpochs = Collections.unmodifiableMap(new LinkedHashMap<>(brokerEpochs));
+        }
+
+        /** Fences these brokers at whatever epoch they are registered (the older form). */
+        public FenceBrokers(List<Integer> brokerIds) {
+            this(anyEpoch(brokerIds));
+        }
+
+        public List<Integer> brokerIds() {
+            return List.copyOf(brokerEpochs.keySet());
+        }
+
+        private static Map<Integer, Long> anyEpoch(List<Integer> brokerIds) {
+            Map<Integer, Long> epochs = new LinkedHashMap<>();
+            brokerIds.forEach(id -> epochs.put(id, ANY_EPOCH));
+            return epochs;
+        }
     }
 
     /** A broker stopping cleanly: its leaderships move away and it leaves the ISRs before it closes. */

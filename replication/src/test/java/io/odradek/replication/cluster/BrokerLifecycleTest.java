@@ -221,4 +221,24 @@ class BrokerLifecycleTest {
         assertThat(c.partition("t", 0)).isEqualTo(partition(List.of(1, 2), List.of(2), 2, 2, 3));
         assertThat(c.image.brokers().keySet()).containsExactly(1, 2);
     }
+
+    @Test
+    void aFenceCommittedAfterTheBrokerRegisteredAgainLeavesTheNewRegistrationIn() {
+        Cluster c = new Cluster().withBrokers(2);
+        c.createAssigned("t", List.of(List.of(1, 2)));
+        long oldEpoch = c.epoch(1);
+        // the active controller saw broker 1's session expire and submitted this fence ...
+        ControllerCommand fence = new ControllerCommand.FenceBrokers(new java.util.TreeMap<>(Map.of(1, oldEpoch)));
+        // ... but broker 1 restarted, registered and was unfenced before the fence was committed
+        long newEpoch = c.run(new RegisterBroker(1, UUID.randomUUID(), List.of(), null, null)).value();
+        c.run(new UnfenceBroker(1, newEpoch));
+
+        c.run(fence);
+
+        assertThat(c.broker(1).fenced()).isFalse();
+        assertThat(c.broker(1).epoch()).isEqualTo(newEpoch);
+        c.run(new ControllerCommand.FenceBrokers(new java.util.TreeMap<>(Map.of(1, newEpoch, 2, c.epoch(2)))));
+        assertThat(c.broker(1).fenced()).isTrue();
+        assertThat(c.broker(2).fenced()).isTrue();
+    }
 }

@@ -41,6 +41,7 @@ class CodecTest {
                 new RegisterBroker(4, ID, List.of(), null, null),
                 new UnfenceBroker(3, 1234567890123L),
                 new FenceBrokers(List.of(1, 2, 3)),
+                new FenceBrokers(new TreeMap<>(Map.of(4, 1234567890123L, 2, 17L))),
                 new ControlledShutdown(2, 77),
                 new CreateTopics(List.of(
                         new NewTopic("orders", ID, 12, (short) 3, null, Map.of("min.insync.replicas", "2")),
@@ -70,7 +71,7 @@ class CodecTest {
     @Test
     void encodingIsCompact() {
         assertThat(CommandCodec.encode(new UnfenceBroker(3, 100))).hasSize(1 + 1 + 4 + 8);
-        assertThat(CommandCodec.encode(new FenceBrokers(List.of(1, 2)))).hasSize(1 + 1 + 4 + 2 * 4);
+        assertThat(CommandCodec.encode(new FenceBrokers(List.of(1, 2)))).hasSize(1 + 1 + 4 + 2 * (4 + 8));
     }
 
     @Test
