@@ -13,17 +13,12 @@ import io.odradek.wire.ErrorCode;
  * ReplicationControlManager) and producer-id blocks. A broker's epoch is the offset of its registration.
  */
 final class BrokerControl {
-    private final ControllerSettings settings;
-
-    BrokerControl(ControllerSettings settings) {
-        this.settings = settings;
-    }
-
     /**
      * A new broker starts fenced. A new incarnation of a known broker (it restarted) is fenced too and taken
      * out of its ISRs and leaderships, since whatever its old process held is gone; the same incarnation
      * registering again (a retried request) keeps its state. Either way the epoch becomes this offset.
-     * The cluster id is the first registration's proposal; later proposals are ignored.
+     * The cluster id and the cluster-wide settings are the first registration's proposals; later ones are
+     * ignored (AlterClusterSettings changes the settings).
      */
     long register(ImageBuilder image, RegisterBroker c, long offset) {
         if (c.incarnationId() == null) {
@@ -31,6 +26,9 @@ final class BrokerControl {
         }
         if (image.clusterId == null) {
             image.clusterId = c.proposedClusterId();
+            if (c.proposedSettings() != null) {
+                image.settings = c.proposedSettings();
+            }
         }
         BrokerRegistration old = image.brokers.get(c.brokerId());
         boolean sameIncarnation = old != null && old.incarnationId().equals(c.incarnationId());
@@ -80,11 +78,12 @@ final class BrokerControl {
     long allocateProducerIds(ImageBuilder image, AllocateProducerIds c) {
         checkEpoch(image, c.brokerId(), c.brokerEpoch());
         long first = image.nextProducerId;
-        if (first > Long.MAX_VALUE - settings.producerIdBlockSize()) {
+        int blockSize = image.settings.producerIdBlockSize();
+        if (first > Long.MAX_VALUE - blockSize) {
             throw new MetadataException(ErrorCode.UNKNOWN_SERVER_ERROR, "Exhausted all producerIds as the next "
                     + "block's end producerId has exceeded the int64 type limit");
         }
-        image.nextProducerId = first + settings.producerIdBlockSize();
+        image.nextProducerId = first + blockSize;
         return first;
     }
 

@@ -25,6 +25,19 @@ final class CodecIo {
         return in.readBoolean() ? in.readUTF() : null;
     }
 
+    /** Nullable controller settings. */
+    static void writeSettings(DataOutputStream out, ControllerSettings s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            out.writeBoolean(s.uncleanLeaderElectionEnable());
+            out.writeInt(s.producerIdBlockSize());
+        }
+    }
+
+    static ControllerSettings readSettings(DataInputStream in) throws IOException {
+        return in.readBoolean() ? new ControllerSettings(in.readBoolean(), in.readInt()) : null;
+    }
+
     static void writeUuid(DataOutputStream out, UUID id) throws IOException {
         out.writeBoolean(id != null);
         if (id != null) {

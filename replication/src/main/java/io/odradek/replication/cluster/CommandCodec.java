@@ -4,15 +4,18 @@ import static io.odradek.replication.cluster.CodecIo.readConfigs;
 import static io.odradek.replication.cluster.CodecIo.readEndpoints;
 import static io.odradek.replication.cluster.CodecIo.readInts;
 import static io.odradek.replication.cluster.CodecIo.readLength;
+import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
+import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
 import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
+import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
 import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
@@ -61,6 +64,7 @@ public final class CommandCodec {
     private static final byte ELECT_LEADERS = 10;
     private static final byte ALTER_REASSIGNMENTS = 11;
     private static final byte ALLOCATE_PRODUCER_IDS = 12;
+    private static final byte ALTER_CLUSTER_SETTINGS = 13;
 
     private CommandCodec() {
     }
@@ -147,6 +151,10 @@ public final class CommandCodec {
             writeEndpoints(out, c.endpoints());
             writeString(out, c.rack());
             writeString(out, c.proposedClusterId());
+            writeSettings(out, c.proposedSettings());
+        } else if (command instanceof AlterClusterSettings c) {
+            out.writeByte(ALTER_CLUSTER_SETTINGS);
+            writeSettings(out, c.settings());
         } else if (command instanceof UnfenceBroker c) {
             out.writeByte(UNFENCE_BROKER);
             out.writeInt(c.brokerId());
@@ -226,7 +234,9 @@ public final class CommandCodec {
         switch (type) {
             case REGISTER_BROKER:
                 return new RegisterBroker(in.readInt(), readUuid(in), readEndpoints(in), readString(in),
-                        readString(in));
+                        readString(in), readSettings(in));
+            case ALTER_CLUSTER_SETTINGS:
+                return new AlterClusterSettings(readSettings(in));
             case UNFENCE_BROKER:
                 return new UnfenceBroker(in.readInt(), in.readLong());
             case FENCE_BROKERS: {

@@ -14,9 +14,27 @@ import java.util.UUID;
  */
 public sealed interface ControllerCommand {
 
-    /** A broker (re)registers at start: it is fenced until it has caught up. Result value: its new epoch. */
+    /**
+     * A broker (re)registers at start: it is fenced until it has caught up. Result value: its new epoch.
+     * {@code proposedSettings}: the submitting node's controller settings, adopted by the first registration
+     * only (as the cluster id); null when not filled in (the submitting channel fills it, see
+     * {@link ControllerLogic#withProposals}).
+     */
     record RegisterBroker(int brokerId, UUID incarnationId, List<Endpoint> endpoints, String rack,
-            String proposedClusterId) implements ControllerCommand {
+            String proposedClusterId, ControllerSettings proposedSettings) implements ControllerCommand {
+        /** Without settings of its own (the older form). */
+        public RegisterBroker(int brokerId, UUID incarnationId, List<Endpoint> endpoints, String rack,
+                String proposedClusterId) {
+            this(brokerId, incarnationId, endpoints, rack, proposedClusterId, null);
+        }
+
+        public RegisterBroker withProposedSettings(ControllerSettings settings) {
+            return new RegisterBroker(brokerId, incarnationId, endpoints, rack, proposedClusterId, settings);
+        }
+    }
+
+    /** Changes the cluster-wide controller settings of the image (an operator's change, applied everywhere). */
+    record AlterClusterSettings(ControllerSettings settings) implements ControllerCommand {
     }
 
     /** The active controller lets a caught-up broker in (it may lead and join ISRs again). */

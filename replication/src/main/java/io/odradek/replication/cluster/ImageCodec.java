@@ -4,11 +4,13 @@ import static io.odradek.replication.cluster.CodecIo.readConfigs;
 import static io.odradek.replication.cluster.CodecIo.readEndpoints;
 import static io.odradek.replication.cluster.CodecIo.readInts;
 import static io.odradek.replication.cluster.CodecIo.readLength;
+import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
+import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
 import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
@@ -27,10 +29,10 @@ import java.util.TreeMap;
 
 /**
  * A whole {@link ClusterImage} as bytes, for Ratis snapshots: a format byte, then the offset, cluster id,
- * producer-id counter, brokers and topics (both in key order, so equal images give equal bytes).
+ * producer-id counter, cluster settings, brokers and topics (both in key order, so equal images give equal bytes).
  */
 public final class ImageCodec {
-    public static final byte FORMAT = 1;
+    public static final byte FORMAT = 2;
 
     private ImageCodec() {
     }
@@ -66,6 +68,7 @@ public final class ImageCodec {
         out.writeLong(image.offset());
         writeString(out, image.clusterId());
         out.writeLong(image.nextProducerId());
+        writeSettings(out, image.settings());
         out.writeInt(image.brokers().size());
         for (BrokerRegistration b : image.brokers().values()) {
             out.writeInt(b.id());
@@ -105,6 +108,7 @@ public final class ImageCodec {
         long offset = in.readLong();
         String clusterId = readString(in);
         long nextProducerId = in.readLong();
+        ControllerSettings settings = readSettings(in);
         SortedMap<Integer, BrokerRegistration> brokers = new TreeMap<>();
         int nb = readLength(in, 0);
         for (int i = 0; i < nb; i++) {
@@ -126,6 +130,6 @@ public final class ImageCodec {
             }
             topics.put(name, new TopicImage(name, id, configs, partitions));
         }
-        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId);
+        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings);
     }
 }

@@ -39,6 +39,8 @@ class CodecTest {
                 new RegisterBroker(3, ID, List.of(new Endpoint("PLAINTEXT", "10.0.0.3", 9092),
                         new Endpoint("REPLICATION", "h\u00f6st", 9094)), "rack-a", "MkU3OEVBNTcwNTJENDM2Qg"),
                 new RegisterBroker(4, ID, List.of(), null, null),
+                new RegisterBroker(5, ID, List.of(), null, "c", new ControllerSettings(true, 250)),
+                new ControllerCommand.AlterClusterSettings(new ControllerSettings(false, 5000)),
                 new UnfenceBroker(3, 1234567890123L),
                 new FenceBrokers(List.of(1, 2, 3)),
                 new FenceBrokers(new TreeMap<>(Map.of(4, 1234567890123L, 2, 17L))),
