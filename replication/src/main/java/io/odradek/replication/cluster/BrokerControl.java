@@ -42,10 +42,14 @@ final class BrokerControl {
         return offset;
     }
 
-    /** Lets a caught-up broker in: it may lead again, starting with leaderless partitions it can take. */
+    /**
+     * Lets a caught-up broker in: it may lead again, starting with leaderless partitions it can take. A
+     * requested controlled shutdown stands (Kafka never unfences a broker that asked to shut down back into
+     * leaderships): such a broker stays ineligible until a new incarnation registers.
+     */
     void unfence(ImageBuilder image, UnfenceBroker c) {
         BrokerRegistration b = checkEpoch(image, c.brokerId(), c.brokerEpoch());
-        image.brokers.put(b.id(), b.withFenced(false).withControlledShutdown(false));
+        image.brokers.put(b.id(), b.withFenced(false));
         image.changePartitionsOf(b.id(), (topic, p) -> Elections.electIfLeaderless(p, image::isEligible,
                 image.uncleanAllowed(topic)));
     }

@@ -284,4 +284,20 @@ class BrokerLifecycleTest {
         assertThat(c.run(new AllocateProducerIds(1, c.epoch(1))).value()).isEqualTo(1010);
         assertThat(c.image.settings()).isEqualTo(new ControllerSettings(false, 10));
     }
+
+    @Test
+    void unfencingABrokerThatAskedToShutDownKeepsItShuttingDownAndOutOfLeaderships() {
+        Cluster c = new Cluster().withBrokers(1);
+        c.createAssigned("t", List.of(List.of(1)));
+        c.run(new ControlledShutdown(1, c.epoch(1)));   // the last ISR member: t-0 stays [1], leaderless
+        c.fence(1);                                     // its session then expired
+        assertThat(c.partition("t", 0)).isEqualTo(partition(List.of(1), List.of(1), -1, 1, 1));
+
+        CommandResult r = c.run(new UnfenceBroker(1, c.epoch(1)));
+
+        assertThat(r.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(c.broker(1).fenced()).isFalse();
+        assertThat(c.broker(1).inControlledShutdown()).isTrue();
+        assertThat(c.partition("t", 0).leader()).isEqualTo(-1);
+    }
 }
