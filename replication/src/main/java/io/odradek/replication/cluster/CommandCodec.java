@@ -6,12 +6,14 @@ import static io.odradek.replication.cluster.CodecIo.readInts;
 import static io.odradek.replication.cluster.CodecIo.readLength;
 import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
+import static io.odradek.replication.cluster.CodecIo.readText;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
 import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
+import static io.odradek.replication.cluster.CodecIo.writeText;
 import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
@@ -107,7 +109,7 @@ public final class CommandCodec {
             writeString(out, result.message());
             out.writeInt(result.items().size());
             for (ItemResult item : result.items()) {
-                out.writeUTF(item.key());
+                writeText(out, item.key());
                 out.writeShort(item.error().code());
                 writeString(out, item.message());
             }
@@ -129,7 +131,7 @@ public final class CommandCodec {
             int n = readLength(in, 0);
             List<ItemResult> items = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                items.add(new ItemResult(in.readUTF(), ErrorCode.forCode(in.readShort()), readString(in)));
+                items.add(new ItemResult(readText(in), ErrorCode.forCode(in.readShort()), readString(in)));
             }
             return new CommandResult(offset, error, message, items, in.readLong());
         } catch (IOException | RuntimeException e) {
@@ -185,13 +187,13 @@ public final class CommandCodec {
             }
         } else if (command instanceof CreatePartitions c) {
             out.writeByte(CREATE_PARTITIONS);
-            out.writeUTF(c.topic());
+            writeText(out, c.topic());
             out.writeInt(c.totalCount());
             writeAssignmentList(out, c.assignments());
             out.writeBoolean(c.validateOnly());
         } else if (command instanceof AlterTopicConfigs c) {
             out.writeByte(ALTER_TOPIC_CONFIGS);
-            out.writeUTF(c.topic());
+            writeText(out, c.topic());
             writeConfigs(out, c.configs());
         } else if (command instanceof AlterPartition c) {
             out.writeByte(ALTER_PARTITION);
@@ -267,9 +269,9 @@ public final class CommandCodec {
                 return new DeleteTopics(ids);
             }
             case CREATE_PARTITIONS:
-                return new CreatePartitions(in.readUTF(), in.readInt(), readAssignmentList(in), in.readBoolean());
+                return new CreatePartitions(readText(in), in.readInt(), readAssignmentList(in), in.readBoolean());
             case ALTER_TOPIC_CONFIGS:
-                return new AlterTopicConfigs(in.readUTF(), readConfigs(in));
+                return new AlterTopicConfigs(readText(in), readConfigs(in));
             case ALTER_PARTITION:
                 return new AlterPartition(in.readInt(), in.readLong(), readUuid(in), in.readInt(), in.readInt(),
                         in.readInt(), readInts(in));
@@ -301,7 +303,7 @@ public final class CommandCodec {
     }
 
     private static void writeNewTopic(DataOutputStream out, NewTopic t) throws IOException {
-        out.writeUTF(t.name());
+        writeText(out, t.name());
         writeUuid(out, t.id());
         out.writeInt(t.numPartitions());
         out.writeShort(t.replicationFactor());
@@ -316,7 +318,7 @@ public final class CommandCodec {
     }
 
     private static NewTopic readNewTopic(DataInputStream in) throws IOException {
-        String name = in.readUTF();
+        String name = readText(in);
         UUID id = readUuid(in);
         int numPartitions = in.readInt();
         short replicationFactor = in.readShort();
@@ -355,11 +357,11 @@ public final class CommandCodec {
     }
 
     private static void writeRef(DataOutputStream out, PartitionRef ref) throws IOException {
-        out.writeUTF(ref.topic());
+        writeText(out, ref.topic());
         out.writeInt(ref.partition());
     }
 
     private static PartitionRef readRef(DataInputStream in) throws IOException {
-        return new PartitionRef(in.readUTF(), in.readInt());
+        return new PartitionRef(readText(in), in.readInt());
     }
 }

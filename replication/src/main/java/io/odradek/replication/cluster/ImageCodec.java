@@ -6,12 +6,14 @@ import static io.odradek.replication.cluster.CodecIo.readInts;
 import static io.odradek.replication.cluster.CodecIo.readLength;
 import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
+import static io.odradek.replication.cluster.CodecIo.readText;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
 import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
+import static io.odradek.replication.cluster.CodecIo.writeText;
 import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
 import java.io.ByteArrayInputStream;
@@ -81,7 +83,7 @@ public final class ImageCodec {
         }
         out.writeInt(image.topics().size());
         for (TopicImage t : image.topics().values()) {
-            out.writeUTF(t.name());
+            writeText(out, t.name());
             writeUuid(out, t.id());
             writeConfigs(out, t.configs());
             out.writeInt(t.partitions().size());
@@ -119,7 +121,7 @@ public final class ImageCodec {
         SortedMap<String, TopicImage> topics = new TreeMap<>();
         int nt = readLength(in, 0);
         for (int i = 0; i < nt; i++) {
-            String name = in.readUTF();
+            String name = readText(in);
             var id = readUuid(in);
             var configs = readConfigs(in);
             int np = readLength(in, 0);

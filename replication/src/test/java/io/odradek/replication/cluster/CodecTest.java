@@ -161,4 +161,26 @@ class CodecTest {
         assertThat(a.topics().get("t").partitions()).hasSize(8);
         assertThat(a.nextProducerId()).isEqualTo(1000);
     }
+
+    @Test
+    void stringsLongerThan64KbAndOutsideTheBasicPlaneSurviveCommandsAndImages() {
+        String huge = "x".repeat(70_000) + "\uD83D\uDE00";   // past writeUTF's limit, with a surrogate pair
+        ControllerCommand alter = new AlterTopicConfigs("orders", Map.of("message.format.note", huge));
+        assertThat(CommandCodec.decode(CommandCodec.encode(alter))).isEqualTo(alter);
+
+        Cluster c = new Cluster().withBrokers(1);
+        c.createPlaced("t", 1, 1, Map.of("note", huge));
+        ClusterImage decoded = ImageCodec.decode(ImageCodec.encode(c.image));
+        assertThat(decoded).isEqualTo(c.image);
+        assertThat(decoded.topics().get("t").configs().get("note")).isEqualTo(huge);
+    }
+
+    @Test
+    void aStringLengthPastTheEndIsRefused() {
+        byte[] good = CommandCodec.encode(new AlterTopicConfigs("orders", Map.of()));
+        byte[] lying = good.clone();
+        lying[2] = 0x7f;   // the topic name's length (an int after the format and type bytes) is now huge
+
+        assertThatThrownBy(() -> CommandCodec.decode(lying)).isInstanceOf(IllegalArgumentException.class);
+    }
 }
