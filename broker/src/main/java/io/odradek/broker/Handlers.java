@@ -43,15 +43,13 @@ import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
 import io.odradek.broker.topics.ConfigDescriber;
-import io.odradek.broker.topics.LocalNode;
-import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 
 /** Every API this broker serves, and the services each handler is given. */
 final class Handlers {
     private Handlers() {
     }
 
-    static ApiRegistry registry(BrokerConfig config, BrokerServices services, LocalNode node) {
+    static ApiRegistry registry(BrokerConfig config, BrokerServices services) {
         ApiRegistry registry = new ApiRegistry();
         registry.register(new ApiVersionsHandler(registry, services.features));
 
@@ -74,7 +72,7 @@ final class Handlers {
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
-        registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactions,
+        registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactionVerifier,
                         config.transactionPartitionVerificationEnable()))
                 .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes()))
                 .register(new ListOffsetsHandler(services.partitions, services.cluster))
@@ -82,7 +80,7 @@ final class Handlers {
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
-        registry.register(new FindCoordinatorHandler(node, services.groups, services.transactionStateTopic))
+        registry.register(new FindCoordinatorHandler(services.coordinatorLocator))
                 .register(new JoinGroupHandler(services.groups))
                 .register(new SyncGroupHandler(services.groups))
                 .register(new HeartbeatHandler(services.groups))
@@ -102,8 +100,8 @@ final class Handlers {
         registry.register(new AddPartitionsToTxnHandler(services.transactions, services.topics))
                 .register(new AddOffsetsToTxnHandler(services.transactions))
                 .register(new EndTxnHandler(services.transactions))
-                .register(new TxnOffsetCommitHandler(services.groups, services.transactions, services.topics))
-                .register(new WriteTxnMarkersHandler(new LocalTransactionMarkerWriter(services.partitions, services.groups)))
+                .register(new TxnOffsetCommitHandler(services.groups, services.transactionVerifier, services.topics))
+                .register(new WriteTxnMarkersHandler(services.localMarkers))
                 .register(new ListTransactionsHandler(services.transactions))
                 .register(new DescribeTransactionsHandler(services.transactions))
                 .register(new DescribeProducersHandler(services.partitions, services.cluster));
