@@ -606,6 +606,10 @@ public final class Partition {
             long leaderLogEnd = log.logEndOffset();
             if (newLeadership) {
                 followers.clear();
+                // Kafka's makeLeader (assignEpochStartOffset): the new epoch starts at the log end before the
+                // leader state is visible, so OffsetForLeaderEpoch and a fetch's DivergingEpoch answer the
+                // previous epoch's end at once; without it a follower ahead in epochs never truncates.
+                log.assignEpochStartOffset(registration.leaderEpoch(), leaderLogEnd);
             }
             followers.keySet().removeIf(r -> !registration.replicas().contains(r));
             for (int r : registration.replicas()) {

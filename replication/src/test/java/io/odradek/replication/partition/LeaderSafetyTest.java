@@ -3,6 +3,7 @@ package io.odradek.replication.partition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.log.AppendResult;
+import io.odradek.log.EpochEndOffset;
 import io.odradek.log.LogAppendException;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
@@ -301,6 +302,20 @@ class LeaderSafetyTest {
         // F2 still counts as at the leader's log end: no shrink however long after.
         assertThat(p.maybeShrinkIsr(T0 + 120_000, 30_000)).isEmpty();
         assertThat(controller.alterPartitions()).isEmpty();
+    }
+
+    @Test
+    void newLeaderAnswersThePreviousEpochsEndSoAFollowerAheadInEpochsTruncates() {
+        p.makeLeader(reg(L, List.of(L), 5, 7), T0);
+        await(p.appendAsLeader(batch("a", "b"), (short) 1));
+        p.makeFollower(reg(F2, List.of(L, F2), 6, 8));
+        p.makeLeader(reg(L, List.of(L, F2), 7, 9), T0 + 1);
+
+        // A follower that got epoch-6 records from broker 2 fetches with lastFetchedEpoch 6 at offset 4:
+        // it must truncate to the end of epoch 5 here, offset 2 (Kafka answers (5, 2)).
+        assertThat(p.divergingEpoch(6, 4)).contains(new EpochEndOffset(5, 2));
+        assertThat(p.endOffsetForEpoch(7)).isEqualTo(new EpochEndOffset(7, 2));
+        assertThat(p.endOffsetForEpoch(6)).isEqualTo(new EpochEndOffset(5, 2));
     }
 
     private int waitForParked() {
