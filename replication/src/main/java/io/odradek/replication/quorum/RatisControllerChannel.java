@@ -67,6 +67,7 @@ public final class RatisControllerChannel implements ControllerChannel {
     private final ScheduledExecutorService poller;
     private final ExecutorService sender;
     private final AtomicBoolean polling = new AtomicBoolean();
+    private final AtomicBoolean voterDownLogged = new AtomicBoolean();
 
     /**
      * A channel for this node; {@code localVoter} is this node's running voter (images come from its state
@@ -171,6 +172,17 @@ public final class RatisControllerChannel implements ControllerChannel {
 
     @Override
     public CompletableFuture<HeartbeatReply> heartbeat(BrokerHeartbeat heartbeat) {
+        // A dead local voter leaves this node with a frozen image while the other voters would still take its
+        // heartbeats: failing them gets the broker fenced instead of serving stale metadata.
+        String down = localVoter != null ? localVoter.downReason() : null;
+        if (down != null) {
+            if (voterDownLogged.compareAndSet(false, true)) {
+                LOG.severe("this node's metadata voter is down (" + down + "): its metadata image is frozen at offset "
+                        + localVoter.image().offset() + ", so its broker heartbeats fail and the broker gets fenced");
+            }
+            return CompletableFuture.failedFuture(new IllegalStateException(
+                    "this node's metadata voter is down (" + down + ")"));
+        }
         // Unordered: a heartbeat never waits behind this node's submits; and bounded by the session timeout, past
         // which its answer would come too late to matter.
         return call(client.async().sendReadOnlyUnordered(message(QuorumQueries.heartbeat(heartbeat))),

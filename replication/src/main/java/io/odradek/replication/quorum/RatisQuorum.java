@@ -29,6 +29,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -141,6 +142,19 @@ public final class RatisQuorum implements AutoCloseable {
                     + stored + " but controller.quorum.voters is now " + configured + ": restore the old "
                     + "controller.quorum.voters, or remove " + config.storageDir() + " to start this voter with an "
                     + "empty metadata log (in a running quorum it then copies the log from the other voters)");
+        }
+    }
+
+    /**
+     * Null while this voter's Ratis server runs, else why it does not (closed, or failed: an apply or disk error);
+     * its image is then frozen.
+     */
+    String downReason() {
+        try {
+            DivisionInfo info = server.getDivision(GROUP_ID).getInfo();
+            return info.isAlive() ? null : "its Raft division is " + info.getLifeCycleState();
+        } catch (IOException | RuntimeException e) {
+            return "its Raft server is " + server.getLifeCycleState() + " (" + e + ")";
         }
     }
 

@@ -225,6 +225,26 @@ class RatisQuorumTest {
     }
 
     @Test
+    void whenTheLocalVoterDiesItsNodesHeartbeatsFailWhileTheOtherVotersGoOn() throws Exception {
+        cluster = new ThreeVoters(dir, 60_000, 1000, 20_000);
+        Map<Integer, Long> epochs = registerAndUnfence(cluster.node(2), 1);
+        BrokerHeartbeat beat = new BrokerHeartbeat(1, epochs.get(1), cluster.image(2).offset(), false);
+        assertThat(cluster.node(1).heartbeat(beat).get(30, TimeUnit.SECONDS).error()).isEqualTo(ErrorCode.NONE);
+
+        cluster.node(1).localVoter().server().close(); // as after a disk or apply error; the channel stays open
+        assertThatThrownBy(() -> cluster.node(1).heartbeat(beat).get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("metadata voter is down");
+        ThreeVoters.await("heartbeats through node 2 answered", () -> {
+            try {
+                return cluster.node(2).heartbeat(beat).get(30, TimeUnit.SECONDS).error() == ErrorCode.NONE;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
+    @Test
     void aBrokerThatStopsHeartbeatingIsFencedAfterTheSessionTimeoutWhileOneThatHeartbeatsStaysIn() throws Exception {
         cluster = new ThreeVoters(dir, 2000, 1000, 20_000);
         ControllerChannel channel = cluster.node(1);
