@@ -162,6 +162,26 @@ class GroupLeadershipTest {
     }
 
     @Test
+    void aNewLeaderWhoseLogsTailNeverCommitsDoesNotLoadAndIsNotCoordinatorUntilElectedAgain() {
+        int partition = broker1.partitionFor("payments");
+        broker1.onElection(partition, PARTITIONS, 1).join();
+        commit(broker1, "payments", 7);
+        broker1.onResignation(partition).join();
+
+        caughtUp = CompletableFuture.failedFuture(new IllegalStateException("no longer the leader"));
+        CompletableFuture<Void> loaded = broker2.onElection(partition, PARTITIONS, 2);
+
+        assertThat(loaded).isCompletedExceptionally();
+        assertThat(fetch(broker2, "payments").error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+        assertThat(commit(broker2, "payments", 8)).containsExactly(entry(ORDERS_0, ErrorCode.NOT_COORDINATOR));
+
+        // Elected again, with the tail committed this time: everything is read.
+        caughtUp = CompletableFuture.completedFuture(null);
+        broker2.onElection(partition, PARTITIONS, 3).join();
+        assertThat(fetch(broker2, "payments").offsets().get(ORDERS_0).offset()).isEqualTo(7L);
+    }
+
+    @Test
     void aGroupWhosePartitionIsLedByAnotherBrokerIsNotCoordinatedHere() {
         String here = "payments";
         String elsewhere = groupOnAnotherPartitionThan(broker1.partitionFor(here));
