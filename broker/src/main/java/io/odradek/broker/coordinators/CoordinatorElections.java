@@ -12,7 +12,8 @@ import java.util.function.ToIntFunction;
  * Moves the coordinators with the leadership of their internal partitions (Kafka's
  * BrokerMetadataPublisher calling onElection/onResignation): the ReplicaManager tells it, in metadata order
  * on its one thread, which partitions this broker now leads and which it no longer does (it is the
- * ReplicaManager's {@link LeadershipListener}). A {@code __consumer_offsets} partition led here loads its groups; a
+ * ReplicaManager's {@link LeadershipListener}). A {@code __consumer_offsets} partition led here loads its groups (again when led under a newer leader
+ * epoch); a
  * {@code __transaction_state} partition its transactional ids, with the leader epoch as the coordinator
  * epoch its markers carry (as Kafka). Both place their keys by the topic's partition count in the image. Losing leadership unloads them: their keys answer NOT_COORDINATOR and
  * clients look the coordinator up again. Other topics are not its business. The loads run on the
@@ -47,7 +48,7 @@ public final class CoordinatorElections implements LeadershipListener {
         CompletableFuture<Void> done;
         try {
             if (offsets) {
-                done = isLeader ? groups.onElection(partition, partitionCount(OffsetsTopic.NAME)) : groups.onResignation(partition);
+                done = isLeader ? groups.onElection(partition, partitionCount(OffsetsTopic.NAME), leaderEpoch) : groups.onResignation(partition);
             } else {
                 if (isLeader) {
                     transactions.useStateLogPartitions(partitionCount(TransactionStateTopic.NAME));

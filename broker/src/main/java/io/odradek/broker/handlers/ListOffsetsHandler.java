@@ -8,6 +8,7 @@ import io.odradek.log.OffsetAndTimestamp;
 import io.odradek.log.checkpoint.LeaderEpochFile;
 import io.odradek.replication.partition.FetchIsolation;
 import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.PartitionState;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
@@ -41,9 +42,14 @@ import java.util.concurrent.CompletableFuture;
  *     the batch from its headers and only then reads (decompressing if needed) that one batch.</li>
  * <li>A lookup with no answer, or one at or past the last fetchable offset (so, for read_committed, at or
  *     past the last stable offset: Kafka's Partition.fetchOffsetForTimestamp), is offset -1, timestamp -1.
- *     The timestamp is -1 for the -1/-2/-4 sentinels too. Leader epoch: the partition's current one from
- *     the metadata (Kafka gives the epoch of the batch found, the same while a partition has had one
- *     leader), -1 where Kafka would have no epoch (an empty log's earliest).</li>
+ *     The timestamp is -1 for the -1/-2/-4 sentinels too. Leader epoch: for latest the partition's current
+ *     one; for a timestamp or max-timestamp lookup the epoch of the batch found (KIP-320), read from the
+ *     leader epoch cache (the entry starting at or before the offset; Kafka reads the batch header, the same
+ *     unless batches carry no epoch); for earliest the first cached epoch; -1 where Kafka would have none.</li>
+ * <li>KIP-207: a consumer asking a new leader whose high watermark is still below its leader epoch's start
+ *     offset gets OFFSET_NOT_AVAILABLE (v5+; LEADER_NOT_AVAILABLE below) for latest, and for a timestamp or
+ *     max-timestamp lookup that finds nothing below the last fetchable offset; earliest is answered.
+ *     Replicas and the debugging id -2 are not checked, as in Kafka.</li>
  * <li>A sentinel newer than the request version, or an unknown negative timestamp: UNSUPPORTED_VERSION for
  *     that partition; a partition listed twice: INVALID_REQUEST; unknown topic or partition:
  *     UNKNOWN_TOPIC_OR_PARTITION. timeout_ms (v10+) only matters with tiered storage.</li>
@@ -125,7 +131,7 @@ public final class ListOffsetsHandler implements ApiHandler {
                         unknown(out, leadership);
                     } else {
                         try {
-                            lookup(found.get(), timestamp, isolation, out);
+                            lookup(found.get(), timestamp, isolation, consumer, version, out);
                         } catch (LogException e) {
                             unknown(out, e.errorCode());
                         }
@@ -136,13 +142,24 @@ public final class ListOffsetsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response);
     }
 
-    private static void lookup(Partition log, long timestamp, FetchIsolation isolation, Struct out) {
+    private static void lookup(Partition log, long timestamp, FetchIsolation isolation, boolean consumer, short version,
+            Struct out) {
         // Consumers see up to the high watermark; read_committed ones up to the last stable offset. Replicas
         // see the log end.
         long lastFetchable = log.fetchableEnd(isolation);
         int leaderEpoch = log.leaderEpoch();
+        // KIP-207: a new leader whose high watermark has not reached the start of its epoch yet cannot say
+        // where the committed end is; Kafka answers a client's latest, or a lookup that finds nothing below the
+        // last fetchable offset, with OFFSET_NOT_AVAILABLE (LEADER_NOT_AVAILABLE before v5) so it retries.
+        ErrorCode lagging = consumer && hwmBehindEpochStart(log)
+                ? (version >= 5 ? ErrorCode.OFFSET_NOT_AVAILABLE : ErrorCode.LEADER_NOT_AVAILABLE)
+                : ErrorCode.NONE;
         if (timestamp == LATEST) {
-            found(out, -1L, lastFetchable, leaderEpoch);
+            if (lagging != ErrorCode.NONE) {
+                unknown(out, lagging);
+            } else {
+                found(out, -1L, lastFetchable, leaderEpoch);
+            }
         } else if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             long start = log.logStartOffset();
             found(out, -1L, start, earliestEpoch(log.leaderEpochs(), start));
@@ -153,11 +170,33 @@ public final class ListOffsetsHandler implements ApiHandler {
                     ? log.maxTimestampOffset()
                     : log.offsetForTimestamp(timestamp);
             if (hit.isPresent() && hit.get().offset() < lastFetchable) {
-                found(out, hit.get().timestamp(), hit.get().offset(), leaderEpoch);
+                // KIP-320: the epoch of the batch found, so the client can validate its position against it.
+                found(out, hit.get().timestamp(), hit.get().offset(), epochAt(log.leaderEpochs(), hit.get().offset()));
             } else {
-                unknown(out, ErrorCode.NONE);
+                unknown(out, lagging);
             }
         }
+    }
+
+    /** Whether this leader's high watermark is still below the offset its leader epoch started at. */
+    private static boolean hwmBehindEpochStart(Partition log) {
+        PartitionState state = log.state();
+        return state.isLeader() && state.leaderEpochStartOffset() > log.highWatermark();
+    }
+
+    /**
+     * The leader epoch of the batch holding {@code offset}: the epoch cache's entry that starts at or before
+     * it (the cache records each batch epoch where it starts), -1 if none does (batches without an epoch).
+     */
+    static int epochAt(List<LeaderEpochFile.EpochEntry> epochs, long offset) {
+        int epoch = -1;
+        for (LeaderEpochFile.EpochEntry e : epochs) {
+            if (e.startOffset() > offset) {
+                break;
+            }
+            epoch = e.epoch();
+        }
+        return epoch;
     }
 
     /** The partition's leader check; a debugging client (-2) may also read a follower. */

@@ -14,12 +14,16 @@ import io.odradek.wire.api.WriteTxnMarkersApi.Response.WritableTxnMarkerResult;
 import io.odradek.wire.api.WriteTxnMarkersApi.Response.WritableTxnMarkerResult.WritableTxnMarkerTopicResult;
 import io.odradek.wire.api.WriteTxnMarkersApi.Response.WritableTxnMarkerResult.WritableTxnMarkerTopicResult.WritableTxnMarkerPartitionResult;
 import io.odradek.wire.schema.Struct;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,8 +31,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The transaction coordinator's markers in a cluster (Kafka's TransactionMarkerChannelManager): each
  * partition's marker goes to its leader in the newest metadata image. Partitions led here are written by the
- * {@link LocalTransactionMarkerWriter}; the others go as one WriteTxnMarkers v1 request per leader broker
- * (all of that broker's partitions of this transaction in it), through the {@link InterBrokerSender}.
+ * {@link LocalTransactionMarkerWriter}; the others go to their leader broker through the
+ * {@link InterBrokerSender} as WriteTxnMarkers v1, one request in flight per broker carrying every marker
+ * queued for it (each transaction's partitions there grouped in one marker), as Kafka batches them.
  *
  * <p>Answers per partition, never an exceptional future, as the coordinator expects: the leader's answer;
  * NONE for a partition whose topic is gone from the image or beyond its partition count (Kafka drops it from
@@ -45,6 +50,7 @@ public final class ClusterTransactionMarkerWriter implements TransactionMarkerWr
     private final ClusterView cluster;
     private final TransactionMarkerWriter local;
     private final InterBrokerSender sender;
+    private final Map<Integer, BrokerQueue> queues = new ConcurrentHashMap<>();
 
     public ClusterTransactionMarkerWriter(ClusterView cluster, TransactionMarkerWriter local, InterBrokerSender sender) {
         this.cluster = cluster;
@@ -82,8 +88,11 @@ public final class ClusterTransactionMarkerWriter implements TransactionMarkerWr
                         return null;
                     }));
         }
-        byLeader.forEach((broker, tps) -> sends.add(
-                sendTo(broker, request(producerId, producerEpoch, coordinatorEpoch, commit, tps), producerId, tps, answered)));
+        byLeader.forEach((broker, tps) -> {
+            Pending pending = new Pending(producerId, producerEpoch, coordinatorEpoch, commit, tps, new CompletableFuture<>());
+            queues.computeIfAbsent(broker, BrokerQueue::new).add(pending);
+            sends.add(pending.done().thenAccept(answered::putAll));
+        });
         return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).handle((v, ignored) -> {
             Map<TopicPartition, ErrorCode> ordered = new LinkedHashMap<>();
             partitions.forEach(tp -> ordered.put(tp, answered.getOrDefault(tp, ErrorCode.UNKNOWN_SERVER_ERROR)));
@@ -91,32 +100,94 @@ public final class ClusterTransactionMarkerWriter implements TransactionMarkerWr
         });
     }
 
-    private CompletableFuture<Void> sendTo(int broker, Struct request, long producerId, List<TopicPartition> tps,
-            Map<TopicPartition, ErrorCode> answered) {
-        CompletableFuture<Struct> response;
-        try {
-            response = sender.send(broker, WriteTxnMarkersApi.SPEC, VERSION, request);
-        } catch (RuntimeException e) {
-            response = CompletableFuture.failedFuture(e);
+    /** One transaction's marker for the partitions one broker leads, answered per partition. */
+    private record Pending(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
+            List<TopicPartition> partitions, CompletableFuture<Map<TopicPartition, ErrorCode>> done) {
+    }
+
+    /**
+     * The markers waiting for one broker. As Kafka's TransactionMarkerChannelManager, everything queued for a
+     * broker goes in one WriteTxnMarkers request; while it is out, new markers queue for the next one. A
+     * producer has at most one marker per request (its result is found by producer id); a second waits.
+     */
+    private final class BrokerQueue {
+        private final int broker;
+        private final ArrayDeque<Pending> queued = new ArrayDeque<>();
+        private boolean inFlight;
+
+        BrokerQueue(int broker) {
+            this.broker = broker;
         }
-        return response.handle((body, failure) -> {
-            if (failure != null) {
-                LOG.log(System.Logger.Level.DEBUG, "WriteTxnMarkers to broker " + broker + " failed, retried: " + failure);
-                tps.forEach(tp -> answered.put(tp, ErrorCode.NOT_LEADER_OR_FOLLOWER));
-                return null;
+
+        void add(Pending pending) {
+            synchronized (this) {
+                queued.add(pending);
             }
-            Map<TopicPartition, ErrorCode> errors = errors(body, producerId);
-            tps.forEach(tp -> answered.put(tp, errors.getOrDefault(tp, ErrorCode.UNKNOWN_SERVER_ERROR)));
-            return null;
-        });
+            sendNext();
+        }
+
+        private void sendNext() {
+            List<Pending> batch = new ArrayList<>();
+            synchronized (this) {
+                if (inFlight || queued.isEmpty()) {
+                    return;
+                }
+                Set<Long> producers = new HashSet<>();
+                for (Iterator<Pending> it = queued.iterator(); it.hasNext(); ) {
+                    Pending p = it.next();
+                    if (producers.add(p.producerId())) {
+                        batch.add(p);
+                        it.remove();
+                    }
+                }
+                inFlight = true;
+            }
+            CompletableFuture<Struct> response;
+            try {
+                response = sender.send(broker, WriteTxnMarkersApi.SPEC, VERSION, request(batch));
+            } catch (RuntimeException e) {
+                response = CompletableFuture.failedFuture(e);
+            }
+            response.whenComplete((body, failure) -> {
+                if (failure != null) {
+                    LOG.log(System.Logger.Level.DEBUG, "WriteTxnMarkers to broker " + broker + " failed, retried: " + failure);
+                }
+                for (Pending p : batch) {
+                    Map<TopicPartition, ErrorCode> errors = failure != null ? Map.of() : errors(body, p.producerId());
+                    Map<TopicPartition, ErrorCode> out = new HashMap<>();
+                    p.partitions().forEach(tp -> out.put(tp, failure != null
+                            ? ErrorCode.NOT_LEADER_OR_FOLLOWER : errors.getOrDefault(tp, ErrorCode.UNKNOWN_SERVER_ERROR)));
+                    p.done().complete(out);
+                }
+                synchronized (this) {
+                    inFlight = false;
+                }
+                sendNext();
+            });
+        }
+    }
+
+    /** One request with each pending marker, in queue order. */
+    private static Struct request(List<Pending> batch) {
+        Struct request = WriteTxnMarkersApi.Request.SCHEMA.newStruct();
+        for (Pending p : batch) {
+            addMarker(request, p.producerId(), p.producerEpoch(), p.coordinatorEpoch(), p.commit(), p.partitions());
+        }
+        return request;
     }
 
     /** One marker for the transaction, its partitions grouped by topic. */
     static Struct request(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
             List<TopicPartition> partitions) {
+        Struct request = WriteTxnMarkersApi.Request.SCHEMA.newStruct();
+        addMarker(request, producerId, producerEpoch, coordinatorEpoch, commit, partitions);
+        return request;
+    }
+
+    private static void addMarker(Struct request, long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
+            List<TopicPartition> partitions) {
         Map<String, List<Integer>> byTopic = new LinkedHashMap<>();
         partitions.forEach(tp -> byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp.partition()));
-        Struct request = WriteTxnMarkersApi.Request.SCHEMA.newStruct();
         Struct marker = request.add(WriteTxnMarkersApi.Request.MARKERS)
                 .set(WritableTxnMarker.PRODUCER_ID, producerId)
                 .set(WritableTxnMarker.PRODUCER_EPOCH, producerEpoch)
@@ -125,7 +196,6 @@ public final class ClusterTransactionMarkerWriter implements TransactionMarkerWr
         byTopic.forEach((topic, indexes) -> marker.add(WritableTxnMarker.TOPICS)
                 .set(WritableTxnMarkerTopic.NAME, topic)
                 .set(WritableTxnMarkerTopic.PARTITION_INDEXES, indexes));
-        return request;
     }
 
     /** The errors the response gives this producer's marker, by partition. */

@@ -101,6 +101,41 @@ class ListOffsetsHandlerTest {
         assertThat(answer(fx.callAndWait(handler, 5, request))).isEqualTo(new Answer(ErrorCode.NONE, -1L, 5L, 0));
     }
 
+    @Test
+    void aNewLeaderWhoseHighWatermarkLagsItsEpochStartAnswersOffsetNotAvailableUntilItCatchesUp() {
+        fx.createTopicWithLaggingFollower("lagging", 1);
+        // Written under the previous leader: this leader's epoch starts at offset 2, its high watermark is 0.
+        fx.log("lagging", 0).append(DataPathFixture.batch(1_000L, "a", "b"), 0);
+
+        assertThat(list(11, "lagging", 0, -1L)).isEqualTo(new Answer(ErrorCode.OFFSET_NOT_AVAILABLE, -1L, -1L, -1));
+        assertThat(list(5, "lagging", 0, -1L).error()).isEqualTo(ErrorCode.OFFSET_NOT_AVAILABLE);
+        assertThat(list(4, "lagging", 0, -1L).error()).isEqualTo(ErrorCode.LEADER_NOT_AVAILABLE);
+        assertThat(list(11, "lagging", 0, 0L)).isEqualTo(new Answer(ErrorCode.OFFSET_NOT_AVAILABLE, -1L, -1L, -1));
+        assertThat(list(11, "lagging", 0, -3L).error()).isEqualTo(ErrorCode.OFFSET_NOT_AVAILABLE);
+        // Earliest is answered; so is a replica, which reads to the log end.
+        assertThat(list(11, "lagging", 0, -2L)).isEqualTo(new Answer(ErrorCode.NONE, -1L, 0L, 0));
+        Struct replica = request(-1L, "lagging", 0).set(Request.REPLICA_ID, 2);
+        assertThat(answer(fx.callAndWait(handler, 11, replica))).isEqualTo(new Answer(ErrorCode.NONE, -1L, 2L, 0));
+
+        fx.partition("lagging", 0).recordFollowerLogEnd(2, 2L);
+        assertThat(list(11, "lagging", 0, -1L)).isEqualTo(new Answer(ErrorCode.NONE, -1L, 2L, 0));
+        assertThat(list(11, "lagging", 0, 0L)).isEqualTo(new Answer(ErrorCode.NONE, 1_000L, 0L, 0));
+    }
+
+    @Test
+    void timestampLookupsAnswerTheLeaderEpochOfTheBatchFound() {
+        fx.createTopic("epochs", 1);
+        fx.log("epochs", 0).append(DataPathFixture.batch(1_000L, "a"), 3);  // offset 0, epoch 3
+        fx.log("epochs", 0).append(DataPathFixture.batch(9_000L, "b"), 5);  // offset 1, epoch 5, the max timestamp
+        fx.log("epochs", 0).append(DataPathFixture.batch(2_000L, "c"), 7);  // offset 2, epoch 7
+
+        assertThat(list(11, "epochs", 0, 0L)).isEqualTo(new Answer(ErrorCode.NONE, 1_000L, 0L, 3));
+        assertThat(list(11, "epochs", 0, 5_000L)).isEqualTo(new Answer(ErrorCode.NONE, 9_000L, 1L, 5));
+        assertThat(list(11, "epochs", 0, -3L)).isEqualTo(new Answer(ErrorCode.NONE, 9_000L, 1L, 5));
+        // Latest carries the partition's current leader epoch.
+        assertThat(list(11, "epochs", 0, -1L)).isEqualTo(new Answer(ErrorCode.NONE, -1L, 3L, 0));
+    }
+
     record Answer(ErrorCode error, long timestamp, long offset, int leaderEpoch) {
     }
 

@@ -133,4 +133,74 @@ class ClusterTransactionMarkerWriterTest {
 
         assertThat(sender.sent).extracting(RecordingSender.Sent::brokerId).containsExactly(2, 3);
     }
+
+    /** A sender whose answers wait until the test completes them (a request in flight). */
+    private static final class HeldSender implements InterBrokerSender {
+        final List<Struct> requests = new ArrayList<>();
+        final List<CompletableFuture<Struct>> answers = new ArrayList<>();
+
+        @Override
+        public synchronized CompletableFuture<Struct> send(int brokerId, io.odradek.wire.api.ApiSpec api, short version, Struct request) {
+            requests.add(request);
+            CompletableFuture<Struct> answer = new CompletableFuture<>();
+            answers.add(answer);
+            return answer;
+        }
+    }
+
+    @Test
+    void markersQueuedForABrokerWhileARequestIsOutGoTogetherInTheNextRequestAndAreAnsweredEach() {
+        HeldSender sender = new HeldSender();
+        ClusterTransactionMarkerWriter writer = new ClusterTransactionMarkerWriter(cluster, local, sender);
+
+        CompletableFuture<Map<TopicPartition, ErrorCode>> first = writer.writeMarkers(PID, EPOCH, COORDINATOR_EPOCH, true,
+                List.of(tp("orders", 1)));
+        CompletableFuture<Map<TopicPartition, ErrorCode>> second = writer.writeMarkers(PID + 1, (short) 0, COORDINATOR_EPOCH, false,
+                List.of(tp("orders", 3)));
+        CompletableFuture<Map<TopicPartition, ErrorCode>> third = writer.writeMarkers(PID + 2, (short) 5, COORDINATOR_EPOCH, true,
+                List.of(tp("orders", 1), tp("orders", 3)));
+        assertThat(sender.requests).hasSize(1); // one request in flight to broker 2; the others wait for it
+
+        sender.answers.get(0).complete(answering(Map.of()).apply(sender.requests.get(0)));
+        assertThat(first.join()).containsExactly(entry(tp("orders", 1), ErrorCode.NONE));
+        assertThat(sender.requests).hasSize(2);
+        List<Struct> markers = sender.requests.get(1).get(WriteTxnMarkersApi.Request.MARKERS);
+        assertThat(markers).extracting(m -> m.get(WritableTxnMarker.PRODUCER_ID)).containsExactly(PID + 1, PID + 2);
+        assertThat(markers).extracting(m -> m.get(WritableTxnMarker.PRODUCER_EPOCH)).containsExactly((short) 0, (short) 5);
+        assertThat(markers).extracting(m -> m.get(WritableTxnMarker.TRANSACTION_RESULT)).containsExactly(false, true);
+        assertThat(markers).extracting(m -> m.get(WritableTxnMarker.TOPICS).get(0).get(WritableTxnMarkerTopic.PARTITION_INDEXES))
+                .containsExactly(List.of(3), List.of(1, 3));
+
+        // Broker 2 refuses orders-3 for the second producer only: each marker gets its own answer.
+        sender.answers.get(1).complete(answering(Map.of()).andThen(response -> {
+            for (Struct result : response.get(WriteTxnMarkersApi.Response.MARKERS)) {
+                if (result.get(WritableTxnMarkerResult.PRODUCER_ID) == PID + 1) {
+                    result.get(WritableTxnMarkerResult.TOPICS).get(0).get(WritableTxnMarkerTopicResult.PARTITIONS).get(0)
+                            .set(WritableTxnMarkerPartitionResult.ERROR_CODE, ErrorCode.INVALID_PRODUCER_EPOCH.code());
+                }
+            }
+            return response;
+        }).apply(sender.requests.get(1)));
+        assertThat(second.join()).containsExactly(entry(tp("orders", 3), ErrorCode.INVALID_PRODUCER_EPOCH));
+        assertThat(third.join()).containsExactly(entry(tp("orders", 1), ErrorCode.NONE), entry(tp("orders", 3), ErrorCode.NONE));
+        assertThat(sender.requests).hasSize(2);
+    }
+
+    @Test
+    void aSecondMarkerOfTheSameProducerWaitsForTheNextRequest() {
+        HeldSender sender = new HeldSender();
+        ClusterTransactionMarkerWriter writer = new ClusterTransactionMarkerWriter(cluster, local, sender);
+        writer.writeMarkers(PID + 9, EPOCH, COORDINATOR_EPOCH, true, List.of(tp("orders", 1)));
+        CompletableFuture<Map<TopicPartition, ErrorCode>> a = writer.writeMarkers(PID, EPOCH, COORDINATOR_EPOCH, true, List.of(tp("orders", 1)));
+        CompletableFuture<Map<TopicPartition, ErrorCode>> b = writer.writeMarkers(PID, EPOCH, COORDINATOR_EPOCH, true, List.of(tp("orders", 3)));
+
+        sender.answers.get(0).complete(answering(Map.of()).apply(sender.requests.get(0)));
+        assertThat(sender.requests.get(1).get(WriteTxnMarkersApi.Request.MARKERS)).hasSize(1);
+        sender.answers.get(1).complete(answering(Map.of()).apply(sender.requests.get(1)));
+        assertThat(a.join()).containsExactly(entry(tp("orders", 1), ErrorCode.NONE));
+        assertThat(sender.requests.get(2).get(WriteTxnMarkersApi.Request.MARKERS).get(0)
+                .get(WritableTxnMarker.TOPICS).get(0).get(WritableTxnMarkerTopic.PARTITION_INDEXES)).containsExactly(3);
+        sender.answers.get(2).complete(answering(Map.of()).apply(sender.requests.get(2)));
+        assertThat(b.join()).containsExactly(entry(tp("orders", 3), ErrorCode.NONE));
+    }
 }

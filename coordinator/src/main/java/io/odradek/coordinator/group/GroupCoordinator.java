@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -62,6 +63,8 @@ public final class GroupCoordinator implements AutoCloseable {
      * on one node every partition loads at startup or once the topic is created.
      */
     private final boolean loadsOnElection;
+    /** Each partition led here and the leader epoch it was elected under (a cluster; see {@link #onElection(int, int, int)}). */
+    private final ConcurrentHashMap<Integer, Integer> leaderEpochs = new ConcurrentHashMap<>();
     private boolean closed;
 
     private GroupCoordinator(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, IntFunction<Scheduler> schedulers,
@@ -229,10 +232,42 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
+     * As {@link #onElection(int, int)}, with the partition's leader epoch (a cluster). Elected again under a
+     * newer epoch with no resignation seen in between (Kafka's runtime compares the partition epoch the same
+     * way), the partition's groups are dropped and read back from the log: while another broker led it,
+     * records were written that the state loaded under the old epoch lacks. The same or an older epoch keeps
+     * the load there is.
+     */
+    public CompletableFuture<Void> onElection(int partition, int offsetsTopicPartitions, int leaderEpoch) {
+        if (partitions == 0) {
+            activate(offsetsTopicPartitions > 0 ? offsetsTopicPartitions : config.offsetsTopicPartitions());
+        }
+        Integer previous = leaderEpochs.get(partition);
+        if (previous != null && leaderEpoch < previous) {
+            return runtime.load(partition, logs.apply(partition)); // stale news: whatever is loaded stays
+        }
+        leaderEpochs.put(partition, leaderEpoch);
+        if (previous != null && leaderEpoch > previous && (runtime.isActive(partition) || runtime.isLoading(partition))) {
+            // Loads only if still elected under this epoch once unloaded: a resignation (or a newer election)
+            // meanwhile finds nothing loaded to drop, so it must be the one that wins.
+            return runtime.unload(partition).thenCompose(v -> stillElected(partition, leaderEpoch)
+                    ? runtime.load(partition, logs.apply(partition))
+                    : CompletableFuture.completedFuture(null));
+        }
+        return runtime.load(partition, logs.apply(partition));
+    }
+
+    private boolean stillElected(int partition, int leaderEpoch) {
+        Integer current = leaderEpochs.get(partition);
+        return current != null && current == leaderEpoch;
+    }
+
+    /**
      * This broker no longer leads the partition: its groups answer NOT_COORDINATOR (clients look the
      * coordinator up again), parked requests and writes not yet committed included; timers stop.
      */
     public CompletableFuture<Void> onResignation(int partition) {
+        leaderEpochs.remove(partition); // a reload still waiting for an unload must not load it again
         return runtime.unload(partition);
     }
 

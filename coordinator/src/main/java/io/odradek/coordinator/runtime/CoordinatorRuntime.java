@@ -100,8 +100,8 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
 
     /**
      * Starts serving the partition: once {@code log} is caught up ({@link CoordinatorLog#whenCaughtUp}) a
-     * fresh shard replays it on the partition's thread, and serves operations once loaded. Completes once loaded (exceptionally if the load failed; the
-     * partition then answers NOT_COORDINATOR until loaded again). If it is already served or loading,
+     * fresh shard replays it on the partition's thread, and serves operations once loaded. Completes once loaded (exceptionally if the load failed,
+     * the wait for the log's tail included; the partition then answers NOT_COORDINATOR until loaded again). If it is already served or loading,
      * completes with that load.
      */
     public CompletableFuture<Void> load(int partition, CoordinatorLog log) {
@@ -117,9 +117,11 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
             caughtUp = CompletableFuture.failedFuture(e);
         }
         // Loading (COORDINATOR_LOAD_IN_PROGRESS) from now on; the replay itself once the log's tail is committed.
-        // If that wait fails the load reads what is committed; an unload meanwhile makes it answer NOT_COORDINATOR.
+        // If that wait fails the load fails (NOT_COORDINATOR until a later election loads again): reading only the
+        // committed prefix would lose a tail that commits later, under the records appended after it. An unload
+        // meanwhile makes it answer NOT_COORDINATOR.
         caughtUp.whenComplete((v, e) -> {
-            if (!p.execute(p::load)) {
+            if (!p.execute(e == null ? p::load : () -> p.failLoad(e))) {
                 p.state = State.FAILED;
                 p.loaded.completeExceptionally(notCoordinator());
             }
@@ -432,6 +434,19 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
                 state = State.ACTIVE;
             }
             loaded.complete(null);
+        }
+
+        /** The log's tail never became committed: nothing is read, the partition answers NOT_COORDINATOR. */
+        void failLoad(Throwable cause) {
+            if (state != State.LOADING) {
+                loaded.completeExceptionally(notCoordinator()); // unloaded before it loaded
+                return;
+            }
+            LOG.log(System.Logger.Level.WARNING, "cannot load " + name() + ": its log's tail was not committed ("
+                    + CoordinatorErrors.unwrap(cause) + "); it answers NOT_COORDINATOR until elected again");
+            state = State.FAILED;
+            loaded.completeExceptionally(new CoordinatorException(ErrorCode.NOT_COORDINATOR, "cannot load " + name()
+                    + ": its log's tail was not committed (" + CoordinatorErrors.unwrap(cause) + ")"));
         }
 
         void unload() {

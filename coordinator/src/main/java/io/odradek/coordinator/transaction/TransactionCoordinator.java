@@ -199,13 +199,23 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         if (previous != null && previous != coordinatorEpoch && (runtime.isActive(partition) || runtime.isLoading(partition))) {
             // Led again under a newer epoch without a resignation seen in between (Kafka's onElection does the
             // same): state loaded under the old epoch is dropped and read back, so markers carry the new one.
-            return runtime.unload(partition).thenCompose(v -> runtime.load(partition, logs.apply(partition)));
+            // The reload runs only if the partition is still led here under this epoch once the unload is done: a
+            // resignation (or a newer election) meanwhile finds nothing loaded to drop, so it must be the one that wins.
+            return runtime.unload(partition).thenCompose(v -> stillElected(partition, coordinatorEpoch)
+                    ? runtime.load(partition, logs.apply(partition))
+                    : CompletableFuture.completedFuture(null));
         }
         return runtime.load(partition, logs.apply(partition));
     }
 
+    private boolean stillElected(int partition, int coordinatorEpoch) {
+        Integer current = coordinatorEpochs.get(partition);
+        return current != null && current == coordinatorEpoch;
+    }
+
     /** This broker no longer leads the partition: its ids answer NOT_COORDINATOR, markers in flight stop. */
     public CompletableFuture<Void> onResignation(int partition) {
+        coordinatorEpochs.remove(partition); // a reload still waiting for an unload must not load it again
         return runtime.unload(partition);
     }
 

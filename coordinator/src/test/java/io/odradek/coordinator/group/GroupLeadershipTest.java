@@ -127,6 +127,61 @@ class GroupLeadershipTest {
     }
 
     @Test
+    void aBrokerLedAgainUnderANewerEpochWithoutSeeingItsResignationReadsWhatTheOtherLeaderWrote() {
+        int partition = broker1.partitionFor("payments");
+        broker1.onElection(partition, PARTITIONS, 1).join();
+        assertThat(commit(broker1, "payments", 42)).containsExactly(entry(ORDERS_0, ErrorCode.NONE));
+
+        // Broker 2 led the partition under epoch 2 and wrote; broker 1 never heard it lost leadership.
+        broker2.onElection(partition, PARTITIONS, 2).join();
+        assertThat(commit(broker2, "payments", 43)).containsExactly(entry(ORDERS_0, ErrorCode.NONE));
+        broker2.onResignation(partition).join();
+
+        broker1.onElection(partition, PARTITIONS, 3).join();
+        assertThat(fetch(broker1, "payments").offsets().get(ORDERS_0).offset()).isEqualTo(43L);
+        // The same epoch again is the load there is (nothing read back).
+        broker1.onElection(partition, PARTITIONS, 3).join();
+        assertThat(fetch(broker1, "payments").offsets().get(ORDERS_0).offset()).isEqualTo(43L);
+    }
+
+    @Test
+    void aPartitionResignedWhileItsReloadUnderANewerEpochWaitsStaysUnloaded() {
+        int partition = broker1.partitionFor("payments");
+        broker1.onElection(partition, PARTITIONS, 1).join();
+        commit(broker1, "payments", 42);
+
+        clock.hold(); // the partition's thread is busy: the unload before the reload waits
+        CompletableFuture<Void> reloaded = broker1.onElection(partition, PARTITIONS, 2);
+        CompletableFuture<Void> resigned = broker1.onResignation(partition);
+        clock.release();
+        reloaded.join();
+        resigned.join();
+
+        assertThat(fetch(broker1, "payments").error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+        assertThat(commit(broker1, "payments", 43)).containsExactly(entry(ORDERS_0, ErrorCode.NOT_COORDINATOR));
+    }
+
+    @Test
+    void aNewLeaderWhoseLogsTailNeverCommitsDoesNotLoadAndIsNotCoordinatorUntilElectedAgain() {
+        int partition = broker1.partitionFor("payments");
+        broker1.onElection(partition, PARTITIONS, 1).join();
+        commit(broker1, "payments", 7);
+        broker1.onResignation(partition).join();
+
+        caughtUp = CompletableFuture.failedFuture(new IllegalStateException("no longer the leader"));
+        CompletableFuture<Void> loaded = broker2.onElection(partition, PARTITIONS, 2);
+
+        assertThat(loaded).isCompletedExceptionally();
+        assertThat(fetch(broker2, "payments").error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+        assertThat(commit(broker2, "payments", 8)).containsExactly(entry(ORDERS_0, ErrorCode.NOT_COORDINATOR));
+
+        // Elected again, with the tail committed this time: everything is read.
+        caughtUp = CompletableFuture.completedFuture(null);
+        broker2.onElection(partition, PARTITIONS, 3).join();
+        assertThat(fetch(broker2, "payments").offsets().get(ORDERS_0).offset()).isEqualTo(7L);
+    }
+
+    @Test
     void aGroupWhosePartitionIsLedByAnotherBrokerIsNotCoordinatedHere() {
         String here = "payments";
         String elsewhere = groupOnAnotherPartitionThan(broker1.partitionFor(here));

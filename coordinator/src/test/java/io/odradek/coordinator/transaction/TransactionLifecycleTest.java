@@ -278,4 +278,24 @@ class TransactionLifecycleTest {
                 .containsExactly(tuple(7, Set.of(tp("orders", 0))));
         assertThat(f.state("tx").state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
     }
+
+    @Test
+    void aPartitionResignedWhileItsReloadUnderANewerEpochWaitsStaysUnloaded() {
+        f = new TransactionFixture(dir);
+        int partition = f.coordinator.partitionFor("tx");
+        f.coordinator.onElection(partition, 5).join();
+
+        // Elected under epoch 7 while the partition's thread is busy: the unload before the reload waits;
+        // the resignation that follows finds nothing loaded.
+        f.clock.hold();
+        CompletableFuture<Void> reloaded = f.coordinator.onElection(partition, 7);
+        CompletableFuture<Void> resigned = f.coordinator.onResignation(partition);
+        f.clock.release();
+        reloaded.join();
+        resigned.join();
+        f.clock.advance(0);
+
+        assertThat(f.coordinator.isServing(partition)).isFalse();
+        assertThat(f.init("tx").error()).isEqualTo(ErrorCode.NOT_COORDINATOR);
+    }
 }
