@@ -1,0 +1,289 @@
+package io.odradek.compat.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * A cluster of Odradek brokers, each a separate JVM (so a test can SIGKILL, SIGSTOP or SIGTERM one), on
+ * loopback ports, every node a broker and a controller ({@code process.roles=broker,controller}) with the
+ * Ratis quorum on its CONTROLLER listener. Each node keeps its data dir across {@link #kill} and
+ * {@link #start}, as a real machine's disk would; its output goes to {@code node-<id>.log} in the
+ * cluster's directory, whose tail {@link #describe()} shows when a test fails.
+ *
+ * <p>The JVMs run this test JVM's class path (the broker's classes and dependencies are on it), so the
+ * harness needs no packaged jar.
+ */
+public final class OdradekCluster implements AutoCloseable {
+    private final Path dir;
+    private final int size;
+    private final int[] clientPorts;
+    private final int[] controllerPorts;
+    private final Process[] processes;
+    private final Map<String, String> overrides;
+    private final Deque<AutoCloseable> clients = new ArrayDeque<>();
+    private Admin admin;
+
+    private OdradekCluster(int size, Map<String, String> overrides) throws IOException {
+        this.dir = Files.createTempDirectory("odradek-cluster-");
+        this.size = size;
+        this.clientPorts = new int[size + 1];
+        this.controllerPorts = new int[size + 1];
+        this.processes = new Process[size + 1];
+        this.overrides = Map.copyOf(overrides);
+        for (int id = 1; id <= size; id++) {
+            clientPorts[id] = freePort();
+            controllerPorts[id] = freePort();
+        }
+    }
+
+    /** Starts {@code size} nodes and waits until every one is registered and unfenced. */
+    public static OdradekCluster start(int size, Map<String, String> overrides) throws IOException {
+        OdradekCluster cluster = new OdradekCluster(size, overrides);
+        try {
+            for (int id = 1; id <= size; id++) {
+                cluster.start(id);
+            }
+            cluster.awaitBrokers(size, Duration.ofSeconds(60));
+            return cluster;
+        } catch (RuntimeException | IOException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public String bootstrap() {
+        List<String> live = new ArrayList<>();
+        for (int id = 1; id <= size; id++) {
+            live.add("127.0.0.1:" + clientPorts[id]);
+        }
+        return String.join(",", live);
+    }
+
+    public int clientPort(int id) {
+        return clientPorts[id];
+    }
+
+    public boolean isRunning(int id) {
+        return processes[id] != null && processes[id].isAlive();
+    }
+
+    /** The broker config of node {@code id}: Kafka's KRaft keys, as a user would write them. */
+    public Map<String, String> config(int id) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("process.roles", "broker,controller");
+        config.put("node.id", Integer.toString(id));
+        config.put("listeners", "PLAINTEXT://127.0.0.1:" + clientPorts[id] + ",CONTROLLER://127.0.0.1:"
+                + controllerPorts[id]);
+        config.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPorts[id]);
+        config.put("controller.listener.names", "CONTROLLER");
+        config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        StringBuilder voters = new StringBuilder();
+        for (int v = 1; v <= size; v++) {
+            voters.append(v == 1 ? "" : ",").append(v).append("@127.0.0.1:").append(controllerPorts[v]);
+        }
+        config.put("controller.quorum.voters", voters.toString());
+        config.put("log.dirs", dir.resolve("node-" + id).toString());
+        config.putAll(overrides);
+        return config;
+    }
+
+    /** Starts node {@code id} (again) on its data dir and ports; returns once its client port accepts. */
+    public void start(int id) throws IOException {
+        if (isRunning(id)) {
+            throw new IllegalStateException("node " + id + " is already running");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx384m");
+        command.add("-XX:+UseSerialGC");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("io.odradek.broker.Main");
+        config(id).forEach((k, v) -> {
+            command.add("--override");
+            command.add(k + "=" + v);
+        });
+        Path log = dir.resolve("node-" + id + ".log");
+        processes[id] = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        awaitCondition("node " + id + " listening on " + clientPorts[id], Duration.ofSeconds(60),
+                () -> accepts(clientPorts[id]) || !processes[id].isAlive());
+        if (!processes[id].isAlive()) {
+            throw new IllegalStateException("node " + id + " exited at start:\n" + tail(id, 40));
+        }
+    }
+
+    /** SIGKILL: the node dies at once, as in a power cut of its process (its page cache survives). */
+    public void kill(int id) throws InterruptedException {
+        Process p = processes[id];
+        if (p != null) {
+            p.destroyForcibly();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** SIGTERM: a clean, controlled shutdown; waits for the process to exit. */
+    public void stop(int id) throws InterruptedException {
+        Process p = processes[id];
+        if (p != null && p.isAlive()) {
+            p.destroy();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** SIGSTOP: the node freezes with its sockets open, as a host cut off from the network would look. */
+    public void pause(int id) throws IOException, InterruptedException {
+        signal(id, "STOP");
+    }
+
+    /** SIGCONT after {@link #pause}. */
+    public void resume(int id) throws IOException, InterruptedException {
+        signal(id, "CONT");
+    }
+
+    private void signal(int id, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(processes[id].pid())).start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + processes[id].pid() + " failed");
+        }
+    }
+
+    /** One Admin client over every node (it finds the live ones), closed with the cluster. */
+    public Admin admin() {
+        if (admin == null) {
+            admin = track(Admin.create(Map.of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000",
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000")));
+        }
+        return admin;
+    }
+
+    /** Waits until {@code count} brokers are registered, unfenced and listed by DescribeCluster. */
+    public void awaitBrokers(int count, Duration timeout) {
+        awaitCondition(count + " brokers in the cluster", timeout, () -> {
+            try {
+                return admin().describeCluster().nodes().get(5, TimeUnit.SECONDS).size() == count;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
+    public <T extends AutoCloseable> T track(T client) {
+        clients.push(client);
+        return client;
+    }
+
+    /** The last lines each node wrote, for a failing test's message. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (int id = 1; id <= size; id++) {
+            sb.append("---- node ").append(id).append(isRunning(id) ? " (running)" : " (stopped)").append('\n')
+                    .append(tail(id, 30));
+        }
+        return sb.toString();
+    }
+
+    public String tail(int id, int lines) {
+        Path log = dir.resolve("node-" + id + ".log");
+        try {
+            if (!Files.exists(log)) {
+                return "";
+            }
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return all.subList(Math.max(0, all.size() - lines), all.size()).stream()
+                    .collect(Collectors.joining("\n", "", "\n"));
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e + ")\n";
+        }
+    }
+
+    public static void awaitCondition(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        while (!clients.isEmpty()) {
+            try {
+                clients.pop().close();
+            } catch (Exception e) {
+                // a client that fails to close must not hide the test's outcome
+            }
+        }
+        admin = null;
+        for (int id = 1; id <= size; id++) {
+            if (processes[id] != null) {
+                processes[id].destroyForcibly();
+                try {
+                    processes[id].waitFor(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}
