@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -39,6 +41,7 @@ public final class OdradekCluster implements AutoCloseable {
     private final int[] clientPorts;
     private final int[] controllerPorts;
     private final Process[] processes;
+    private final boolean[] paused;
     private final Map<String, String> overrides;
     private final Deque<AutoCloseable> clients = new ArrayDeque<>();
     private Admin admin;
@@ -49,15 +52,38 @@ public final class OdradekCluster implements AutoCloseable {
         this.clientPorts = new int[size + 1];
         this.controllerPorts = new int[size + 1];
         this.processes = new Process[size + 1];
-        this.overrides = Map.copyOf(overrides);
+        this.paused = new boolean[size + 1];
+        Map<String, String> all = new LinkedHashMap<>(FAST);
+        all.putAll(overrides);
+        this.overrides = Map.copyOf(all);
         for (int id = 1; id <= size; id++) {
             clientPorts[id] = freePort();
             controllerPorts[id] = freePort();
         }
     }
 
+    /**
+     * What every test cluster runs with unless overridden: failures noticed within seconds (Kafka's defaults are
+     * 9 s and 30 s), internal topics replicated to all three nodes and small, the first group join not delayed.
+     */
+    public static final Map<String, String> FAST = Map.of(
+            "broker.session.timeout.ms", "3000",
+            "broker.heartbeat.interval.ms", "500",
+            "replica.lag.time.max.ms", "5000",
+            "offsets.topic.replication.factor", "3",
+            "offsets.topic.num.partitions", "3",
+            "transaction.state.log.replication.factor", "3",
+            "transaction.state.log.min.isr", "2",
+            "transaction.state.log.num.partitions", "3",
+            "group.initial.rebalance.delay.ms", "0");
+
+    /** Starts {@code size} nodes with {@link #FAST} and waits until every one is registered and unfenced. */
+    public static OdradekCluster launch(int size) throws IOException {
+        return launch(size, Map.of());
+    }
+
     /** Starts {@code size} nodes and waits until every one is registered and unfenced. */
-    public static OdradekCluster start(int size, Map<String, String> overrides) throws IOException {
+    public static OdradekCluster launch(int size, Map<String, String> overrides) throws IOException {
         OdradekCluster cluster = new OdradekCluster(size, overrides);
         try {
             for (int id = 1; id <= size; id++) {
@@ -79,12 +105,23 @@ public final class OdradekCluster implements AutoCloseable {
         return dir;
     }
 
+    /** Every node's client address. */
     public String bootstrap() {
-        List<String> live = new ArrayList<>();
+        List<String> all = new ArrayList<>();
         for (int id = 1; id <= size; id++) {
-            live.add("127.0.0.1:" + clientPorts[id]);
+            all.add("127.0.0.1:" + clientPorts[id]);
         }
-        return String.join(",", live);
+        return String.join(",", all);
+    }
+
+    /** These nodes' client addresses only (a client that must not talk to the others, e.g. a paused one). */
+    public String bootstrap(int... ids) {
+        return Arrays.stream(ids).mapToObj(id -> "127.0.0.1:" + clientPorts[id]).collect(Collectors.joining(","));
+    }
+
+    /** The nodes other than these, in id order. */
+    public int[] others(int... ids) {
+        return IntStream.rangeClosed(1, size).filter(id -> Arrays.stream(ids).noneMatch(x -> x == id)).toArray();
     }
 
     public int clientPort(int id) {
@@ -93,6 +130,15 @@ public final class OdradekCluster implements AutoCloseable {
 
     public boolean isRunning(int id) {
         return processes[id] != null && processes[id].isAlive();
+    }
+
+    public Process process(int id) {
+        return processes[id];
+    }
+
+    /** The node's log directory ({@code log.dirs}); a partition's files are in {@code <topic>-<partition>}. */
+    public Path logDir(int id) {
+        return dir.resolve("node-" + id);
     }
 
     /** The broker config of node {@code id}: Kafka's KRaft keys, as a user would write them. */
@@ -165,11 +211,30 @@ public final class OdradekCluster implements AutoCloseable {
     /** SIGSTOP: the node freezes with its sockets open, as a host cut off from the network would look. */
     public void pause(int id) throws IOException, InterruptedException {
         signal(id, "STOP");
+        paused[id] = true;
     }
 
     /** SIGCONT after {@link #pause}. */
     public void resume(int id) throws IOException, InterruptedException {
         signal(id, "CONT");
+        paused[id] = false;
+    }
+
+    /**
+     * Brings the cluster back to full health after a test that broke it (or failed half way): resumes paused
+     * nodes, starts stopped ones, and waits until every broker is registered and unfenced.
+     */
+    public void heal() throws IOException, InterruptedException {
+        for (int id = 1; id <= size; id++) {
+            if (paused[id] && isRunning(id)) {
+                resume(id);
+            }
+            paused[id] = false;
+            if (!isRunning(id)) {
+                start(id);
+            }
+        }
+        awaitBrokers(size, Duration.ofSeconds(60));
     }
 
     private void signal(int id, String signal) throws IOException, InterruptedException {
@@ -230,11 +295,23 @@ public final class OdradekCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Polls {@code condition} every 100 ms until it holds; a condition that throws counts as not holding yet (a
+     * client asking a node that just died), and its last exception is in the failure.
+     */
     public static void awaitCondition(String what, Duration timeout, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
+        Throwable last = null;
+        while (true) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (RuntimeException | AssertionError e) {
+                last = e;
+            }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
+                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what, last);
             }
             try {
                 Thread.sleep(100);
