@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -153,6 +154,15 @@ class CoordinatorFailoverTest {
                 .get(30, TimeUnit.SECONDS).coordinatorId();
         assertThat(coordinator).as("the new transaction coordinator").isNotEqualTo(killed);
         producer.close();
+        // The commit returns once it is decided; the markers that end it follow.
+        OdradekCluster.awaitCondition(transactionalId + " CompleteCommit", Duration.ofSeconds(30), () -> {
+            try {
+                return cluster.admin().describeTransactions(List.of(transactionalId)).description(transactionalId)
+                        .get(10, TimeUnit.SECONDS).state() == TransactionState.COMPLETE_COMMIT;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
 
         List<String> expected = new ArrayList<>();
         for (String t : List.of("t1", "t3", "t5")) {
