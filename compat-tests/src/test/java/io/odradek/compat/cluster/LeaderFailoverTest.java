@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Three Odradek brokers as separate processes sharing one cluster; each test has its own topic with replication
@@ -63,6 +64,7 @@ class LeaderFailoverTest {
     }
 
     @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES) // 200,000 records replicated three times on two shared cores
     void everyAcknowledgedRecordSurvivesTheLeadersSigkillExactlyOnceInOrder() throws Exception {
         String topic = "failover";
         createReplicatedTopic(topic);
