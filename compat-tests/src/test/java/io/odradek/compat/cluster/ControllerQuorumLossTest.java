@@ -75,13 +75,16 @@ class ControllerQuorumLossTest {
         cluster.pause(2);
         cluster.pause(3);
         try {
-            Admin survivor = ClusterClients.admin(cluster, cluster.bootstrap(SURVIVOR), 5000, 15000);
-            // No majority: the creation cannot commit, so the broker cannot report it created.
-            assertThatThrownBy(() -> survivor.createTopics(List.of(new NewTopic("during-loss", 1, (short) 1)))
+            // No majority: the creation cannot commit, so the broker cannot report it created (one request, given
+            // 10 s; its own client so that the request left waiting does not hold up the next ones).
+            Admin creator = ClusterClients.admin(cluster, cluster.bootstrap(SURVIVOR), 10_000, 10_000);
+            assertThatThrownBy(() -> creator.createTopics(List.of(new NewTopic("during-loss", 1, (short) 1)))
                     .all().get(30, TimeUnit.SECONDS))
                     .as("CreateTopics without a controller majority\n%s", cluster.describe())
                     .isInstanceOf(ExecutionException.class);
-            assertThat(survivor.listTopics().names().get(15, TimeUnit.SECONDS)).doesNotContain("during-loss");
+            Admin survivor = ClusterClients.admin(cluster, cluster.bootstrap(SURVIVOR), 5000, 15000);
+            assertThat(survivor.listTopics().names().get(15, TimeUnit.SECONDS)).contains(topic)
+                    .doesNotContain("during-loss");
 
             // Data already replicated is still served by the broker that leads it, every record up to the HWM.
             assertThat(values(readAll(cluster.bootstrap(SURVIVOR), new TopicPartition(topic, 0), "read_uncommitted")))
