@@ -86,10 +86,15 @@ public final class OdradekCluster implements AutoCloseable {
     public static OdradekCluster launch(int size, Map<String, String> overrides) throws IOException {
         OdradekCluster cluster = new OdradekCluster(size, overrides);
         try {
+            // All processes first: a node may wait for the controller quorum (a majority of them) before it
+            // listens for clients.
             for (int id = 1; id <= size; id++) {
-                cluster.start(id);
+                cluster.spawn(id);
             }
-            cluster.awaitBrokers(size, Duration.ofSeconds(60));
+            for (int id = 1; id <= size; id++) {
+                cluster.awaitListening(id);
+            }
+            cluster.awaitBrokers(size, Duration.ofSeconds(120));
             return cluster;
         } catch (RuntimeException | IOException e) {
             cluster.close();
@@ -163,6 +168,11 @@ public final class OdradekCluster implements AutoCloseable {
 
     /** Starts node {@code id} (again) on its data dir and ports; returns once its client port accepts. */
     public void start(int id) throws IOException {
+        spawn(id);
+        awaitListening(id);
+    }
+
+    private void spawn(int id) throws IOException {
         if (isRunning(id)) {
             throw new IllegalStateException("node " + id + " is already running");
         }
@@ -180,7 +190,10 @@ public final class OdradekCluster implements AutoCloseable {
         Path log = dir.resolve("node-" + id + ".log");
         processes[id] = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        awaitCondition("node " + id + " listening on " + clientPorts[id], Duration.ofSeconds(60),
+    }
+
+    private void awaitListening(int id) {
+        awaitCondition("node " + id + " listening on " + clientPorts[id], Duration.ofSeconds(120),
                 () -> accepts(clientPorts[id]) || !processes[id].isAlive());
         if (!processes[id].isAlive()) {
             throw new IllegalStateException("node " + id + " exited at start:\n" + tail(id, 40));
