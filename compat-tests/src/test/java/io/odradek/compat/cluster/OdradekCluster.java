@@ -42,17 +42,22 @@ public final class OdradekCluster implements AutoCloseable {
     private final int[] controllerPorts;
     private final Process[] processes;
     private final boolean[] paused;
+    private final boolean[] disconnected;
     private final Map<String, String> overrides;
+    /** Null: every node on loopback. */
+    private final Namespaces namespaces;
     private final Deque<AutoCloseable> clients = new ArrayDeque<>();
     private Admin admin;
 
-    private OdradekCluster(int size, Map<String, String> overrides) throws IOException {
+    private OdradekCluster(int size, Map<String, String> overrides, Namespaces namespaces) throws IOException {
+        this.namespaces = namespaces;
         this.dir = Files.createTempDirectory("odradek-cluster-");
         this.size = size;
         this.clientPorts = new int[size + 1];
         this.controllerPorts = new int[size + 1];
         this.processes = new Process[size + 1];
         this.paused = new boolean[size + 1];
+        this.disconnected = new boolean[size + 1];
         Map<String, String> all = new LinkedHashMap<>(FAST);
         all.putAll(overrides);
         this.overrides = Map.copyOf(all);
@@ -84,7 +89,25 @@ public final class OdradekCluster implements AutoCloseable {
 
     /** Starts {@code size} nodes and waits until every one is registered and unfenced. */
     public static OdradekCluster launch(int size, Map<String, String> overrides) throws IOException {
-        OdradekCluster cluster = new OdradekCluster(size, overrides);
+        return launch(new OdradekCluster(size, overrides, null));
+    }
+
+    /**
+     * Starts {@code size} nodes each in its own network namespace (see {@link Namespaces}; needs root), so that
+     * {@link #disconnect} can cut one off from the others while it runs.
+     */
+    public static OdradekCluster launchInNamespaces(int size, Map<String, String> overrides) throws IOException {
+        Namespaces namespaces = Namespaces.create(size);
+        try {
+            return launch(new OdradekCluster(size, overrides, namespaces));
+        } catch (IOException | RuntimeException e) {
+            namespaces.close();
+            throw e;
+        }
+    }
+
+    private static OdradekCluster launch(OdradekCluster cluster) throws IOException {
+        int size = cluster.size;
         try {
             // All processes first: a node may wait for the controller quorum (a majority of them) before it
             // listens for clients.
@@ -114,14 +137,14 @@ public final class OdradekCluster implements AutoCloseable {
     public String bootstrap() {
         List<String> all = new ArrayList<>();
         for (int id = 1; id <= size; id++) {
-            all.add("127.0.0.1:" + clientPorts[id]);
+            all.add(host(id) + ":" + clientPorts[id]);
         }
         return String.join(",", all);
     }
 
     /** These nodes' client addresses only (a client that must not talk to the others, e.g. a paused one). */
     public String bootstrap(int... ids) {
-        return Arrays.stream(ids).mapToObj(id -> "127.0.0.1:" + clientPorts[id]).collect(Collectors.joining(","));
+        return Arrays.stream(ids).mapToObj(id -> host(id) + ":" + clientPorts[id]).collect(Collectors.joining(","));
     }
 
     /** The nodes other than these, in id order. */
@@ -131,6 +154,32 @@ public final class OdradekCluster implements AutoCloseable {
 
     public int clientPort(int id) {
         return clientPorts[id];
+    }
+
+    /** The address node {@code id} listens on: 127.0.0.1, or its namespace's address. */
+    public String host(int id) {
+        return namespaces == null ? "127.0.0.1" : namespaces.address(id);
+    }
+
+    /** Whether the nodes run in network namespaces ({@link #launchInNamespaces}). */
+    public boolean inNamespaces() {
+        return namespaces != null;
+    }
+
+    /** The command prefix that runs a program inside node {@code id}'s network namespace. */
+    public List<String> inNamespaceOf(int id) {
+        return namespaces.exec(id);
+    }
+
+    /** Cuts node {@code id} off the network (namespaces only): it keeps running, unreachable. */
+    public void disconnect(int id) throws IOException {
+        namespaces.disconnect(id);
+        disconnected[id] = true;
+    }
+
+    public void reconnect(int id) throws IOException {
+        namespaces.reconnect(id);
+        disconnected[id] = false;
     }
 
     public boolean isRunning(int id) {
@@ -151,14 +200,15 @@ public final class OdradekCluster implements AutoCloseable {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("process.roles", "broker,controller");
         config.put("node.id", Integer.toString(id));
-        config.put("listeners", "PLAINTEXT://127.0.0.1:" + clientPorts[id] + ",CONTROLLER://127.0.0.1:"
+        config.put("listeners", "PLAINTEXT://" + host(id) + ":" + clientPorts[id] + ",CONTROLLER://" + host(id) + ":"
                 + controllerPorts[id]);
-        config.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPorts[id]);
+        config.put("advertised.listeners", "PLAINTEXT://" + host(id) + ":" + clientPorts[id]);
         config.put("controller.listener.names", "CONTROLLER");
         config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         StringBuilder voters = new StringBuilder();
         for (int v = 1; v <= size; v++) {
-            voters.append(v == 1 ? "" : ",").append(v).append("@127.0.0.1:").append(controllerPorts[v]);
+            voters.append(v == 1 ? "" : ",").append(v).append('@').append(host(v)).append(':')
+                    .append(controllerPorts[v]);
         }
         config.put("controller.quorum.voters", voters.toString());
         config.put("log.dirs", dir.resolve("node-" + id).toString());
@@ -177,6 +227,9 @@ public final class OdradekCluster implements AutoCloseable {
             throw new IllegalStateException("node " + id + " is already running");
         }
         List<String> command = new ArrayList<>();
+        if (namespaces != null) {
+            command.addAll(namespaces.exec(id));
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx384m");
         command.add("-XX:+UseSerialGC");
@@ -194,7 +247,7 @@ public final class OdradekCluster implements AutoCloseable {
 
     private void awaitListening(int id) {
         awaitCondition("node " + id + " listening on " + clientPorts[id], Duration.ofSeconds(120),
-                () -> accepts(clientPorts[id]) || !processes[id].isAlive());
+                () -> accepts(host(id), clientPorts[id]) || !processes[id].isAlive());
         if (!processes[id].isAlive()) {
             throw new IllegalStateException("node " + id + " exited at start:\n" + tail(id, 40));
         }
@@ -243,6 +296,9 @@ public final class OdradekCluster implements AutoCloseable {
                 resume(id);
             }
             paused[id] = false;
+            if (disconnected[id]) {
+                reconnect(id);
+            }
             if (!isRunning(id)) {
                 start(id);
             }
@@ -355,6 +411,9 @@ public final class OdradekCluster implements AutoCloseable {
                 }
             }
         }
+        if (namespaces != null) {
+            namespaces.close();
+        }
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
@@ -362,9 +421,9 @@ public final class OdradekCluster implements AutoCloseable {
         }
     }
 
-    private static boolean accepts(int port) {
+    private static boolean accepts(String host, int port) {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            s.connect(new InetSocketAddress(host, port), 200);
             return true;
         } catch (IOException e) {
             return false;

@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -38,18 +39,34 @@ final class RawProducer implements AutoCloseable {
 
     /** Sends (v12, acks=all) these values as one batch to the partition, without waiting for the answer. */
     void send(String topic, int partition, int timeoutMs, List<String> values) throws IOException {
+        pending = header();
+        out.write(frame(pending, topic, partition, timeoutMs, values));
+        out.flush();
+    }
+
+    static RequestHeader header() {
+        return new RequestHeader(ApiKeys.PRODUCE, (short) 12, "cluster-raw", 1);
+    }
+
+    /** The whole request as sent on the wire: size, header, body. */
+    static byte[] frame(RequestHeader header, String topic, int partition, int timeoutMs, List<String> values) {
         SimpleRecord[] records = values.stream().map(v -> new SimpleRecord(("k-" + v).getBytes(StandardCharsets.UTF_8),
                 v.getBytes(StandardCharsets.UTF_8))).toArray(SimpleRecord[]::new);
         ProduceRequestData data = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(timeoutMs);
         data.topicData().add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
                 new ProduceRequestData.PartitionProduceData().setIndex(partition)
                         .setRecords(MemoryRecords.withRecords(Compression.NONE, records)))));
-        ProduceRequest request = ProduceRequest.builder(data).build((short) 12);
-        pending = new RequestHeader(request.apiKey(), request.version(), "cluster-raw", 1);
-        ByteBuffer bytes = request.serializeWithHeader(pending);
-        out.writeInt(bytes.remaining());
-        out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-        out.flush();
+        ProduceRequest request = ProduceRequest.builder(data).build(header.apiVersion());
+        ByteBuffer bytes = request.serializeWithHeader(header);
+        ByteBuffer framed = ByteBuffer.allocate(4 + bytes.remaining());
+        framed.putInt(bytes.remaining()).put(bytes);
+        return framed.array();
+    }
+
+    /** The partition's answer in a response frame (without its size prefix). */
+    static ProduceResponseData.PartitionProduceResponse parse(byte[] frame, RequestHeader header) {
+        ProduceResponse response = (ProduceResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(frame), header);
+        return response.data().responses().iterator().next().partitionResponses().get(0);
     }
 
     /**
@@ -61,8 +78,7 @@ final class RawProducer implements AutoCloseable {
             socket.setSoTimeout(timeoutMs);
             byte[] frame = new byte[in.readInt()];
             in.readFully(frame);
-            ProduceResponse response = (ProduceResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(frame), pending);
-            return response.data().responses().iterator().next().partitionResponses().get(0);
+            return parse(frame, pending);
         } catch (IOException e) {
             return null;
         }
