@@ -49,6 +49,10 @@ import java.util.stream.Stream;
  * read_committed read stops at the first unstable offset of the same moment, at the byte position the
  * append that opened the transaction recorded (no index lookup or header read per read or wake-up).
  *
+ * <p>Followers ({@link #appendAsFollower}, {@link #truncateTo}, {@link #truncateFullyAndStartAt}) run on the
+ * same writer and lock as appends; a truncation publishes the shorter log end before readers can reach the
+ * cut, and never rewrites bytes a read of the older end may still be sending (see {@link #truncateTo}).
+ *
  * <p>Transactions (Kafka's ProducerStateManager and TransactionIndex): a transactional batch opens its
  * producer's transaction, a marker ({@link #appendMarker}) ends it; an aborted one is recorded in the
  * {@code .txnindex} of the segment holding its marker, which read_committed fetches consult
@@ -587,8 +591,21 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Appends batches fetched from the leader exactly as they are, offsets and leader epochs included
-     * (Kafka's appendAsFollower): CRC and framing checked, offsets must continue the log end; the leader
-     * epoch cache learns each batch's epoch and producer state is updated as for any append.
+     * (Kafka's appendAsFollower): framing and CRC checked as for any append (not max.message.bytes, nor the
+     * records one by one: the leader did), offsets increasing from batch to batch; the leader epoch cache
+     * learns each batch's epoch; producer state follows the batches as Kafka's REPLICATION origin does (no
+     * epoch, sequence or coordinator-epoch refusals, see {@link ProducerStateManager#beginReplication}); markers
+     * index aborted transactions as on the leader; the log end is published as {@link #append} does. Segments
+     * roll by this log's own config, so a follower fed batch by batch as the leader appended them has
+     * byte-identical files.
+     *
+     * <p>The first batch must start at the log end or later (a gap is what a compacted leader log leaves);
+     * one starting below it is refused with OFFSET_OUT_OF_RANGE (Kafka's UnexpectedAppendOffsetException),
+     * except on an empty log whose start lies inside that batch: the log then starts at the batch (Kafka's
+     * Partition does this when the leader's log start is mid-batch). Nothing is written when refused.
+     *
+     * @throws LogAppendException CORRUPT_MESSAGE (framing, CRC, offsets out of order), OFFSET_OUT_OF_RANGE,
+     *         INVALID_TXN_STATE (a non-transactional batch of a producer whose transaction is open)
      */
     public AppendResult appendAsFollower(ByteBuffer records) {
         // Framing and CRC outside the lock, as for a leader append; the bytes are never changed.
@@ -650,8 +667,20 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * Removes every batch at or after {@code offset} (a follower's divergent tail): segments, indexes,
-     * transaction index, leader epoch cache and producer state follow. No-op when offset >= log end.
+     * Removes every batch at or after {@code offset} (a follower's divergent tail), as Kafka's
+     * UnifiedLog.truncateTo: the batch holding {@code offset} goes too, so the new log end is {@code offset}
+     * or, when it fell inside a batch, that batch's base offset. Later segments go (renamed {@code .deleted},
+     * unlinked after file.delete.delay.ms); the segment holding the cut is cut there with its offset, time
+     * and transaction indexes; leader epochs starting at or after the new end are dropped; producer snapshots
+     * above it are deleted and the producer state is rebuilt from the newest one left plus the batches after
+     * it; the log start, recovery point, high watermark (if the replication layer set one) and the cleaner's
+     * position are clamped to the new end. No-op when offset >= log end; at or below the first segment's base
+     * this is {@link #truncateFullyAndStartAt}.
+     *
+     * <p>Appends go on in a new segment starting at the cut rather than into the cut one: a read still holding
+     * the older log end may send bytes from past the cut, and they must never be overwritten (it reads at most
+     * whole batches up to the cut, the file's new end). Reads started meanwhile read again from the new end.
+     * The price is one extra, smaller segment per truncation.
      */
     public void truncateTo(long offset) {
         if (offset < 0) {
@@ -750,7 +779,13 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    /** Where leader epoch {@code epoch} ended in this log (Kafka's LeaderEpochFileCache.endOffsetFor). */
+    /**
+     * Where leader epoch {@code epoch} ended in this log (Kafka's LeaderEpochFileCache.endOffsetFor, what
+     * OffsetForLeaderEpoch and a fetch's DivergingEpoch answer): the latest epoch ends at the log end; another
+     * known one at the next epoch's start; an unknown one between two known ones answers as the one below it;
+     * one below every known epoch answers with itself and the first epoch's start; -1, one above the latest,
+     * or a log without epochs: {@link EpochEndOffset#UNDEFINED}.
+     */
     public EpochEndOffset endOffsetForEpoch(int epoch) {
         ensureOnline();
         return epochs.endOffsetFor(epoch, end.offset());

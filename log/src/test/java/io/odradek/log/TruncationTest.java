@@ -12,13 +12,21 @@ import io.odradek.log.producer.ProducerSnapshotFile;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.apache.kafka.common.record.internal.FileLogInputStream;
 import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +37,9 @@ class TruncationTest {
     private static final long NOW = 1_000_000L;
     /** A few batches per segment, so histories cross rolls (each roll also writes a producer snapshot). */
     private static final Map<String, String> SMALL_SEGMENTS = Map.of(LogConfig.SEGMENT_BYTES, "300");
+    /** As SMALL_SEGMENTS, with an index entry for nearly every batch, so the cut goes through index entries. */
+    private static final Map<String, String> DENSE_INDEXES = Map.of(LogConfig.SEGMENT_BYTES, "300",
+            LogConfig.INDEX_INTERVAL_BYTES, "1");
 
     @TempDir
     Path tmp;
@@ -91,6 +102,53 @@ class TruncationTest {
         return out;
     }
 
+    /**
+     * What {@code kafka-dump-log --index-sanity-check} verifies, with Kafka's own index classes on a closed
+     * log's files: each .index entry points at a batch starting there whose last offset it names, each
+     * .timeindex entry names a batch carrying that largest timestamp, and Kafka's sanity checks pass.
+     */
+    private static void assertKafkaAcceptsTheIndexes(Path dir) throws IOException {
+        List<Path> logs;
+        try (Stream<Path> list = Files.list(dir)) {
+            logs = list.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
+        }
+        for (Path logFile : logs) {
+            String prefix = logFile.getFileName().toString().substring(0, 20);
+            long base = Long.parseLong(prefix);
+            Map<Integer, Long> lastOffsetAt = new java.util.HashMap<>();
+            Map<Long, Long> maxTimestampOfBatchEndingAt = new java.util.HashMap<>();
+            try (FileRecords records = FileRecords.open(new File(logFile.toString()), false)) {
+                for (FileLogInputStream.FileChannelRecordBatch b : records.batches()) {
+                    lastOffsetAt.put(b.position(), b.lastOffset());
+                    maxTimestampOfBatchEndingAt.put(b.lastOffset(), b.maxTimestamp());
+                }
+            }
+            var offsetIndex = new org.apache.kafka.storage.internals.log.OffsetIndex(
+                    dir.resolve(prefix + ".index").toFile(), base, 10 << 20, false);
+            try {
+                offsetIndex.sanityCheck();
+                for (int i = 0; i < offsetIndex.entries(); i++) {
+                    var e = offsetIndex.entry(i);
+                    assertThat(lastOffsetAt.get(e.position())).as(prefix + ".index " + e).isEqualTo(e.offset());
+                }
+            } finally {
+                offsetIndex.close();
+            }
+            var timeIndex = new org.apache.kafka.storage.internals.log.TimeIndex(
+                    dir.resolve(prefix + ".timeindex").toFile(), base, 10 << 20, false);
+            try {
+                timeIndex.sanityCheck();
+                for (int i = 0; i < timeIndex.entries(); i++) {
+                    var e = timeIndex.entry(i);
+                    assertThat(maxTimestampOfBatchEndingAt.get(e.offset())).as(prefix + ".timeindex " + e)
+                            .isEqualTo(e.timestamp());
+                }
+            } finally {
+                timeIndex.close();
+            }
+        }
+    }
+
     /** Batches of 2 records at offsets 0-1, 2-3, ...; batch i under leader epoch epochOf(i). */
     private static void appendPairs(PartitionLog log, int batches, java.util.function.IntUnaryOperator epochOf) {
         for (int i = 0; i < batches; i++) {
@@ -100,7 +158,7 @@ class TruncationTest {
 
     @Test
     void truncationInTheMiddleOfASegmentDropsTheTailAndNewAppendsFollowOn() throws IOException {
-        PartitionLog log = open("p", Map.of());
+        PartitionLog log = open("p", Map.of(LogConfig.INDEX_INTERVAL_BYTES, "1"));
         appendPairs(log, 4, i -> i < 2 ? 0 : 1);   // 0-1, 2-3 under epoch 0; 4-5, 6-7 under epoch 1
 
         log.truncateTo(4);
@@ -121,6 +179,8 @@ class TruncationTest {
         // the time index lost the cut batches' entries: nothing is as new as NOW + 2 any more
         assertThat(log.offsetForTimestamp(NOW + 2)).isEmpty();
         assertThat(log.offsetForTimestamp(NOW + 1)).contains(new OffsetAndTimestamp(2, NOW + 1));
+        log.close();
+        assertKafkaAcceptsTheIndexes(log.dir());
     }
 
     @Test
@@ -176,7 +236,7 @@ class TruncationTest {
     void logReopenedAfterTruncationIsTheSameLog() throws IOException {
         for (boolean clean : new boolean[] {true, false}) {
             String dir = clean ? "clean" : "unclean";
-            PartitionLog log = open(dir, SMALL_SEGMENTS);
+            PartitionLog log = open(dir, DENSE_INDEXES);
             appendPairs(log, 10, i -> i / 3);
             log.append(idempotent(1000L, (short) 0, 0, NOW, "i0"), 3);
             log.append(transactional(2000L, (short) 0, 0, NOW, "t0"), 3);
@@ -186,8 +246,9 @@ class TruncationTest {
             List<EpochEntry> epochs = log.leaderEpochs();
             long end = log.logEndOffset();
             log.close();
+            assertKafkaAcceptsTheIndexes(tmp.resolve(dir).resolve("t-0"));
 
-            PartitionLog reopened = open(dir, SMALL_SEGMENTS, PartitionLog.Options.defaults().withCleanShutdown(clean));
+            PartitionLog reopened = open(dir, DENSE_INDEXES, PartitionLog.Options.defaults().withCleanShutdown(clean));
 
             assertThat(reopened.logEndOffset()).as(dir).isEqualTo(end).isEqualTo(13L);
             assertThat(records(reopened)).as(dir).isEqualTo(records).endsWith("11:v11", "12:after");
@@ -350,5 +411,59 @@ class TruncationTest {
                 .containsExactly("0:a", "1:b", "2:c", "3:d", "4:e");
         assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs());
         assertThat(segmentFileBatches(follower)).isEqualTo(segmentFileBatches(leader));
+    }
+
+    @Test
+    void readsRacingTruncationsAndAppendsOnlyEverSeeWholeBatchesOfTheOffsetsTheyAskFor() throws Exception {
+        PartitionLog log = open("p", Map.of(LogConfig.SEGMENT_BYTES, "2000"));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        List<String> problems = new CopyOnWriteArrayList<>();
+        AtomicInteger slicesChecked = new AtomicInteger();
+        Thread reader = new Thread(() -> {
+            Random random = new Random(7);
+            while (writing.get() || slicesChecked.get() == 0) {
+                long from = (long) (random.nextDouble() * (log.logEndOffset() + 1));
+                try {
+                    // sent after the read returned, as a fetch response is, while the writer goes on
+                    ByteBuffer bytes = LogFixture.readSlice(log.read(from, 300));
+                    for (RecordBatch b : MemoryRecords.readableRecords(bytes).batches()) {
+                        b.ensureValid();
+                        for (Record r : b) {
+                            String value = StandardCharsets.UTF_8.decode(r.value()).toString();
+                            if (!value.startsWith("o" + r.offset() + ":")) {
+                                problems.add("offset " + r.offset() + " holds " + value);
+                            }
+                        }
+                    }
+                    slicesChecked.incrementAndGet();
+                } catch (OffsetOutOfRangeException truncatedMeanwhile) {
+                    // asked for an offset a truncation removed: what a fetcher is told
+                } catch (IOException | RuntimeException e) {
+                    problems.add(from + ": " + e);
+                }
+            }
+        });
+        reader.start();
+        Random random = new Random(11);
+        try {
+            for (int round = 0; round < 120; round++) {
+                for (int i = 0; i < 4; i++) {
+                    long next = log.logEndOffset();
+                    log.append(batch(NOW, "o" + next + ":r" + round, "o" + (next + 1) + ":r" + round), round);
+                }
+                log.truncateTo(Math.max(0, log.logEndOffset() - 1 - random.nextInt(6)));
+            }
+        } finally {
+            writing.set(false);
+            reader.join();
+        }
+
+        assertThat(problems).isEmpty();
+        assertThat(slicesChecked.get()).isPositive();
+        List<String> all = records(log);
+        for (String r : all) {
+            String offset = r.substring(0, r.indexOf(':'));
+            assertThat(r).startsWith(offset + ":o" + offset + ":");
+        }
     }
 }

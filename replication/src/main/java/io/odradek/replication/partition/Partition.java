@@ -1,27 +1,41 @@
 package io.odradek.replication.partition;
 
 import io.odradek.log.AppendResult;
+import io.odradek.log.EpochEndOffset;
 import io.odradek.log.FileSlice;
+import io.odradek.log.LogAppendException;
+import io.odradek.log.LogConfig;
 import io.odradek.log.OffsetAndTimestamp;
 import io.odradek.log.PartitionLog;
 import io.odradek.log.checkpoint.LeaderEpochFile;
 import io.odradek.log.producer.ActiveProducer;
 import io.odradek.log.producer.VerificationGuard;
 import io.odradek.log.txn.AbortedTxn;
+import io.odradek.replication.cluster.BrokerRegistration;
+import io.odradek.replication.cluster.CommandResult;
+import io.odradek.replication.cluster.ControllerChannel;
+import io.odradek.replication.cluster.ControllerCommand;
+import io.odradek.replication.cluster.ItemResult;
+import io.odradek.replication.cluster.PartitionRegistration;
+import io.odradek.wire.ErrorCode;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * One partition as its leader sees it (Kafka's Partition): the log, the leader epoch from the metadata,
- * the high watermark and the last stable offset. Handlers and coordinators read and write through it, never
+ * One partition replica on this broker (Kafka's Partition): the log, the replication state from the metadata
+ * ({@link PartitionState}: role, leader, epochs, replicas, ISR), the high watermark and the last stable offset. Handlers and coordinators read and write through it, never
  * through the {@link PartitionLog} directly, so that whoever appends, the waiting operations parked on this
  * partition are woken.
  *
@@ -30,17 +44,53 @@ import java.util.function.Supplier;
  * the log. The last stable offset is the high watermark or, if lower, the first offset of the oldest
  * transaction that is open (or, with followers, decided by a marker the high watermark has not passed yet).
  * Reads are lock-free slices of the log bounded by whichever of the three the reader may see.
+ *
+ * <p>Leader: tracks each follower's fetches, moves the high watermark over the maximal ISR, proposes ISR
+ * expansion (a follower reached the high watermark) and shrinking (a follower lagged
+ * {@code replica.lag.time.max.ms}) to the controller with AlterPartition, one change in flight, and adopts the
+ * result when the metadata image shows it. Follower: appends what its fetcher brings from the leader and takes
+ * the leader's high watermark, clamped to its log end; it refuses produce appends. State changes and
+ * follower bookkeeping hold this object's monitor; readers take the volatile state without it.
  */
 public final class Partition {
+    /** The local broker id of a partition made by the single-node constructor, which knows no brokers. */
+    private static final int NO_BROKER = -1;
+
     private final PartitionLog log;
-    private final int leaderEpoch;
+    private final UUID topicId;
     private final Executor writer;
     private final WaitingOperations<Partition> waiting;
-    /** Log end of each in-sync follower, as its last fetch said; empty on one node. */
-    private final Map<Integer, Long> followerLogEnds = new ConcurrentHashMap<>();
+    /** This broker's id; -1 for the single-node constructor (no controller, ISR changes never proposed). */
+    private final int localBrokerId;
+    private final ControllerChannel controller;
+    private final LongSupplier brokerEpoch;
+    /** The leader's view of each other replica's fetches; empty on a follower and on one node. */
+    private final Map<Integer, FollowerState> followers = new ConcurrentHashMap<>();
+    private volatile PartitionState state;
     private volatile long highWatermark;
 
+    /** What the leader knows of one follower from its fetches (Kafka's ReplicaState); guarded by the Partition. */
+    private static final class FollowerState {
+        long logEndOffset = -1;
+        long lastCaughtUpTimeMs;
+        long lastFetchTimeMs;
+        long lastFetchLeaderLogEndOffset = -1;
+        long brokerEpoch = -1;
+
+        FollowerState(long lastCaughtUpTimeMs) {
+            this.lastCaughtUpTimeMs = lastCaughtUpTimeMs;
+        }
+
+        /** Kafka's isCaughtUp: at the leader's log end, or caught up within the last {@code maxLagMs}. */
+        boolean isCaughtUp(long leaderLogEnd, long nowMs, long maxLagMs) {
+            return logEndOffset == leaderLogEnd || nowMs - lastCaughtUpTimeMs <= maxLagMs;
+        }
+    }
+
     /**
+     * A partition this broker leads with a fixed ISR and no controller: the single node (no followers), and
+     * tests that move the high watermark through {@link #recordFollowerLogEnd}.
+     *
      * @param log         the partition's log (this partition leads it)
      * @param leaderEpoch the current leader epoch from the cluster metadata
      * @param followers   the other in-sync replicas; empty on one node
@@ -50,15 +100,47 @@ public final class Partition {
     public Partition(PartitionLog log, int leaderEpoch, Set<Integer> followers, Executor writer,
             WaitingOperations<Partition> waiting) {
         this.log = log;
-        this.leaderEpoch = leaderEpoch;
+        this.topicId = log.topicId();
         this.writer = writer;
         this.waiting = waiting;
+        this.localBrokerId = NO_BROKER;
+        this.controller = null;
+        this.brokerEpoch = () -> -1L;
+        List<Integer> isr = new ArrayList<>(new TreeSet<>(followers));
+        this.state = new PartitionState(PartitionState.Role.LEADER, NO_BROKER, leaderEpoch, 0, isr, isr, null,
+                log.logEndOffset());
         for (int follower : followers) {
-            followerLogEnds.put(follower, log.logStartOffset());
+            FollowerState f = new FollowerState(0);
+            f.logEndOffset = log.logStartOffset();
+            this.followers.put(follower, f);
         }
         this.highWatermark = followers.isEmpty() ? log.logEndOffset() : log.logStartOffset();
         // With followers a decided transaction stays unstable until the high watermark passes its marker.
         log.updateHighWatermark(followers.isEmpty() ? Long.MAX_VALUE : highWatermark);
+    }
+
+    /**
+     * A replica in a cluster: a follower with no known leader until {@link #makeLeader} or
+     * {@link #makeFollower} applies the partition's registration from the metadata image.
+     *
+     * @param topicId       the topic's id, for AlterPartition
+     * @param localBrokerId this broker's id
+     * @param controller    where ISR changes are proposed
+     * @param brokerEpoch   this broker's current registration epoch, for AlterPartition
+     */
+    public Partition(PartitionLog log, UUID topicId, int localBrokerId, ControllerChannel controller,
+            LongSupplier brokerEpoch, Executor writer, WaitingOperations<Partition> waiting) {
+        this.log = log;
+        this.topicId = topicId;
+        this.writer = writer;
+        this.waiting = waiting;
+        this.localBrokerId = localBrokerId;
+        this.controller = controller;
+        this.brokerEpoch = brokerEpoch;
+        this.state = new PartitionState(PartitionState.Role.FOLLOWER, -1, -1, -1, List.of(), List.of(), null, -1);
+        // Kafka checkpoints the high watermark; we start from the log start and learn it from the leader.
+        this.highWatermark = log.logStartOffset();
+        log.updateHighWatermark(highWatermark);
     }
 
     public String topic() {
@@ -70,7 +152,7 @@ public final class Partition {
     }
 
     public int leaderEpoch() {
-        return leaderEpoch;
+        return state.leaderEpoch();
     }
 
     /** The log, for storage administration (configs, retention, deletion); the data path goes through this class. */
@@ -90,7 +172,7 @@ public final class Partition {
     public long highWatermark() {
         // Alone in the ISR, the log end is the high watermark: this also covers appends made straight to the
         // log (the group coordinator's, until it appends through appendRecordsAsCoordinator).
-        return followerLogEnds.isEmpty() ? log.logEndOffset() : highWatermark;
+        return isAloneLeader(state) ? log.logEndOffset() : highWatermark;
     }
 
     /**
@@ -132,7 +214,7 @@ public final class Partition {
      */
     public CompletableFuture<AppendResult> appendAsLeader(ByteBuffer records, short requiredAcks) {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
-        submit(result, records);
+        submit(result, () -> log.append(records, leaderEpochForAppend(requiredAcks)));
         return result;
     }
 
@@ -147,7 +229,7 @@ public final class Partition {
     public CompletableFuture<AppendResult> appendAsLeader(ByteBuffer records, short requiredAcks,
             VerificationGuard guard) {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
-        submit(result, () -> log.append(records, leaderEpoch, guard));
+        submit(result, () -> log.append(records, leaderEpochForAppend(requiredAcks), guard));
         return result;
     }
 
@@ -181,7 +263,7 @@ public final class Partition {
      */
     public CompletableFuture<AppendResult> appendRecordsAsCoordinator(ByteBuffer batch) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, () -> log.appendAsCoordinator(batch, leaderEpoch));
+        submit(appended, () -> log.appendAsCoordinator(batch, leaderEpochForAppend((short) 1)));
         return appended.thenCompose(this::whenCommitted);
     }
 
@@ -203,21 +285,22 @@ public final class Partition {
     public CompletableFuture<AppendResult> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch,
             boolean commit, short transactionVersion) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, leaderEpoch,
+        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit,
+                leaderEpochForAppend((short) 1),
                 transactionVersion));
         return appended.thenCompose(this::whenCommitted);
     }
 
     /** Completes when the high watermark passes {@code appended} (at once if it already has). */
     public CompletableFuture<AppendResult> whenCommitted(AppendResult appended) {
-        if (highWatermark > appended.lastOffset()) {
+        if (highWatermark() > appended.lastOffset()) {
             return CompletableFuture.completedFuture(appended);
         }
         CompletableFuture<AppendResult> committed = new CompletableFuture<>();
         waiting.watch(new DelayedOperation(-1, DelayedOperation.INLINE) {
             @Override
             protected boolean canComplete() {
-                return highWatermark > appended.lastOffset();
+                return highWatermark() > appended.lastOffset();
             }
 
             @Override
@@ -233,8 +316,22 @@ public final class Partition {
         return committed;
     }
 
-    private void submit(CompletableFuture<AppendResult> result, ByteBuffer records) {
-        submit(result, () -> log.append(records, leaderEpoch));
+    /**
+     * On the writer, just before an append: the epoch to stamp, or a refusal with nothing written when this
+     * broker no longer leads (NOT_LEADER_OR_FOLLOWER) or an acks=all produce finds the ISR below
+     * min.insync.replicas (NOT_ENOUGH_REPLICAS), as Kafka checks under its leader lock.
+     */
+    private int leaderEpochForAppend(short requiredAcks) {
+        PartitionState s = state;
+        if (!s.isLeader()) {
+            throw new LogAppendException(ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                    "Broker " + localBrokerId + " is not the leader of " + this);
+        }
+        ErrorCode enough = checkEnoughReplicas(requiredAcks);
+        if (enough != ErrorCode.NONE) {
+            throw new LogAppendException(enough, notEnoughReplicasMessage());
+        }
+        return s.leaderEpoch();
     }
 
     private void submit(CompletableFuture<AppendResult> result, Supplier<AppendResult> append) {
@@ -266,24 +363,44 @@ public final class Partition {
     }
 
     /**
-     * A follower's fetch reported its log end (the seam replication builds on): the high watermark may move,
-     * completing acks=all produces and coordinator writes parked on this partition.
+     * A follower's fetch reported its log end (the single-node seam, with a fixed ISR): the high watermark
+     * may move, completing acks=all produces and coordinator writes parked on this partition.
      */
     public void recordFollowerLogEnd(int replicaId, long logEndOffset) {
-        if (followerLogEnds.replace(replicaId, logEndOffset) != null && maybeAdvanceHighWatermark()) {
+        boolean moved;
+        synchronized (this) {
+            FollowerState f = followers.get(replicaId);
+            if (f == null) {
+                return;
+            }
+            f.logEndOffset = logEndOffset;
+            moved = maybeAdvanceHighWatermark();
+        }
+        if (moved) {
             waiting.wake(this);
         }
     }
 
-    /** Recomputes the high watermark as the smallest in-sync log end; true if it moved. */
+    /**
+     * Recomputes the leader's high watermark as the smallest log end over the maximal ISR (never moving it
+     * back); true if it moved. A follower whose log end is not known yet (-1) holds it where it is.
+     */
     private synchronized boolean maybeAdvanceHighWatermark() {
+        PartitionState s = state;
+        if (!s.isLeader()) {
+            return false;
+        }
         long candidate = log.logEndOffset();
-        for (long followerEnd : followerLogEnds.values()) {
-            candidate = Math.min(candidate, followerEnd);
+        for (int replica : s.maximalIsr()) {
+            if (replica == localBrokerId) {
+                continue;
+            }
+            FollowerState f = followers.get(replica);
+            candidate = Math.min(candidate, f == null ? -1 : f.logEndOffset);
         }
         if (candidate > highWatermark) {
             highWatermark = candidate;
-            if (!followerLogEnds.isEmpty()) {
+            if (!isAloneLeader(s)) {
                 log.updateHighWatermark(candidate);
             }
             return true;
@@ -291,55 +408,410 @@ public final class Partition {
         return false;
     }
 
-    // ---------------------------------------------------------------- leadership (PLACEHOLDER bodies: partition-replication implements)
-
-    /** Whether this broker leads the partition now (always on a single node). */
-    public boolean isLeader() {
+    /** A leader with no other replica in its maximal ISR: every append is committed as soon as it is in the log. */
+    private boolean isAloneLeader(PartitionState s) {
+        if (!s.isLeader()) {
+            return false;
+        }
+        for (int replica : s.maximalIsr()) {
+            if (replica != localBrokerId) {
+                return false;
+            }
+        }
         return true;
     }
 
-    /** The current leader's broker id, or -1 when unknown/none. */
-    public int leaderId() {
-        return -1;
+    // ---------------------------------------------------------------- leadership
+
+    /** The current replication state (one consistent version). */
+    public PartitionState state() {
+        return state;
     }
 
-    /** The replicas in preference order and the in-sync replicas (node ids); empty on a single node. */
+    /** Whether this broker leads the partition now (always for the single-node constructor). */
+    public boolean isLeader() {
+        return state.isLeader();
+    }
+
+    /** The current leader's broker id, or -1 when unknown/none (always -1 for the single-node constructor). */
+    public int leaderId() {
+        return state.leaderId();
+    }
+
+    /** The committed in-sync replicas (node ids), the leader included; empty for the single-node constructor. */
     public List<Integer> inSyncReplicas() {
-        return List.of();
+        return localBrokerId == NO_BROKER ? List.of() : state.isr();
+    }
+
+    /** The replicas in preference order; empty for the single-node constructor. */
+    public List<Integer> replicas() {
+        return localBrokerId == NO_BROKER ? List.of() : state.replicas();
     }
 
     /**
      * Kafka's leader check for a client or follower request carrying {@code requestLeaderEpoch} (-1: none):
-     * NONE, NOT_LEADER_OR_FOLLOWER (not the leader), FENCED_LEADER_EPOCH (the request's epoch is older) or
-     * UNKNOWN_LEADER_EPOCH (newer than ours: our metadata lags).
+     * FENCED_LEADER_EPOCH (the request's epoch is older than ours), UNKNOWN_LEADER_EPOCH (newer: our metadata
+     * lags), else NOT_LEADER_OR_FOLLOWER when this broker does not lead, else NONE. Epoch first, as Kafka's
+     * localLogWithEpochOrThrow.
      */
-    public io.odradek.wire.ErrorCode checkLeader(int requestLeaderEpoch) {
-        return io.odradek.wire.ErrorCode.NONE;
-    }
-
-    /** NOT_ENOUGH_REPLICAS when acks=all and the ISR is smaller than the topic's min.insync.replicas, else NONE. */
-    public io.odradek.wire.ErrorCode checkEnoughReplicas(short requiredAcks) {
-        return io.odradek.wire.ErrorCode.NONE;
-    }
-
-    /**
-     * The leader side of a follower's fetch at {@code fetchOffset}: its log end (so the high watermark and
-     * the ISR may move). Unknown replicas are ignored.
-     */
-    public void updateFollowerFetchState(int replicaId, long brokerEpoch, long fetchOffset, long nowMs) {
-        recordFollowerLogEnd(replicaId, fetchOffset);
+    public ErrorCode checkLeader(int requestLeaderEpoch) {
+        PartitionState s = state;
+        if (requestLeaderEpoch >= 0) {
+            if (requestLeaderEpoch < s.leaderEpoch()) {
+                return ErrorCode.FENCED_LEADER_EPOCH;
+            }
+            if (requestLeaderEpoch > s.leaderEpoch()) {
+                return ErrorCode.UNKNOWN_LEADER_EPOCH;
+            }
+        }
+        return s.isLeader() ? ErrorCode.NONE : ErrorCode.NOT_LEADER_OR_FOLLOWER;
     }
 
     /**
-     * For a follower fetching at {@code fetchOffset} after epoch {@code lastFetchedEpoch}: the epoch and end
-     * offset it must truncate to when its log diverges from ours (Fetch v12+'s DivergingEpoch), else empty.
+     * NOT_ENOUGH_REPLICAS when acks=all and the committed ISR is smaller than the topic's
+     * {@code min.insync.replicas}, else NONE (Kafka checks the committed ISR, not a pending one).
      */
-    public Optional<io.odradek.log.EpochEndOffset> divergingEpoch(int lastFetchedEpoch, long fetchOffset) {
+    public ErrorCode checkEnoughReplicas(short requiredAcks) {
+        if (requiredAcks != -1) {
+            return ErrorCode.NONE;
+        }
+        return isrSize(state) < minInsyncReplicas() ? ErrorCode.NOT_ENOUGH_REPLICAS : ErrorCode.NONE;
+    }
+
+    /** Kafka's message for NOT_ENOUGH_REPLICAS(_AFTER_APPEND). */
+    public String notEnoughReplicasMessage() {
+        PartitionState s = state;
+        return "The size of the current ISR " + (localBrokerId == NO_BROKER ? isrSize(s) : s.isr())
+                + " is insufficient to satisfy the min.isr requirement of " + minInsyncReplicas()
+                + " for partition " + this;
+    }
+
+    /** The topic's min.insync.replicas, read from the log's config each time (configs can change). */
+    public int minInsyncReplicas() {
+        String v = log.config().get(LogConfig.MIN_INSYNC_REPLICAS);
+        return v == null ? 1 : Integer.parseInt(v);
+    }
+
+    private int isrSize(PartitionState s) {
+        // The single-node constructor's ISR lists only the followers: the leader is this broker.
+        return localBrokerId == NO_BROKER ? s.isr().size() + 1 : s.isr().size();
+    }
+
+    /**
+     * Applies a registration that names this broker leader (Kafka's makeLeader), on the metadata thread. A new
+     * leader epoch (or a former follower) starts afresh: follower states reset, in-sync followers count as
+     * caught up now, any pending ISR change dropped; a newer partition epoch at the same leader epoch adopts
+     * the ISR and replicas (typically the AlterPartition this leader asked for). Older registrations are ignored.
+     *
+     * @return true if this broker has just become leader or the leader epoch moved (a leadership change)
+     */
+    public boolean makeLeader(PartitionRegistration registration, long nowMs) {
+        boolean newLeadership;
+        synchronized (this) {
+            PartitionState s = state;
+            if (isStale(s, registration)) {
+                return false;
+            }
+            newLeadership = !s.isLeader() || registration.leaderEpoch() > s.leaderEpoch();
+            holdHighWatermarkAtLogEndIfAlone(s);
+            long leaderLogEnd = log.logEndOffset();
+            if (newLeadership) {
+                followers.clear();
+            }
+            followers.keySet().removeIf(r -> !registration.replicas().contains(r));
+            for (int r : registration.replicas()) {
+                if (r != localBrokerId) {
+                    // Kafka resets a replica's state on a new leader: log end unknown, an in-sync one caught up now.
+                    followers.computeIfAbsent(r, id -> new FollowerState(registration.isr().contains(id) ? nowMs : 0));
+                }
+            }
+            state = new PartitionState(PartitionState.Role.LEADER, localBrokerId, registration.leaderEpoch(),
+                    registration.partitionEpoch(), registration.replicas(), registration.isr(), null,
+                    newLeadership ? leaderLogEnd : s.leaderEpochStartOffset());
+            publishHighWatermark();
+            maybeAdvanceHighWatermark();
+        }
+        // Parked fetches and produces re-check: the HWM, the ISR or the role may have changed.
+        waiting.wake(this);
+        return newLeadership;
+    }
+
+    /**
+     * Applies a registration that makes this broker a follower (of {@code registration.leader()}, -1 when
+     * the partition has no leader), on the metadata thread. Appends are refused from now on; the high
+     * watermark comes from the leader's fetch responses.
+     *
+     * @return true if the leader or leader epoch changed (the fetcher must start over), false for an older or
+     *     same-epoch registration that only changes the ISR
+     */
+    public boolean makeFollower(PartitionRegistration registration) {
+        boolean changed;
+        synchronized (this) {
+            PartitionState s = state;
+            if (isStale(s, registration)) {
+                return false;
+            }
+            changed = s.isLeader() || registration.leaderEpoch() > s.leaderEpoch()
+                    || registration.leader() != s.leaderId();
+            holdHighWatermarkAtLogEndIfAlone(s);
+            followers.clear();
+            state = new PartitionState(PartitionState.Role.FOLLOWER, registration.leader(), registration.leaderEpoch(),
+                    registration.partitionEpoch(), registration.replicas(), registration.isr(), null, -1);
+            highWatermark = Math.min(highWatermark, log.logEndOffset());
+            log.updateHighWatermark(highWatermark);
+        }
+        waiting.wake(this);
+        return changed;
+    }
+
+    /** A registration older than (or the same as) the one applied: images are applied in order, but be safe. */
+    private static boolean isStale(PartitionState s, PartitionRegistration registration) {
+        return registration.leaderEpoch() < s.leaderEpoch()
+                || registration.leaderEpoch() == s.leaderEpoch() && registration.partitionEpoch() <= s.partitionEpoch();
+    }
+
+    /**
+     * Tells the log how far transactions are committed: the high watermark, or (a leader alone in its ISR)
+     * Long.MAX_VALUE, handing the decision to the log as on one node. Caller holds the lock.
+     */
+    private void publishHighWatermark() {
+        log.updateHighWatermark(isAloneLeader(state) ? Long.MAX_VALUE : highWatermark);
+    }
+
+    /** Leaving the alone-leader state, where the log end was the HWM: the field must hold that value now. */
+    private void holdHighWatermarkAtLogEndIfAlone(PartitionState s) {
+        if (isAloneLeader(s)) {
+            highWatermark = Math.max(highWatermark, log.logEndOffset());
+        }
+    }
+
+    /**
+     * The leader side of a follower's fetch at {@code fetchOffset} (Kafka's updateFollowerFetchState): its log
+     * end and caught-up time, then the ISR may expand and the high watermark move. Unknown replicas and
+     * calls on a follower are ignored.
+     */
+    public void updateFollowerFetchState(int replicaId, long followerBrokerEpoch, long fetchOffset, long nowMs) {
+        if (localBrokerId == NO_BROKER) {
+            recordFollowerLogEnd(replicaId, fetchOffset);
+            return;
+        }
+        boolean moved;
+        synchronized (this) {
+            PartitionState s = state;
+            FollowerState f = followers.get(replicaId);
+            if (!s.isLeader() || f == null) {
+                return;
+            }
+            long leaderLogEnd = log.logEndOffset();
+            if (fetchOffset >= leaderLogEnd) {
+                f.lastCaughtUpTimeMs = Math.max(f.lastCaughtUpTimeMs, nowMs);
+            } else if (fetchOffset >= f.lastFetchLeaderLogEndOffset) {
+                f.lastCaughtUpTimeMs = Math.max(f.lastCaughtUpTimeMs, f.lastFetchTimeMs);
+            }
+            f.logEndOffset = fetchOffset;
+            f.lastFetchLeaderLogEndOffset = leaderLogEnd;
+            f.lastFetchTimeMs = nowMs;
+            f.brokerEpoch = followerBrokerEpoch;
+            maybeExpandIsr(s, replicaId, f);
+            moved = maybeAdvanceHighWatermark();
+        }
+        if (moved) {
+            waiting.wake(this);
+        }
+    }
+
+    /**
+     * Kafka's maybeExpandIsr: a replica outside the ISR that has reached the high watermark and the start of
+     * this leader's epoch, and that the controller would accept, is proposed. Caller holds the lock.
+     */
+    private void maybeExpandIsr(PartitionState s, int replicaId, FollowerState f) {
+        if (s.pendingIsr() != null || s.isr().contains(replicaId) || !s.replicas().contains(replicaId)) {
+            return;
+        }
+        if (f.logEndOffset >= highWatermark() && f.logEndOffset >= s.leaderEpochStartOffset()
+                && isIsrEligible(replicaId, f)) {
+            List<Integer> expanded = new ArrayList<>(s.isr());
+            expanded.add(replicaId);
+            proposeIsr(s, expanded);
+        }
+    }
+
+    /**
+     * Kafka's isReplicaIsrEligible, from the newest image this broker has: registered, unfenced, not shutting
+     * down, and fetching with its current broker epoch (so the controller will not refuse the change).
+     */
+    private boolean isIsrEligible(int replicaId, FollowerState f) {
+        BrokerRegistration broker = controller.image().broker(replicaId).orElse(null);
+        return broker != null && !broker.fenced() && !broker.inControlledShutdown()
+                && (f.brokerEpoch < 0 || f.brokerEpoch == broker.epoch());
+    }
+
+    /**
+     * Kafka's maybeShrinkIsr, run periodically by the ReplicaManager: in-sync followers that have not been
+     * caught up within {@code replicaLagTimeMaxMs} are proposed out of the ISR.
+     *
+     * @return the replicas proposed out (empty when nothing changes, or a change is already pending)
+     */
+    public List<Integer> maybeShrinkIsr(long nowMs, long replicaLagTimeMaxMs) {
+        if (localBrokerId == NO_BROKER) {
+            return List.of();
+        }
+        synchronized (this) {
+            PartitionState s = state;
+            if (!s.isLeader() || s.pendingIsr() != null) {
+                return List.of();
+            }
+            long leaderLogEnd = log.logEndOffset();
+            List<Integer> outOfSync = new ArrayList<>();
+            for (int r : s.isr()) {
+                FollowerState f = followers.get(r);
+                if (r != localBrokerId && f != null && !f.isCaughtUp(leaderLogEnd, nowMs, replicaLagTimeMaxMs)) {
+                    outOfSync.add(r);
+                }
+            }
+            if (outOfSync.isEmpty()) {
+                return List.of();
+            }
+            List<Integer> shrunk = new ArrayList<>(s.isr());
+            shrunk.removeAll(outOfSync);
+            proposeIsr(s, shrunk);
+            return outOfSync;
+        }
+    }
+
+    /**
+     * Sends an AlterPartition for {@code newIsr} (one in flight: the state records it as pending). A refusal
+     * or a failure clears the pending change, so the next fetch or shrink check proposes again; success
+     * keeps it pending until the image shows the new registration (see {@link #makeLeader}). Caller holds
+     * the lock.
+     */
+    private void proposeIsr(PartitionState s, List<Integer> newIsr) {
+        PartitionState pending = s.withPendingIsr(newIsr);
+        holdHighWatermarkAtLogEndIfAlone(s);
+        state = pending;
+        publishHighWatermark();
+        ControllerCommand.AlterPartition command = new ControllerCommand.AlterPartition(localBrokerId,
+                brokerEpoch.getAsLong(), topicId, partition(), s.leaderEpoch(), s.partitionEpoch(), newIsr);
+        CompletableFuture<CommandResult> sent;
+        try {
+            sent = controller.submit(command);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((result, error) -> {
+            if (error != null || !succeeded(result)) {
+                clearPendingIsr(pending);
+            }
+        });
+    }
+
+    private static boolean succeeded(CommandResult result) {
+        if (result == null || result.error() != ErrorCode.NONE) {
+            return false;
+        }
+        for (ItemResult item : result.items()) {
+            if (item.error() != ErrorCode.NONE) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private synchronized void clearPendingIsr(PartitionState pending) {
+        // A newer image may have replaced the state meanwhile: then there is nothing of ours to undo.
+        if (state == pending) {
+            state = pending.withPendingIsr(null);
+            publishHighWatermark();
+        }
+    }
+
+    /** The follower side: the leader's high watermark from a fetch response, clamped to this log's end. */
+    public void updateFollowerHighWatermark(long leaderHighWatermark) {
+        boolean moved;
+        synchronized (this) {
+            if (state.isLeader()) {
+                return;
+            }
+            long next = Math.max(log.logStartOffset(), Math.min(leaderHighWatermark, log.logEndOffset()));
+            moved = next != highWatermark;
+            highWatermark = next;
+            log.updateHighWatermark(next);
+        }
+        if (moved) {
+            waiting.wake(this);
+        }
+    }
+
+    /**
+     * A follower's append of batches fetched from the leader, on the writer thread, exactly as the leader
+     * wrote them (offsets, epochs). Refused (NOT_LEADER_OR_FOLLOWER, nothing written) if this broker leads.
+     */
+    public CompletableFuture<AppendResult> appendAsFollower(ByteBuffer records) {
+        CompletableFuture<AppendResult> result = new CompletableFuture<>();
+        submit(result, () -> {
+            if (state.isLeader()) {
+                throw new LogAppendException(ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                        "Broker " + localBrokerId + " leads " + this + ": it does not append as a follower");
+            }
+            return log.appendAsFollower(records);
+        });
+        return result;
+    }
+
+    /** A follower drops its divergent tail from {@code offset} on (on the writer thread); the HWM follows. */
+    public CompletableFuture<Void> truncateTo(long offset) {
+        return onWriter(() -> log.truncateTo(offset));
+    }
+
+    /** A follower far behind the leader's log start empties its log and starts again at {@code offset}. */
+    public CompletableFuture<Void> truncateFullyAndStartAt(long offset) {
+        return onWriter(() -> log.truncateFullyAndStartAt(offset));
+    }
+
+    private CompletableFuture<Void> onWriter(Runnable truncation) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            writer.execute(() -> {
+                try {
+                    truncation.run();
+                    synchronized (this) {
+                        highWatermark = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
+                        publishHighWatermark();
+                    }
+                    waiting.wake(this);
+                    done.complete(null);
+                } catch (Throwable e) {
+                    done.completeExceptionally(e);
+                    if (e instanceof Error error) {
+                        throw error;
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            done.completeExceptionally(e);
+        }
+        return done;
+    }
+
+    /**
+     * For a follower fetching at {@code fetchOffset} after epoch {@code lastFetchedEpoch} (-1: not sent): the
+     * epoch and end offset it must truncate to when its log diverges from ours (Fetch v12+'s DivergingEpoch),
+     * else empty. As Kafka's Partition.fetchRecords: diverging when our log has no such epoch (we answer the
+     * largest epoch below it) or that epoch ended before the follower's fetch offset.
+     */
+    public Optional<EpochEndOffset> divergingEpoch(int lastFetchedEpoch, long fetchOffset) {
+        if (lastFetchedEpoch < 0) {
+            return Optional.empty();
+        }
+        EpochEndOffset end = log.endOffsetForEpoch(lastFetchedEpoch);
+        if (end.endOffset() < fetchOffset || end.leaderEpoch() < lastFetchedEpoch) {
+            return Optional.of(end);
+        }
         return Optional.empty();
     }
 
     /** OffsetForLeaderEpoch: where {@code epoch} ended in this leader's log. */
-    public io.odradek.log.EpochEndOffset endOffsetForEpoch(int epoch) {
+    public EpochEndOffset endOffsetForEpoch(int epoch) {
         return log.endOffsetForEpoch(epoch);
     }
 
@@ -361,7 +833,7 @@ public final class Partition {
      * taken here could miss a transaction an append opens meanwhile).
      */
     private long readBound(FetchIsolation isolation) {
-        if (isolation == FetchIsolation.LOG_END || followerLogEnds.isEmpty()) {
+        if (isolation == FetchIsolation.LOG_END || isAloneLeader(state)) {
             return Long.MAX_VALUE;
         }
         return highWatermark;

@@ -2,16 +2,20 @@ package io.odradek.replication.partition;
 
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.metadata.TopicInfo;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
- * The partitions this broker leads (the part of Kafka's ReplicaManager that finds a Partition), made on
- * first use over the logs the storage layer holds. A partition whose log went away (topic deleted) is
- * dropped; one whose log was replaced (topic re-created) gets a fresh Partition, so state never leaks
- * from one incarnation to the next.
+ * The partitions this broker holds (the part of Kafka's ReplicaManager that finds a Partition). On a single
+ * node they are made on first use over the logs the storage layer holds: a partition whose log went away
+ * (topic deleted) is dropped; one whose log was replaced (topic re-created) gets a fresh Partition, so state
+ * never leaks from one incarnation to the next. In a cluster the {@link ReplicaManager} manages the set
+ * instead ({@link #manage}): it installs and removes Partitions as the metadata image assigns replicas here,
+ * and nothing is made on first use.
  */
 public final class Partitions implements AutoCloseable {
     /** What the registry needs from the owner of logs and metadata. */
@@ -34,6 +38,7 @@ public final class Partitions implements AutoCloseable {
     private final PartitionWriters writers;
     private final WaitingOperations<Partition> waiting;
     private final ConcurrentHashMap<Key, Partition> partitions = new ConcurrentHashMap<>();
+    private volatile boolean managed;
 
     public Partitions(Source source, PartitionWriters writers, WaitingOperations<Partition> waiting) {
         this.source = source;
@@ -43,6 +48,9 @@ public final class Partitions implements AutoCloseable {
 
     /** The partition, if its topic and log exist here. */
     public Optional<Partition> partition(String topic, int partition) {
+        if (managed) {
+            return Optional.ofNullable(partitions.get(new Key(topic, partition)));
+        }
         Optional<PartitionLog> log = source.partitionLog(topic, partition);
         Key key = new Key(topic, partition);
         if (log.isEmpty()) {
@@ -58,6 +66,36 @@ public final class Partitions implements AutoCloseable {
                 : new Partition(current, source.leaderEpoch(topic, partition).orElse(TopicInfo.INITIAL_LEADER_EPOCH),
                         source.inSyncFollowers(topic, partition),
                         writers.writerFor(topic, partition), waiting)));
+    }
+
+    /** From now on only installed partitions exist: no lazy creation (cluster mode; the ReplicaManager calls it). */
+    public void manage() {
+        managed = true;
+        partitions.clear();
+    }
+
+    public boolean isManaged() {
+        return managed;
+    }
+
+    /** Installs (or replaces) a managed replica's Partition. */
+    public void install(Partition p) {
+        partitions.put(new Key(p.topic(), p.partition()), p);
+    }
+
+    /** Removes a managed replica's Partition; returns it, if there was one. */
+    public Optional<Partition> uninstall(String topic, int partition) {
+        return Optional.ofNullable(partitions.remove(new Key(topic, partition)));
+    }
+
+    /** The Partitions held now (a snapshot). */
+    public List<Partition> all() {
+        return List.copyOf(partitions.values());
+    }
+
+    /** The writer thread of a partition, for Partitions made outside this registry. */
+    public Executor writerFor(String topic, int partition) {
+        return writers.writerFor(topic, partition);
     }
 
     /** Forgets a deleted topic's partitions (operations parked on them run out their timeouts). */

@@ -1,0 +1,248 @@
+package io.odradek.replication.fetcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.odradek.log.LogConfig;
+import io.odradek.log.PartitionLog;
+import io.odradek.replication.cluster.BrokerHeartbeat;
+import io.odradek.replication.cluster.ClusterImage;
+import io.odradek.replication.cluster.CommandResult;
+import io.odradek.replication.cluster.ControllerChannel;
+import io.odradek.replication.cluster.ControllerCommand;
+import io.odradek.replication.cluster.HeartbeatReply;
+import io.odradek.replication.cluster.PartitionRegistration;
+import io.odradek.replication.cluster.QuorumInfo;
+import io.odradek.replication.partition.FetchIsolation;
+import io.odradek.replication.partition.Partition;
+import io.odradek.replication.partition.PartitionWriters;
+import io.odradek.replication.partition.ReplicationSettings;
+import io.odradek.replication.partition.WaitingOperations;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.RecordBatchBuilder;
+import io.odradek.wire.batch.RecordBatchHeader;
+import io.odradek.wire.codec.Request;
+import io.odradek.wire.schema.Struct;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A follower's fetcher against a leader Partition served by an in-test broker that answers Fetch the way the
+ * broker's fetch handler does for replicas (leader check, DivergingEpoch, read to the log end, follower state).
+ */
+class ReplicaFetcherTest {
+    private static final UUID TOPIC_ID = UUID.fromString("3e1f2a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b");
+    private static final int LEADER_EPOCH = 3;
+
+    @TempDir
+    Path dir;
+    PartitionWriters writers;
+    WaitingOperations<Partition> waiting;
+    PartitionLog leaderLog;
+    PartitionLog followerLog;
+    Partition leader;
+    Partition follower;
+    TinyBroker broker;
+    ReplicaFetcher fetcher;
+    volatile ErrorCode forcedError = ErrorCode.NONE;
+
+    /** Accepts every ISR change at once; this test is about the data. */
+    static final class AcceptingController implements ControllerChannel {
+        @Override
+        public CompletableFuture<CommandResult> submit(ControllerCommand command) {
+            return CompletableFuture.completedFuture(CommandResult.ok(1, List.of(), 0));
+        }
+
+        @Override
+        public CompletableFuture<HeartbeatReply> heartbeat(BrokerHeartbeat heartbeat) {
+            return new CompletableFuture<>();
+        }
+
+        @Override
+        public CompletableFuture<QuorumInfo> describeQuorum() {
+            return new CompletableFuture<>();
+        }
+
+        @Override
+        public ClusterImage image() {
+            return ClusterImage.EMPTY;
+        }
+
+        @Override
+        public void addListener(Consumer<ClusterImage> listener) {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        writers = new PartitionWriters(2);
+        waiting = new WaitingOperations<>("test");
+        leaderLog = open("broker-1");
+        followerLog = open("broker-2");
+        AcceptingController controller = new AcceptingController();
+        leader = new Partition(leaderLog, TOPIC_ID, 1, controller, () -> 11L, writers.writerFor("orders", 0), waiting);
+        follower = new Partition(followerLog, TOPIC_ID, 2, controller, () -> 22L, writers.writerFor("orders", 0), waiting);
+        PartitionRegistration registration = new PartitionRegistration(List.of(1, 2), List.of(1, 2), List.of(),
+                List.of(), 1, LEADER_EPOCH, 0);
+        leader.makeLeader(registration, System.currentTimeMillis());
+        follower.makeFollower(registration);
+        broker = new TinyBroker(this::serveFetch);
+        ReplicationSettings settings = new ReplicationSettings(30_000, 1 << 20, 10 << 20, 50, 1, 30_000L, 1,
+                5_000, "PLAINTEXT");
+        fetcher = new ReplicaFetcher("fetcher-2-from-1", new FetchSource(1, broker.host(), broker.port()), 2,
+                () -> 22L, settings);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        fetcher.close();
+        broker.close();
+        writers.close();
+        waiting.close();
+        leaderLog.close();
+        followerLog.close();
+    }
+
+    private PartitionLog open(String node) {
+        return PartitionLog.open(dir.resolve(node).resolve("orders-0"), "orders", 0, LogConfig.defaults(),
+                PartitionLog.Options.defaults().withTopicId(TOPIC_ID));
+    }
+
+    private Struct serveFetch(Request request) {
+        return LeaderFetchServing.answer(request, (topicId, partition) -> leader, forcedError);
+    }
+
+    private static ByteBuffer batch(String... values) {
+        RecordBatchBuilder b = new RecordBatchBuilder(1_000L);
+        for (String v : values) {
+            b.append(("k-" + v).getBytes(StandardCharsets.UTF_8), v.getBytes(StandardCharsets.UTF_8));
+        }
+        return b.build();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void waitUntil(BooleanSupplier condition) {
+        for (int i = 0; i < 1_000 && !condition.getAsBoolean(); i++) {
+            sleep(10);
+        }
+        assertThat(condition.getAsBoolean()).as("condition reached within 10 s").isTrue();
+    }
+
+    /** Every batch of the log, segment after segment (a read returns one segment's slice). */
+    private static byte[] bytes(Partition p) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        long offset = p.logStartOffset();
+        while (offset < p.logEndOffset()) {
+            ByteBuffer slice = p.read(offset, 1 << 20, FetchIsolation.LOG_END).readIntoHeap();
+            if (!slice.hasRemaining()) {
+                break;
+            }
+            for (int pos = 0; pos + RecordBatchHeader.LOG_OVERHEAD <= slice.limit(); ) {
+                RecordBatchHeader h = new RecordBatchHeader(slice, pos);
+                offset = h.lastOffset() + 1;
+                pos += h.totalSize();
+            }
+            byte[] chunk = new byte[slice.remaining()];
+            slice.get(chunk);
+            out.writeBytes(chunk);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void theFollowerCopiesTheLeadersBatchesByteForByteAndTheHighWatermarkFollows() {
+        leader.appendAsLeader(batch("a", "b"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        leader.appendAsLeader(batch("c"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        fetcher.start();
+        fetcher.add(follower, TOPIC_ID, LEADER_EPOCH);
+
+        waitUntil(() -> follower.logEndOffset() == 3 && leader.highWatermark() == 3 && follower.highWatermark() == 3);
+        leader.appendAsLeader(batch("d", "e"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        waitUntil(() -> follower.logEndOffset() == 5 && follower.highWatermark() == 5);
+
+        assertThat(bytes(follower)).isEqualTo(bytes(leader));
+        assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs());
+        assertThat(leader.highWatermark()).isEqualTo(5L);
+        assertThat(leader.inSyncReplicas()).containsExactly(1, 2);
+    }
+
+    @Test
+    void aFencedAnswerPausesThePartitionUntilResumed() {
+        forcedError = ErrorCode.FENCED_LEADER_EPOCH;
+        fetcher.start();
+        fetcher.add(follower, TOPIC_ID, LEADER_EPOCH);
+        waitUntil(() -> fetcher.fetching().get(0).delayedUntilMs() > 0);
+        int requestsWhilePaused = broker.received.size();
+        sleep(200);
+        assertThat(broker.received).hasSize(requestsWhilePaused);
+
+        forcedError = ErrorCode.NONE;
+        leader.appendAsLeader(batch("a"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        fetcher.resumeAll();
+        waitUntil(() -> follower.logEndOffset() == 1);
+        assertThat(bytes(follower)).isEqualTo(bytes(leader));
+    }
+
+    @Test
+    void aRemovedPartitionIsNoLongerFetched() {
+        fetcher.start();
+        fetcher.add(follower, TOPIC_ID, LEADER_EPOCH);
+        waitUntil(() -> !broker.received.isEmpty());
+        fetcher.remove(TOPIC_ID, 0);
+        assertThat(fetcher.isEmpty()).isTrue();
+        leader.appendAsLeader(batch("a"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        sleep(200);
+        assertThat(follower.logEndOffset()).isZero();
+    }
+
+    private static PartitionRegistration led(int leaderId, int leaderEpoch, int partitionEpoch) {
+        return new PartitionRegistration(List.of(1, 2), List.of(leaderId), List.of(), List.of(), leaderId, leaderEpoch,
+                partitionEpoch);
+    }
+
+    @Test
+    void aFormerLeadersUnacknowledgedTailIsTruncatedAndReplacedByTheNewLeadersRecords() {
+        // Epoch 4: broker 1 leads and both have a, b.
+        leader.makeLeader(led(1, 4, 1), 0);
+        follower.makeFollower(led(1, 4, 1));
+        leader.appendAsLeader(batch("a", "b"), (short) 1).orTimeout(5, TimeUnit.SECONDS).join();
+        follower.appendAsFollower(leader.read(0, 1 << 20, FetchIsolation.LOG_END).readIntoHeap())
+                .orTimeout(5, TimeUnit.SECONDS).join();
+        // Epoch 5: broker 2 leads alone for a while and writes x, y that nobody else gets.
+        follower.makeLeader(led(2, 5, 2), 0);
+        follower.appendAsLeader(batch("x", "y"), (short) 1).orTimeout(5, TimeUnit.SECONDS).join();
+        // Epoch 6: broker 1 leads again and writes c; broker 2 returns as its follower.
+        leader.makeLeader(led(1, 6, 3), 0);
+        leader.appendAsLeader(batch("c"), (short) 1).orTimeout(5, TimeUnit.SECONDS).join();
+        follower.makeFollower(led(1, 6, 3));
+        assertThat(follower.logEndOffset()).isEqualTo(4L);
+
+        fetcher.start();
+        fetcher.add(follower, TOPIC_ID, 6);
+
+        waitUntil(() -> follower.logEndOffset() == 3 && follower.log().latestEpoch() == 6);
+        assertThat(bytes(follower)).isEqualTo(bytes(leader));
+        assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs());
+    }
+}
