@@ -2,6 +2,7 @@ package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.network.KafkaServer;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
@@ -25,16 +26,24 @@ public final class Broker implements AutoCloseable {
     }
 
     public static Broker start(BrokerConfig config) throws InterruptedException {
+        return start(config, QuorumChannels::open);
+    }
+
+    /** As {@link #start(BrokerConfig)}, a cluster node getting its quorum channel from {@code quorum} (tests). */
+    public static Broker start(BrokerConfig config, QuorumChannels.Factory quorum) throws InterruptedException {
         // Handlers are built before the bind, so the advertised port of a port-0 listener is read lazily.
         AtomicInteger boundPort = new AtomicInteger();
         LocalNode node = new LocalNode(config.nodeId(), config.advertisedHost(),
                 () -> config.advertisedPort() != 0 ? config.advertisedPort() : boundPort.get(),
                 config.get("broker.rack"));
-        BrokerServices services = BrokerServices.open(config, node);
+        BrokerServices services = BrokerServices.open(config, node, quorum);
         try {
-            ApiRegistry registry = Handlers.registry(config, services, node);
+            ApiRegistry registry = Handlers.registry(config, services);
             KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings());
             boundPort.set(server.address().getPort());
+            if (services.clusterNode != null) {
+                services.clusterNode.start(); // registers with the bound port, then heartbeats
+            }
             LOG.log(System.Logger.Level.INFO, "listening on " + server.address() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
             return new Broker(config, services, server);
@@ -81,9 +90,15 @@ public final class Broker implements AutoCloseable {
         return services.topics;
     }
 
-    /** Closes the listener first, so no handler appends while the services flush and close. */
+    /**
+     * In a cluster, a controlled shutdown first (leaderships move away while clients and followers can still
+     * reach us; bounded); then the listener, so no handler appends while the services flush and close.
+     */
     @Override
     public void close() {
+        if (services.clusterNode != null) {
+            services.clusterNode.controlledShutdown();
+        }
         server.close();
         services.close();
     }

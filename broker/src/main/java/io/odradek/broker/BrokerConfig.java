@@ -8,6 +8,7 @@ import io.odradek.broker.config.Listener;
 import io.odradek.broker.network.NetworkSettings;
 import io.odradek.log.LogConfig;
 import io.odradek.log.LogManager;
+import io.odradek.replication.partition.ReplicationSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.InetAddress;
@@ -51,6 +52,7 @@ public final class BrokerConfig {
     private final long logFlushIntervalMs;
     private final Map<String, String> effective;
     private final LogConfig logDefaults;
+    private final ClusterRoles cluster;
 
     private BrokerConfig(Map<String, String> settings) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -79,6 +81,7 @@ public final class BrokerConfig {
                 : longValue("log.flush.scheduler.interval.ms");
         this.effective = effectiveValues();
         this.logDefaults = topicDefaults();
+        this.cluster = resolveClusterRoles();
     }
 
     /** A config from Kafka-keyed settings; keys not given take their defaults. Null values count as not given. */
@@ -387,6 +390,94 @@ public final class BrokerConfig {
                 producerIdExpirationMs(), producerIdExpirationCheckIntervalMs());
     }
 
+    // ---- cluster mode (issue 8, cluster-node)
+
+    /**
+     * This node's part in a cluster, from {@code process.roles}, {@code controller.quorum.voters} and the
+     * CONTROLLER listener: null when {@code process.roles} is unset (a single node, as before clusters).
+     */
+    public record ClusterRoles(boolean broker, boolean controller, Map<Integer, InetSocketAddress> voters,
+            Listener controllerListener) {
+        public ClusterRoles {
+            voters = Collections.unmodifiableMap(new LinkedHashMap<>(voters));
+        }
+    }
+
+    /** The cluster roles, or null on a single node (no {@code process.roles}). */
+    public ClusterRoles clusterRoles() {
+        return cluster;
+    }
+
+    /** Whether {@code process.roles} is set: the broker joins a Ratis-backed cluster. */
+    public boolean isClusterMode() {
+        return cluster != null;
+    }
+
+    /** {@code broker.rack}, or null. */
+    public String brokerRack() {
+        return (String) values.get("broker.rack");
+    }
+
+    public int brokerSessionTimeoutMs() {
+        return intValue("broker.session.timeout.ms");
+    }
+
+    public int brokerHeartbeatIntervalMs() {
+        return intValue("broker.heartbeat.interval.ms");
+    }
+
+    public int controllerQuorumElectionTimeoutMs() {
+        return intValue("controller.quorum.election.timeout.ms");
+    }
+
+    public long replicaLagTimeMaxMs() {
+        return longValue("replica.lag.time.max.ms");
+    }
+
+    public int replicaFetchMaxBytes() {
+        return intValue("replica.fetch.max.bytes");
+    }
+
+    public int replicaFetchWaitMaxMs() {
+        return intValue("replica.fetch.wait.max.ms");
+    }
+
+    public int replicaFetchMinBytes() {
+        return intValue("replica.fetch.min.bytes");
+    }
+
+    public int numReplicaFetchers() {
+        return intValue("num.replica.fetchers");
+    }
+
+    /** The replica fetchers' and ISR settings, Kafka's replica.* keys, fetching from the inter-broker listener. */
+    public ReplicationSettings replicationSettings() {
+        return new ReplicationSettings(replicaLagTimeMaxMs(), replicaFetchMaxBytes(),
+                intValue("replica.fetch.response.max.bytes"), replicaFetchWaitMaxMs(), replicaFetchMinBytes(),
+                intValue("replica.fetch.backoff.ms"), numReplicaFetchers(), intValue("replica.socket.timeout.ms"),
+                interBrokerListenerName());
+    }
+
+    public boolean uncleanLeaderElectionEnable() {
+        return (Boolean) values.get("unclean.leader.election.enable");
+    }
+
+    public boolean controlledShutdownEnable() {
+        return (Boolean) values.get("controlled.shutdown.enable");
+    }
+
+    /** {@code metadata.log.dir}, else the first log dir: where the Ratis metadata log is kept. */
+    public Path metadataLogDir() {
+        String dir = (String) values.get("metadata.log.dir");
+        return dir == null || dir.isBlank() ? logDirs.get(0) : Path.of(dir).toAbsolutePath().normalize();
+    }
+
+    /** The listener other brokers fetch from: {@code inter.broker.listener.name}, else the client listener. */
+    public String interBrokerListenerName() {
+        String name = (String) values.get("inter.broker.listener.name");
+        return name == null || name.isBlank() ? listener.name() : name.toUpperCase(Locale.ROOT);
+    }
+
     // ---- the whole config
 
     /**
@@ -497,6 +588,99 @@ public final class BrokerConfig {
             return intValue("node.id");
         }
         return brokerId >= 0 ? brokerId : intValue("node.id");
+    }
+
+    /**
+     * Kafka's KRaft checks (KafkaConfig.validateValues), with Kafka's messages: a controller needs a
+     * CONTROLLER listener among {@code listeners} and its node id among the voters; a broker-only node needs
+     * controller.listener.names but must not listen on it, and must not be a voter.
+     */
+    private ClusterRoles resolveClusterRoles() {
+        if (values.get("process.roles") == null) {
+            return null;
+        }
+        List<String> roles = list("process.roles");
+        boolean broker = roles.contains("broker");
+        boolean controller = roles.contains("controller");
+        if (!broker && !controller) {
+            throw ConfigException.invalid("process.roles", raw("process.roles"),
+                    "expected broker, controller or broker,controller");
+        }
+        if (!broker) {
+            throw ConfigException.invalid("process.roles", raw("process.roles"),
+                    "a controller-only node is not supported yet; use process.roles=broker,controller");
+        }
+        Map<Integer, InetSocketAddress> voters = parseVoters();
+        List<String> bootstrap = list("controller.quorum.bootstrap.servers");
+        if (voters.isEmpty() && controller && bootstrap.size() == 1) {
+            // Kafka's shipped server.properties: one controller bootstrapping itself (kafka-storage format
+            // --standalone). We take it as a one-voter quorum of this node at that address.
+            voters = parseVoters("controller.quorum.bootstrap.servers", List.of(nodeId + "@" + bootstrap.get(0)));
+        }
+        if (voters.isEmpty()) {
+            throw new ConfigException("If using process.roles, controller.quorum.voters must contain a parseable set"
+                    + " of controllers (controller.quorum.bootstrap.servers alone is not supported).");
+        }
+        List<String> controllerNames = list("controller.listener.names").stream()
+                .map(n -> n.toUpperCase(Locale.ROOT)).toList();
+        List<Listener> all = Listener.parseAll("listeners", list("listeners"));
+        Listener controllerListener = null;
+        if (controller) {
+            controllerListener = all.stream().filter(l -> !controllerNames.isEmpty()
+                    && l.name().equals(controllerNames.get(0))).findFirst().orElse(null);
+            if (controllerListener == null) {
+                throw new ConfigException("controller.listener.names must contain at least one value appearing in the"
+                        + " 'listeners' configuration when running the KRaft controller role");
+            }
+            if (!voters.containsKey(nodeId)) {
+                throw new ConfigException("If process.roles contains the 'controller' role, the node id " + nodeId
+                        + " must be included in the set of voters controller.quorum.voters=" + voters.keySet());
+            }
+        } else {
+            if (controllerNames.isEmpty()) {
+                throw new ConfigException("controller.listener.names must contain at least one value when running"
+                        + " KRaft with just the broker role");
+            }
+            if (all.stream().anyMatch(l -> controllerNames.contains(l.name()))) {
+                throw new ConfigException("controller.listener.names must not contain a value appearing in the"
+                        + " 'listeners' configuration when running KRaft with just the broker role");
+            }
+            if (voters.containsKey(nodeId)) {
+                throw new ConfigException("If process.roles contains just the 'broker' role, the node id " + nodeId
+                        + " must not be included in the set of voters controller.quorum.voters=" + voters.keySet());
+            }
+        }
+        return new ClusterRoles(broker, controller, voters, controllerListener);
+    }
+
+    /** {@code controller.quorum.voters}: id@host:port entries, in the order given, ids unique. */
+    private Map<Integer, InetSocketAddress> parseVoters() {
+        return parseVoters("controller.quorum.voters", list("controller.quorum.voters"));
+    }
+
+    private Map<Integer, InetSocketAddress> parseVoters(String key, List<String> entries) {
+        Map<Integer, InetSocketAddress> voters = new LinkedHashMap<>();
+        for (String entry : entries) {
+            int at = entry.indexOf('@');
+            int colon = entry.lastIndexOf(':');
+            try {
+                if (at <= 0 || colon <= at + 1) {
+                    throw new NumberFormatException();
+                }
+                int id = Integer.parseInt(entry.substring(0, at).trim());
+                String host = entry.substring(at + 1, colon).replace("[", "").replace("]", "");
+                int port = Integer.parseInt(entry.substring(colon + 1).trim());
+                if (id < 0 || port < 1 || port > 65535) {
+                    throw new NumberFormatException();
+                }
+                if (voters.put(id, InetSocketAddress.createUnresolved(host, port)) != null) {
+                    throw ConfigException.invalid(key, raw(key), "voter id " + id + " is listed twice");
+                }
+            } catch (NumberFormatException e) {
+                throw ConfigException.invalid(key, raw(key), "entry '" + entry + "' is not {id}@{host}:{port}");
+            }
+        }
+        return voters;
     }
 
     private List<Path> resolveLogDirs() {

@@ -1,8 +1,14 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.BrokerFeatures;
+import io.odradek.broker.cluster.BrokerLocalLogs;
+import io.odradek.broker.cluster.ClusterNode;
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.cluster.SingleNodeClusterView;
+import io.odradek.broker.coordinators.ClusterCoordinators;
+import io.odradek.broker.coordinators.CoordinatorLocator;
+import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
@@ -16,11 +22,14 @@ import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
+import io.odradek.coordinator.transaction.TransactionVerifier;
+import io.odradek.replication.cluster.ControllerSettings;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionCoordinatorLog;
 import io.odradek.replication.partition.PartitionWriters;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.replication.partition.ReplicaManager;
 import io.odradek.replication.partition.WaitingOperations;
 import java.util.List;
 import java.util.Optional;
@@ -43,14 +52,31 @@ final class BrokerServices implements AutoCloseable {
     /** The feature levels ApiVersions reports; fixed for the broker's life. */
     final BrokerFeatures features;
     final TransactionCoordinator transactions;
-    /** Creates {@code __transaction_state} on first FindCoordinator for a transactional id. */
+    /** Single node: creates {@code __transaction_state} on first FindCoordinator for a transactional id; null in a cluster. */
     final TransactionStateTopic transactionStateTopic;
+    /** FindCoordinator's answer: this broker on a single node, the coordinator partition's leader in a cluster. */
+    final CoordinatorLocator coordinatorLocator;
+    /** Where produce and TxnOffsetCommit verify a transaction: the local coordinator, or the remote one in a cluster. */
+    final TransactionVerifier transactionVerifier;
+    /** WriteTxnMarkers' writer: markers for partitions led here. */
+    final LocalTransactionMarkerWriter localMarkers;
+    /** Cluster mode: the coordinators and what they need across brokers; null on a single node. */
+    private final ClusterCoordinators clusterCoordinators;
     /** The cluster as handlers see it: synthesized from the local catalog on a single node. */
     final ClusterView cluster;
+    /** Cluster mode (process.roles set): registration, heartbeats, images; null on a single node. */
+    final ClusterNode clusterNode;
+    /** Cluster mode: this broker's replicas made leader or follower by each image; null on a single node. */
+    final ReplicaManager replicaManager;
 
-    private BrokerServices(ClusterView cluster, TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
+    private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
+            TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
             Partitions partitions, BrokerFeatures features, TransactionCoordinator transactions,
-            TransactionStateTopic transactionStateTopic) {
+            TransactionStateTopic transactionStateTopic, CoordinatorLocator coordinatorLocator,
+            TransactionVerifier transactionVerifier, LocalTransactionMarkerWriter localMarkers,
+            ClusterCoordinators clusterCoordinators) {
+        this.clusterNode = clusterNode;
+        this.replicaManager = replicaManager;
         this.cluster = cluster;
         this.topics = topics;
         this.producerIds = producerIds;
@@ -59,6 +85,10 @@ final class BrokerServices implements AutoCloseable {
         this.features = features;
         this.transactions = transactions;
         this.transactionStateTopic = transactionStateTopic;
+        this.coordinatorLocator = coordinatorLocator;
+        this.transactionVerifier = transactionVerifier;
+        this.localMarkers = localMarkers;
+        this.clusterCoordinators = clusterCoordinators;
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
@@ -68,37 +98,75 @@ final class BrokerServices implements AutoCloseable {
     }
 
     static BrokerServices open(BrokerConfig config, LocalNode node) {
+        return open(config, node, QuorumChannels::open);
+    }
+
+    /** In cluster mode the quorum channel comes from {@code quorum}. */
+    static BrokerServices open(BrokerConfig config, LocalNode node, QuorumChannels.Factory quorum) {
         TopicService topics = TopicService.open(config);
-        ClusterView cluster = new SingleNodeClusterView(topics, node, config.listener().name());
+        ClusterNode clusterNode = null;
+        ReplicaManager replicaManager = null;
         ProducerIdManager producerIds = null;
         Partitions partitions = null;
         GroupCoordinator groups = null;
         TransactionCoordinator transactions = null;
+        ClusterCoordinators coordinators = null;
         try {
-            // Producer ids live in the first log dir, beside the cluster metadata.
-            producerIds = ProducerIdManager.open(config.logDirs().get(0));
+            ClusterView cluster;
+            if (config.isClusterMode()) {
+                clusterNode = ClusterNode.open(config, topics, node, quorum);
+                cluster = clusterNode.view();
+            } else {
+                cluster = new SingleNodeClusterView(topics, node, config.listener().name());
+            }
             partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
                     new WaitingOperations<Partition>("waiting-operations"));
             topics.onTopicDeleted(partitions::removeTopic);
-            groups = startGroupCoordinator(config, topics, partitions);
             BrokerFeatures features = BrokerFeatures.kafka44(System.currentTimeMillis());
+            if (clusterNode != null) {
+                // After the catalog and logs follow an image, the replicas do: leader or follower, fetchers; the
+                // coordinators load and unload with the leadership of their partitions, so they listen first.
+                replicaManager = new ReplicaManager(config.nodeId(), partitions, clusterNode.channel(),
+                        new BrokerLocalLogs(topics), config.replicationSettings(), clusterNode::brokerEpoch);
+                coordinators = ClusterCoordinators.open(config, cluster, topics, partitions, features,
+                        config.interBrokerListenerName(), ControllerSettings.DEFAULTS.producerIdBlockSize());
+                replicaManager.addLeadershipListener(coordinators.elections::onLeadershipChange);
+                clusterNode.addImageListener(replicaManager::applyImage);
+                return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
+                        coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
+                        coordinators.verifier, coordinators.localMarkers, coordinators);
+            }
+            // Producer ids live in the first log dir, beside the cluster metadata.
+            producerIds = ProducerIdManager.open(config.logDirs().get(0));
+            groups = startGroupCoordinator(config, topics, partitions);
             transactions = startTransactionCoordinator(config, topics, partitions, producerIds,
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
-            return new BrokerServices(cluster, topics, producerIds, groups, partitions, features, transactions, stateTopic);
+            return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
+                    transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
+                    new LocalTransactionMarkerWriter(partitions, groups), null);
         } catch (RuntimeException e) {
+            if (coordinators != null) {
+                coordinators.close();
+            }
             if (transactions != null) {
                 transactions.close();
             }
             if (groups != null) {
                 groups.close();
             }
+            if (replicaManager != null) {
+                replicaManager.close();
+            }
             if (partitions != null) {
                 partitions.close();
             }
             if (producerIds != null) {
                 producerIds.close();
+            }
+            if (clusterNode != null) {
+                clusterNode.close();
             }
             topics.close();
             throw e;
@@ -168,10 +236,22 @@ final class BrokerServices implements AutoCloseable {
     /** Call once no handler runs any more: nothing may append while the logs flush and close. */
     @Override
     public void close() {
-        transactions.close(); // its markers still reach open partitions and the group coordinator
-        groups.close();
+        if (clusterCoordinators != null) {
+            clusterCoordinators.close(); // transactions, groups, inter-broker senders, producer id blocks
+        } else {
+            transactions.close(); // its markers still reach open partitions and the group coordinator
+            groups.close();
+        }
+        if (replicaManager != null) {
+            replicaManager.close(); // fetchers and the ISR task stop
+        }
         partitions.close(); // appends already handed to the writers finish before the logs close
-        producerIds.close();
+        if (clusterNode != null) {
+            clusterNode.close(); // heartbeats stop, then the quorum (this node's voter) closes
+        }
+        if (clusterCoordinators == null) {
+            producerIds.close();
+        }
         topics.close();
     }
 }

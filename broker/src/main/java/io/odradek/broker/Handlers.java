@@ -1,20 +1,27 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
+import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
+import io.odradek.broker.handlers.CreatePartitionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
 import io.odradek.broker.handlers.DeleteGroupsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
+import io.odradek.broker.handlers.DescribeLogDirsHandler;
 import io.odradek.broker.handlers.DescribeProducersHandler;
+import io.odradek.broker.handlers.DescribeQuorumHandler;
+import io.odradek.broker.handlers.DescribeTopicPartitionsHandler;
 import io.odradek.broker.handlers.DescribeTransactionsHandler;
+import io.odradek.broker.handlers.ElectLeadersHandler;
 import io.odradek.broker.handlers.EndTxnHandler;
 import io.odradek.broker.handlers.FetchHandler;
 import io.odradek.broker.handlers.FindCoordinatorHandler;
@@ -24,46 +31,56 @@ import io.odradek.broker.handlers.JoinGroupHandler;
 import io.odradek.broker.handlers.LeaveGroupHandler;
 import io.odradek.broker.handlers.ListGroupsHandler;
 import io.odradek.broker.handlers.ListOffsetsHandler;
+import io.odradek.broker.handlers.ListPartitionReassignmentsHandler;
 import io.odradek.broker.handlers.ListTransactionsHandler;
 import io.odradek.broker.handlers.MetadataHandler;
 import io.odradek.broker.handlers.OffsetCommitHandler;
 import io.odradek.broker.handlers.OffsetDeleteHandler;
 import io.odradek.broker.handlers.OffsetFetchHandler;
+import io.odradek.broker.handlers.OffsetForLeaderEpochHandler;
 import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
 import io.odradek.broker.topics.ConfigDescriber;
-import io.odradek.broker.topics.LocalNode;
-import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 
 /** Every API this broker serves, and the services each handler is given. */
 final class Handlers {
     private Handlers() {
     }
 
-    static ApiRegistry registry(BrokerConfig config, BrokerServices services, LocalNode node) {
+    static ApiRegistry registry(BrokerConfig config, BrokerServices services) {
         ApiRegistry registry = new ApiRegistry();
         registry.register(new ApiVersionsHandler(registry, services.features));
 
         // Topics and cluster metadata.
         ConfigDescriber configs = new ConfigDescriber(config);
-        registry.register(new MetadataHandler(services.topics, node, services.cluster))
+        ClusterView cluster = services.cluster;
+        registry.register(new MetadataHandler(services.topics, cluster))
                 .register(new CreateTopicsHandler(services.topics, configs))
                 .register(new DeleteTopicsHandler(services.topics))
-                .register(new DescribeClusterHandler(services.topics, node, services.cluster))
+                .register(new DescribeClusterHandler(services.topics, cluster))
                 .register(new DescribeConfigsHandler(services.topics, configs));
+        // Cluster admin: partitions, leaders, reassignments, log dirs and the metadata quorum.
+        registry.register(new DescribeTopicPartitionsHandler(cluster))
+                .register(new CreatePartitionsHandler(services.topics, cluster))
+                .register(new ElectLeadersHandler(cluster))
+                .register(new AlterPartitionReassignmentsHandler(cluster))
+                .register(new ListPartitionReassignmentsHandler(cluster))
+                .register(new DescribeLogDirsHandler(services.topics))
+                .register(new DescribeQuorumHandler(cluster));
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
-        registry.register(new ProduceHandler(logs, services.partitions, services.transactions,
+        registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactionVerifier,
                         config.transactionPartitionVerificationEnable()))
-                .register(new FetchHandler(logs, services.partitions, config.fetchMaxBytes()))
-                .register(new ListOffsetsHandler(services.partitions))
+                .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes()))
+                .register(new ListOffsetsHandler(services.partitions, services.cluster))
+                .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
-        registry.register(new FindCoordinatorHandler(node, services.groups, services.transactionStateTopic))
+        registry.register(new FindCoordinatorHandler(services.coordinatorLocator))
                 .register(new JoinGroupHandler(services.groups))
                 .register(new SyncGroupHandler(services.groups))
                 .register(new HeartbeatHandler(services.groups))
@@ -83,11 +100,11 @@ final class Handlers {
         registry.register(new AddPartitionsToTxnHandler(services.transactions, services.topics))
                 .register(new AddOffsetsToTxnHandler(services.transactions))
                 .register(new EndTxnHandler(services.transactions))
-                .register(new TxnOffsetCommitHandler(services.groups, services.transactions, services.topics))
-                .register(new WriteTxnMarkersHandler(new LocalTransactionMarkerWriter(services.partitions, services.groups)))
+                .register(new TxnOffsetCommitHandler(services.groups, services.transactionVerifier, services.topics))
+                .register(new WriteTxnMarkersHandler(services.localMarkers))
                 .register(new ListTransactionsHandler(services.transactions))
                 .register(new DescribeTransactionsHandler(services.transactions))
-                .register(new DescribeProducersHandler(services.partitions));
+                .register(new DescribeProducersHandler(services.partitions, services.cluster));
         return registry;
     }
 }

@@ -186,6 +186,9 @@ class BrokerConfigTest {
         assertThat(c.listenerPort()).isEqualTo(9092);
         assertThat(c.advertisedHost()).isEqualTo("localhost");
         assertThat(c.unknownKeys()).isEmpty();
+        // One bootstrap controller, this node: a one-voter quorum on the CONTROLLER listener.
+        assertThat(c.clusterRoles().voters()).containsExactly(
+                Map.entry(1, java.net.InetSocketAddress.createUnresolved("localhost", 9093)));
     }
 
     @Test

@@ -441,6 +441,33 @@ public final class LogManager implements AutoCloseable {
         return markers;
     }
 
+    /**
+     * Closes and removes one partition's directory (a cluster replica assigned elsewhere now), renamed to
+     * Kafka's {@code -delete} name first so a crash leaves a marker, not a half-deleted log. No-op if absent.
+     */
+    public synchronized void deletePartition(String topic, int partition) {
+        Key key = new Key(topic, partition);
+        PartitionLog log = logs.get(key);
+        if (log == null) {
+            return;
+        }
+        Path logDir = logDirOf.get(key);
+        UUID topicId = log.topicId();
+        String id = (topicId != null ? topicId : UUID.randomUUID()).toString().replace("-", "");
+        log.onStorageError((what, e) -> { });
+        Path marker = logDir.resolve(deleteDirName(key, id));
+        try {
+            Files.move(log.dir(), marker, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            logs.remove(key);
+            logDirOf.remove(key);
+            log.delete();
+            deleteRecursively(marker);
+        } catch (IOException e) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot delete " + log.dir() + ": " + e.getMessage(), e);
+        }
+        checkpointQuietly();
+    }
+
     /** Removes the emptied marker dirs of {@link #beginTopicDeletion} once the catalog no longer names the topic. */
     public void finishTopicDeletion(List<Path> markers) {
         for (Path marker : markers) {

@@ -176,10 +176,14 @@ public final class PartitionLog implements AutoCloseable {
     private long unflushedMessages;
     private volatile boolean closed;
     /**
-     * Truncations so far (written under the lock). A read that raced one reads again, and a cleaner pass or a
-     * background flush that began before one drops its result: they may have seen bytes that are gone.
+     * A seqlock over truncations (written under the lock): odd while one is changing the segments and the log
+     * end, incremented again once the new end is published. A lock-free read that saw it odd or changed reads
+     * again; a cleaner pass or a background flush that began before or during one drops its result: they may
+     * have seen bytes that are gone.
      */
     private volatile long truncations;
+    /** Test hook: runs inside a truncation just before the new log end is published. */
+    volatile Runnable beforeTruncationPublished = () -> { };
     /** Serialises cleaner passes of this log (the scheduler's and direct calls). */
     private final Object cleanerLock = new Object();
     /** Segments from here on have not been cleaned since the log was opened (Kafka's cleaner checkpoint, in memory). */
@@ -651,15 +655,20 @@ public final class PartitionLog implements AutoCloseable {
                 if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
                     segment = roll(now);
                 }
-                int writtenAt = segment.size();
-                segment.append(records);
+                // Kafka: each batch's epoch, recorded before the bytes are written (as UnifiedLog.append
+                // does): a failed checkpoint write then leaves the segment as it was, so a retry cannot
+                // write the batches twice.
                 for (int p = records.position(); p < records.limit(); p += h.totalSize()) {
                     h.wrap(records, p);
-                    epochs.assign(h.partitionLeaderEpoch(), h.baseOffset()); // Kafka: each batch's epoch
+                    epochs.assign(h.partitionLeaderEpoch(), h.baseOffset());
                 }
+                int writtenAt = segment.size();
+                segment.append(records);
                 publishAppended(segment, writtenAt, producerAppend, txnBatches, lastOffset);
             } catch (IOException e) {
                 throw storageError("append", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("append", e.getCause());
             }
             countUnflushed(messages, cfg);
             return new AppendResult(firstOffset, lastOffset, logStartOffset, -1L, false);
@@ -677,10 +686,11 @@ public final class PartitionLog implements AutoCloseable {
      * position are clamped to the new end. No-op when offset >= log end; at or below the first segment's base
      * this is {@link #truncateFullyAndStartAt}.
      *
-     * <p>Appends go on in a new segment starting at the cut rather than into the cut one: a read still holding
-     * the older log end may send bytes from past the cut, and they must never be overwritten (it reads at most
-     * whole batches up to the cut, the file's new end). Reads started meanwhile read again from the new end.
-     * The price is one extra, smaller segment per truncation.
+     * <p>Appends go on in a new segment starting at the cut rather than into the cut one: a slice read before
+     * the truncation may still be sent after it, and bytes past the cut must never be overwritten under it.
+     * The cut file is shortened, so such a slice may come up short, even ending inside a batch (as in Kafka;
+     * a client drops a partial trailing batch). Reads that overlap the truncation read again from the new end
+     * ({@link #truncations} is a seqlock). The price is one extra, smaller segment per truncation.
      */
     public void truncateTo(long offset) {
         if (offset < 0) {
@@ -689,13 +699,20 @@ public final class PartitionLog implements AutoCloseable {
         synchronized (lock) {
             ensureOpen();
             if (offset >= end.offset()) {
+                // As Kafka: nothing to cut, but an epoch a leadership assigned at the end without writing
+                // (assignEpochStartOffset) goes, so this follower answers for epochs as its data does.
+                try {
+                    epochs.truncateFromEnd(end.offset());
+                } catch (UncheckedIOException e) {
+                    throw storageError("truncate", e.getCause());
+                }
                 return;
             }
             if (offset <= segments.firstKey()) {
                 truncateFullyAndStartAt(offset); // as Kafka's UnifiedLog.truncateTo
                 return;
             }
-            truncations++;
+            truncations++; // odd: a truncation is under way
             try {
                 // The batch holding the offset goes too: the log ends at a batch boundary (Kafka's
                 // LogSegment.truncateTo cuts there as well).
@@ -727,10 +744,15 @@ public final class PartitionLog implements AutoCloseable {
                 epochs.truncateFromEnd(newEnd);
                 new LogLoader(this).rebuildProducerState(newEnd);
                 producers.onHighWatermarkUpdated(Math.min(committedUpTo, newEnd));
+                beforeTruncationPublished.run();
                 end = endAt(newEnd, active, 0);
                 deleteLater(removed);
             } catch (IOException e) {
                 throw storageError("truncate", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("truncate", e.getCause());
+            } finally {
+                truncations++; // even again: the new end (or, after a failure, whatever is left) is published
             }
         }
     }
@@ -747,7 +769,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         synchronized (lock) {
             ensureOpen();
-            truncations++;
+            truncations++; // odd: a truncation is under way
             try {
                 List<Segment> removed = new ArrayList<>(segments.values());
                 for (Segment s : removed) {
@@ -775,6 +797,10 @@ public final class PartitionLog implements AutoCloseable {
                 deleteLater(removed);
             } catch (IOException e) {
                 throw storageError("truncate", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("truncate", e.getCause());
+            } finally {
+                truncations++; // even again
             }
         }
     }
@@ -789,6 +815,26 @@ public final class PartitionLog implements AutoCloseable {
     public EpochEndOffset endOffsetForEpoch(int epoch) {
         ensureOnline();
         return epochs.endOffsetFor(epoch, end.offset());
+    }
+
+    /**
+     * Records that leader epoch {@code leaderEpoch} starts at {@code offset} (Kafka's
+     * UnifiedLog.maybeAssignEpochStartOffset): a new leader calls it with its log end on election, so that
+     * OffsetForLeaderEpoch and a fetch's DivergingEpoch answer the previous epoch's end at once, before the
+     * first append of the new epoch. Same rules as an append's epoch (LeaderEpochFile.assign); an epoch
+     * already latest and starting no later changes nothing.
+     *
+     * @throws LogException KAFKA_STORAGE_ERROR when the checkpoint cannot be written
+     */
+    public void assignEpochStartOffset(int leaderEpoch, long offset) {
+        synchronized (lock) {
+            ensureOpen();
+            try {
+                epochs.assign(leaderEpoch, offset);
+            } catch (UncheckedIOException e) {
+                throw storageError("leader epoch assignment", e.getCause());
+            }
+        }
     }
 
     /** The newest leader epoch in this log, or -1. */
@@ -840,12 +886,15 @@ public final class PartitionLog implements AutoCloseable {
                 if (segment.shouldRoll(cfg, records.remaining(), maxTimestamp, lastOffset, now)) {
                     segment = roll(now);
                 }
+                // Before the write, as in Kafka: a failed checkpoint write leaves the segment untouched.
+                epochs.assign(leaderEpoch, firstOffset);
                 int writtenAt = segment.size();
                 segment.append(records);
-                epochs.assign(leaderEpoch, firstOffset);
                 publishAppended(segment, writtenAt, producerAppend, txnBatches, lastOffset);
             } catch (IOException e) {
                 throw storageError("append", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("append", e.getCause());
             }
             countUnflushed(messages, cfg);
             return new AppendResult(firstOffset, lastOffset, logStartOffset, appendTime, false);
@@ -975,8 +1024,10 @@ public final class PartitionLog implements AutoCloseable {
         ProducerSnapshotFile.write(dir, e.offset(), producers, false);
         deleteSnapshots();
         long upTo = e.offset();
-        // Kafka flushes a rolled segment in the background so the append path does not wait for fsync.
-        scheduler.execute(() -> flushUpTo(upTo));
+        // Kafka flushes a rolled segment in the background so the append path does not wait for fsync. The
+        // truncation count is taken now: a truncation between queuing and running may have removed upTo.
+        long truncationsAtRoll = truncations;
+        scheduler.execute(() -> flushUpTo(upTo, truncationsAtRoll));
         return next;
     }
 
@@ -1018,7 +1069,11 @@ public final class PartitionLog implements AutoCloseable {
      */
     public FileSlice read(long offset, int maxBytes, long maxOffset, boolean readCommitted) {
         while (true) {
-            long truncationsBefore = truncations;
+            long truncationsBefore = truncations; // the seqlock: read first, checked again after
+            if ((truncationsBefore & 1) != 0) {
+                Thread.yield(); // a truncation is changing the segments and the end (rare, short): wait for it
+                continue;
+            }
             try {
                 FileSlice slice = readOnce(offset, maxBytes, maxOffset, readCommitted);
                 if (truncations == truncationsBefore) {
@@ -1030,8 +1085,10 @@ public final class PartitionLog implements AutoCloseable {
                 }
             }
             // A truncation raced this read (rare: a follower's divergent tail): read again from the new log end,
-            // so the slice never reaches past it. Bytes past a cut are never rewritten (see truncateTo), so even
-            // a slice sent from the older end holds only whole batches up to the cut.
+            // so the slice never reaches past it. A slice returned just before a truncation may still be sent
+            // after it: bytes past a cut are never rewritten (see truncateTo), but the cut file is shortened,
+            // so such a slice may come up short, ending inside a batch (Kafka's fetch behaves the same; the
+            // client drops a partial trailing batch).
         }
     }
 
@@ -1207,6 +1264,8 @@ public final class PartitionLog implements AutoCloseable {
                 }
             } catch (IOException e) {
                 throw storageError("retention", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("retention", e.getCause());
             }
             return deleted;
         }
@@ -1304,6 +1363,10 @@ public final class PartitionLog implements AutoCloseable {
      */
     public long clean(long nowMs) {
         synchronized (cleanerLock) {
+            long truncationsBefore = truncations; // the seqlock first, then the end it guards
+            if ((truncationsBefore & 1) != 0) {
+                return 0; // a truncation is under way; the next pass starts from what it leaves
+            }
             LogEnd e = end;
             Segment active = e.segment();
             List<Segment> all = new ArrayList<>(segments.headMap(active.baseOffset(), true).values());
@@ -1314,7 +1377,6 @@ public final class PartitionLog implements AutoCloseable {
             long reclaimed = 0;
             long minHorizon = Long.MAX_VALUE;
             long firstUncleanable;
-            long truncationsBefore = truncations;
             try {
                 LogConfig cfg = config;
                 // Nothing from the high watermark on is stable: the one the replication layer reported
@@ -1388,7 +1450,8 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Forces data and indexes of everything appended so far and advances the recovery point. */
     public void flush() {
-        flushUpTo(end.offset());
+        long truncationsBefore = truncations;
+        flushUpTo(end.offset(), truncationsBefore);
     }
 
     /** flush.ms policy: flushes when unflushed data is older than flush.ms. Called by the LogManager scheduler. */
@@ -1399,8 +1462,11 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    private void flushUpTo(long offset) {
-        long truncationsBefore = truncations;
+    /**
+     * Forces segments below {@code offset} and moves the recovery point there, unless a truncation happened
+     * since {@code truncationsBefore} was read (when {@code offset} was chosen): it may be past the log end now.
+     */
+    private void flushUpTo(long offset, long truncationsBefore) {
         long from = recoveryPoint;
         if (offset <= from || closed) {
             return;
@@ -1416,8 +1482,10 @@ public final class PartitionLog implements AutoCloseable {
             throw storageError("flush", e);
         }
         synchronized (lock) {
-            if (offset > recoveryPoint && truncations == truncationsBefore) { // a truncation since: offset may be gone
-                recoveryPoint = offset;
+            // A truncation since: offset may be gone. The clamp keeps the recovery point within the log anyway.
+            long flushed = Math.min(offset, end.offset());
+            if (flushed > recoveryPoint && truncations == truncationsBefore) {
+                recoveryPoint = flushed;
             }
             unflushedMessages = 0;
             lastFlushMs = clock.millis();

@@ -11,6 +11,7 @@ import io.odradek.log.checkpoint.LeaderEpochFile.EpochEntry;
 import io.odradek.wire.ErrorCode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -243,5 +244,92 @@ class FollowerLogTest {
         assertThat(follower.endOffsetForEpoch(2)).isEqualTo(new EpochEndOffset(2, 3));
         List<EpochEntry> epochs = follower.leaderEpochs();
         assertThat(epochs).hasSize(3);
+    }
+    /** Makes the next leader-epoch-checkpoint write fail (its temp file cannot be created); undo() lifts it. */
+    private static Path blockEpochCheckpoint(PartitionLog log) throws IOException {
+        Path obstacle = log.dir().resolve("leader-epoch-checkpoint.tmp");
+        Files.createDirectories(obstacle.resolve("x"));
+        return obstacle;
+    }
+
+    private static void unblock(Path obstacle) throws IOException {
+        Files.delete(obstacle.resolve("x"));
+        Files.delete(obstacle);
+    }
+
+    private static List<String> allRecords(PartitionLog log) throws IOException {
+        return Batches.offsetsAndValues(LogFixture.readSlice(log.read(log.logStartOffset(), 1 << 20)));
+    }
+
+    @Test
+    void leaderAppendWhoseEpochCheckpointCannotBeWrittenFailsAsAStorageErrorAndARetryWritesTheBatchOnce()
+            throws IOException {
+        leader = open("leader", Map.of());
+        List<String> errors = new java.util.ArrayList<>();
+        leader.onStorageError((what, e) -> errors.add(what));
+        leader.append(batch(NOW, "a"), 0);
+        Path obstacle = blockEpochCheckpoint(leader);
+
+        assertThatThrownBy(() -> leader.append(batch(NOW, "b"), 1)).isInstanceOfSatisfying(LogException.class,
+                e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.KAFKA_STORAGE_ERROR));
+
+        assertThat(errors).containsExactly("append");
+        assertThat(leader.logEndOffset()).isEqualTo(1L);
+        assertThat(leader.leaderEpochs()).containsExactly(new EpochEntry(0, 0));
+        unblock(obstacle);
+        leader.append(batch(NOW, "b"), 1);
+        assertThat(allRecords(leader)).containsExactly("0:a", "1:b");
+        assertThat(leader.leaderEpochs()).containsExactly(new EpochEntry(0, 0), new EpochEntry(1, 1));
+    }
+
+    @Test
+    void followerAppendWhoseEpochCheckpointCannotBeWrittenFailsAsAStorageErrorAndARetryWritesTheBatchesOnce()
+            throws IOException {
+        openBoth(Map.of());
+        leader.append(batch(NOW, "a"), 0);
+        replicate(leader, follower);
+        leader.append(batch(NOW, "b", "c"), 2);
+        Path obstacle = blockEpochCheckpoint(follower);
+
+        assertThatThrownBy(() -> replicate(leader, follower)).isInstanceOfSatisfying(LogException.class,
+                e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.KAFKA_STORAGE_ERROR));
+
+        assertThat(follower.logEndOffset()).isEqualTo(1L);
+        unblock(obstacle);
+        replicate(leader, follower);
+        assertThat(allRecords(follower)).containsExactly("0:a", "1:b", "2:c");
+        assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs())
+                .containsExactly(new EpochEntry(0, 0), new EpochEntry(2, 1));
+    }
+    @Test
+    void aNewLeaderAssigningItsEpochAtTheLogEndAnswersThePreviousEpochsEndBeforeItsFirstAppend() throws IOException {
+        leader = open("leader", Map.of());
+        leader.append(batch(NOW, "a", "b"), 1);
+        leader.append(batch(NOW, "c"), 3);                // log end 3
+
+        // a follower elected at epoch 4 wrote what nobody else has; this log is elected at epoch 5
+        assertThat(leader.endOffsetForEpoch(4)).isEqualTo(EpochEndOffset.UNDEFINED);
+        leader.assignEpochStartOffset(5, leader.logEndOffset());
+
+        assertThat(leader.latestEpoch()).isEqualTo(5);
+        assertThat(leader.endOffsetForEpoch(4)).isEqualTo(new EpochEndOffset(3, 3));   // truncate to 3
+        assertThat(leader.endOffsetForEpoch(3)).isEqualTo(new EpochEndOffset(3, 3));
+        assertThat(leader.endOffsetForEpoch(5)).isEqualTo(new EpochEndOffset(5, 3));
+        leader.append(batch(NOW, "d"), 5);
+        assertThat(leader.leaderEpochs()).containsExactly(new EpochEntry(1, 0), new EpochEntry(3, 2),
+                new EpochEntry(5, 3));
+    }
+
+    @Test
+    void truncationAtTheLogEndDropsAnEpochAssignedThereWithoutData() throws IOException {
+        leader = open("leader", Map.of());
+        leader.append(batch(NOW, "a", "b"), 1);
+        leader.assignEpochStartOffset(2, 2);               // leader at epoch 2, then a follower again at once
+
+        leader.truncateTo(2);                              // what the fetcher does: nothing to cut
+
+        assertThat(leader.logEndOffset()).isEqualTo(2L);
+        assertThat(leader.leaderEpochs()).containsExactly(new EpochEntry(1, 0));
+        assertThat(leader.latestEpoch()).isEqualTo(1);
     }
 }

@@ -20,6 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -314,6 +317,74 @@ class TruncationTest {
         // The slice reads what is left at its position: whole batches up to the cut, never the new batch.
         assertThat(Batches.offsetsAndValues(LogFixture.readSlice(inFlight))).containsExactly("0:a", "1:b");
         assertThat(records(log)).containsExactly("0:a", "1:b", "2:X", "3:Y", "4:Z");
+    }
+
+    @Test
+    void aRollsBackgroundFlushRunningAfterATruncationLeavesTheRecoveryPointWithinTheLog() throws Exception {
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        try {
+            CountDownLatch gate = new CountDownLatch(1);
+            scheduler.execute(() -> {
+                try {
+                    gate.await();   // holds back the flushes the rolls queue
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            PartitionLog log = open("p", SMALL_SEGMENTS, PartitionLog.Options.defaults().withScheduler(scheduler));
+            appendPairs(log, 12, i -> 0);
+            assertThat(log.segmentBaseOffsets()).hasSizeGreaterThan(2);   // each roll queued a flush
+            long lastRoll = log.segmentBaseOffsets().get(log.segmentBaseOffsets().size() - 1);
+
+            log.truncateTo(2);
+            gate.countDown();
+            scheduler.submit(() -> { }).get();   // the queued flushes have run
+
+            assertThat(lastRoll).isGreaterThan(2L);
+            assertThat(log.logEndOffset()).isEqualTo(2L);
+            assertThat(log.recoveryPoint()).isLessThanOrEqualTo(2L);
+            log.append(batch(NOW, "x"), 1);
+            log.flush();
+            assertThat(log.recoveryPoint()).isEqualTo(3L);
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    @Test
+    void aReadStartingWhileATruncationIsUnderWayAnswersFromTheNewLogEnd() throws Exception {
+        PartitionLog log = open("p", Map.of());
+        log.append(batch(NOW, "a", "b"), 0);
+        log.append(batch(NOW, "c", "d"), 0);
+        log.append(batch(NOW, "e", "f"), 0);
+        List<Object> answers = new CopyOnWriteArrayList<>();
+        Thread[] reader = new Thread[1];
+        log.beforeTruncationPublished = () -> {
+            // the segments are cut already, the new end not yet published: a fetch at the new end arrives
+            reader[0] = new Thread(() -> {
+                try {
+                    answers.add(log.read(2, 1 << 20));
+                } catch (RuntimeException e) {
+                    answers.add(e);
+                }
+            });
+            reader[0].start();
+            try {
+                reader[0].join(500);   // gives a read that does not wait the time to answer from the old end
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+
+        log.truncateTo(2);
+        reader[0].join();
+
+        assertThat(answers).singleElement().isInstanceOfSatisfying(FileSlice.class, slice -> {
+            assertThat(slice.isEmpty()).isTrue();    // offset 2 is the new log end: nothing yet, not out of range
+            assertThat(slice.firstOffset()).isEqualTo(2L);
+        });
+        log.append(batch(NOW, "X"), 1);
+        assertThat(records(log)).containsExactly("0:a", "1:b", "2:X");
     }
 
     @Test

@@ -180,6 +180,39 @@ public final class BrokerConfigDef {
         // group coordinator's writes; this one the transaction coordinator's, as Kafka's TransactionStateManager.
         define("request.timeout.ms", INT, "30000", atLeast(0),
                 "How long a __transaction_state write may wait for its commit (then COORDINATOR_NOT_AVAILABLE).");
+
+        // Cluster mode (issue 8, cluster-node): KRaft's keys; without process.roles the broker is a single node.
+        define("process.roles", LIST, null, eachOneOf("broker", "controller"),
+                "broker, controller or both: run as a member of a replicated cluster (the controller role holds"
+                        + " the Ratis metadata quorum). Unset (Kafka: required): a single node with a local catalog.");
+        define("controller.quorum.voters", LIST, null, ANY,
+                "The controller quorum, id@host:port,... (the CONTROLLER listener of each controller).");
+        define("controller.quorum.bootstrap.servers", LIST, null, ANY,
+                "Dynamic quorums are not supported: controller.quorum.voters is required, except that one"
+                        + " server on a controller (Kafka's shipped server.properties) is a one-voter quorum of this node.");
+        define("controller.quorum.election.timeout.ms", INT, "1000", atLeast(1),
+                "Raft election timeout: the minimum of Ratis's randomized leader election timeout.");
+        define("broker.rack", STRING, null, ANY, "This broker's rack, for rack-aware replica placement.");
+        define("broker.session.timeout.ms", INT, "9000", atLeast(1),
+                "A broker silent for this long is fenced: its leaderships move to in-sync followers.");
+        define("broker.heartbeat.interval.ms", INT, "2000", atLeast(1), "How often a broker heartbeats to the controller.");
+        define("replica.lag.time.max.ms", LONG, "30000", atLeast(1),
+                "A follower not caught up with the leader for this long leaves the ISR.");
+        define("replica.fetch.max.bytes", INT, "1048576", atLeast(0), "Bytes a follower fetches per partition per request.");
+        define("replica.fetch.wait.max.ms", INT, "500", atLeast(0), "How long a follower's fetch waits for data.");
+        define("replica.fetch.min.bytes", INT, "1", atLeast(1), "Bytes a follower's fetch waits for.");
+        define("num.replica.fetchers", INT, "1", atLeast(1), "Fetcher threads per source broker.");
+        define("replica.fetch.response.max.bytes", INT, "10485760", atLeast(0), "Bytes a follower fetches per request.");
+        define("replica.fetch.backoff.ms", INT, "1000", atLeast(0), "How long a follower waits after a failed fetch.");
+        define("replica.socket.timeout.ms", INT, "30000", ANY, "How long a follower waits for a fetch answer.");
+        define("unclean.leader.election.enable", BOOLEAN, "false", ANY,
+                "Elect a replica outside the ISR when no in-sync one is alive (may lose acknowledged records).");
+        define("controlled.shutdown.enable", BOOLEAN, "true", ANY,
+                "On SIGTERM, move this broker's leaderships away before it stops.");
+        define("metadata.log.dir", STRING, null, ANY,
+                "Where the Ratis metadata log lives (in __cluster_metadata-ratis); default: the first log dir.");
+        define("inter.broker.listener.name", STRING, null, ANY,
+                "The listener followers fetch from; default: the client listener (the only one served).");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();

@@ -42,7 +42,9 @@ import java.util.concurrent.CompletableFuture;
  *     the previous one completes, which clients retry; INVALID_PRODUCER_EPOCH / PRODUCER_FENCED,
  *     INVALID_PRODUCER_ID_MAPPING, INVALID_TXN_STATE as Kafka). v4+ with verify_only only checks that the
  *     partitions are in the ongoing transaction, adding nothing (per partition: NONE, or
- *     TRANSACTION_ABORTABLE / INVALID_TXN_STATE as the coordinator answers).</li>
+ *     TRANSACTION_ABORTABLE / INVALID_TXN_STATE as the coordinator answers). v4+ without it (a partition
+ *     leader adding for a transaction version 2 producer, e.g. from another broker of a cluster) records the
+ *     transaction as transaction version 2, as Kafka does for requests above v3.</li>
  * <li>PRODUCER_FENCED is answered to v2+ only, INVALID_PRODUCER_EPOCH before, as Kafka does.</li>
  * </ul>
  */
@@ -111,8 +113,11 @@ public final class AddPartitionsToTxnHandler implements ApiHandler {
             }
             return CompletableFuture.completedFuture(results);
         }
+        // v4+ without verify_only comes from a partition leader of a transaction version 2 producer: the
+        // transaction is recorded as TV2, as Kafka's transactionVersionForAddPartitionsToTxn (version > 3) says.
         CompletableFuture<Map<TopicPartition, ErrorCode>> answer = verifyOnly
                 ? transactions.verify(transactionalId, producerId, producerEpoch, partitions, false)
+                : version >= 4 ? transactions.verify(transactionalId, producerId, producerEpoch, partitions, true)
                 : transactions.addPartitions(transactionalId, producerId, producerEpoch, partitions);
         return answer.handle((byPartition, failure) -> {
             Map<TopicPartition, ErrorCode> results = new LinkedHashMap<>();

@@ -40,6 +40,8 @@ import java.util.concurrent.CompletableFuture;
  * key, bad value), then the layout: manual assignments need partitions and replication factor -1 and
  * may name only this broker; otherwise -1 means the broker default, 0 or below -1 is
  * INVALID_PARTITIONS / INVALID_REPLICATION_FACTOR, and a factor above 1 cannot be met on one broker.
+ * In a cluster (process.roles) the factor and assignments go to the controller, which places the replicas
+ * and refuses what its registered brokers cannot meet; the answer waits until this broker has the topic.
  * validate_only runs every check and creates nothing. v5+ results carry partitions, replication factor
  * and the topic's effective configs; v7+ the topic id. The timeout is not needed: creation finishes
  * before we answer. Runs on the metadata thread (creating a topic syncs the catalog and makes dirs).
@@ -146,7 +148,8 @@ public final class CreateTopicsHandler implements ApiHandler {
         }
         topics.validateConfigs(t.configs);
         int partitions = t.assignments.isEmpty() ? partitionsFromCounts(t) : partitionsFromAssignments(t);
-        return topics.createTopic(t.name, partitions, t.configs, validateOnly);
+        // In a cluster the controller places replicas and checks the factor and assignments against its brokers.
+        return topics.createTopic(t.name, partitions, t.replicationFactor, t.assignments, t.configs, validateOnly);
     }
 
     private int partitionsFromCounts(NewTopic t) {
@@ -160,7 +163,7 @@ public final class CreateTopicsHandler implements ApiHandler {
                     "Number of partitions was set to an invalid non-positive value.");
         }
         short factor = t.replicationFactor == -1 ? topics.settings().defaultReplicationFactor() : t.replicationFactor;
-        if (factor > nodes) {
+        if (factor > nodes && !topics.isClusterMode()) {
             throw new MetadataException(ErrorCode.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
                     + factor + " time(s): The target replication factor of " + factor
                     + " cannot be reached because only " + nodes + " broker(s) are registered.");
@@ -184,7 +187,7 @@ public final class CreateTopicsHandler implements ApiHandler {
                     "Found multiple manual partition assignments for partition " + dup);
         }
         int us = topics.nodeId();
-        for (List<Integer> replicas : t.assignments.values()) {
+        for (List<Integer> replicas : topics.isClusterMode() ? List.<List<Integer>>of() : t.assignments.values()) {
             if (replicas.isEmpty()) {
                 throw new MetadataException(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes an empty replica list.");
@@ -216,7 +219,7 @@ public final class CreateTopicsHandler implements ApiHandler {
                 .set(CreatableTopicResult.ERROR_CODE, ErrorCode.NONE.code())
                 .set(CreatableTopicResult.ERROR_MESSAGE, null)
                 .set(CreatableTopicResult.NUM_PARTITIONS, topic.partitions())
-                .set(CreatableTopicResult.REPLICATION_FACTOR, (short) 1);
+                .set(CreatableTopicResult.REPLICATION_FACTOR, topics.replicationFactor(topic));
         for (ConfigDescriber.Entry e : configs.describeTopic(topic, topics.effectiveConfig(topic))) {
             result.add(CreatableTopicResult.CONFIGS)
                     .set(CreatableTopicConfigs.NAME, e.name())

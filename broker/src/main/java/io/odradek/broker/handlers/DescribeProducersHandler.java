@@ -2,6 +2,7 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.cluster.ClusterView;
 import io.odradek.log.LogException;
 import io.odradek.log.producer.ActiveProducer;
 import io.odradek.replication.partition.Partition;
@@ -24,21 +25,26 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Behaviour / version notes (Kafka's ReplicaManager.activeProducerState):
  * <ul>
- * <li>For each requested partition, the producers its leader's producer state knows (the same state that
+ * <li>For each requested partition, the producers its local replica's producer state knows (the same state that
  *     checks sequences and tracks open transactions): producer id, epoch, last sequence, last timestamp,
  *     the coordinator epoch of its last transaction marker (-1 if none) and the first offset of its open
  *     transaction on that partition (-1 if none). This is what {@code kafka-transactions describe-producers}
  *     and {@code find-hanging} read.</li>
- * <li>A partition with no log here: UNKNOWN_TOPIC_OR_PARTITION (Kafka answers NOT_LEADER_OR_FOLLOWER for
- *     a partition it knows but does not lead; on one node every known partition is led here). A log that
- *     went offline: its storage error. No topic authorization (no ACLs yet).</li>
+ * <li>Any replica answers, leader or follower, as Kafka's Partition.activeProducerState reads whichever
+ *     local log it has (the admin client asks the leader unless told a broker id; a follower's state is
+ *     what it has replicated). A partition the cluster metadata knows but this broker holds no replica of:
+ *     NOT_LEADER_OR_FOLLOWER; one nobody knows: UNKNOWN_TOPIC_OR_PARTITION. A log that went offline: its
+ *     storage error. No topic authorization (no ACLs yet).</li>
  * </ul>
  */
 public final class DescribeProducersHandler implements ApiHandler {
     private final Partitions partitions;
+    private final ClusterView cluster;
 
-    public DescribeProducersHandler(Partitions partitions) {
+    /** @param cluster the metadata image: whether a partition not hosted here exists elsewhere */
+    public DescribeProducersHandler(Partitions partitions, ClusterView cluster) {
         this.partitions = partitions;
+        this.cluster = cluster;
     }
 
     @Override
@@ -62,7 +68,8 @@ public final class DescribeProducersHandler implements ApiHandler {
     private void describe(String topic, int index, Struct out) {
         Optional<Partition> partition = partitions.partition(topic, index);
         if (partition.isEmpty()) {
-            fail(out, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, null);
+            fail(out, cluster.image().partition(topic, index).isPresent() ? ErrorCode.NOT_LEADER_OR_FOLLOWER
+                    : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, null);
             return;
         }
         List<ActiveProducer> producers;

@@ -3,6 +3,7 @@ package io.odradek.broker.handlers;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.producer.ProducerIdManager;
+import io.odradek.coordinator.runtime.CoordinatorErrors;
 import io.odradek.coordinator.transaction.InitProducerIdResult;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.wire.ErrorCode;
@@ -35,7 +36,8 @@ import java.util.concurrent.CompletableFuture;
  *     ongoing_txn_producer_id/epoch are -1.</li>
  * <li>The id is usually ready at once; when a new block of ids is being made durable the response waits
  *     for that write, off the event loop, and completes back on it. If it cannot be written:
- *     KAFKA_STORAGE_ERROR, which clients retry.</li>
+ *     KAFKA_STORAGE_ERROR, which clients retry. In a cluster the blocks come from the controller; while
+ *     none can be had: COORDINATOR_LOAD_IN_PROGRESS, as Kafka's RPCProducerIdManager answers.</li>
  * <li>Without a transactional_id, transaction_timeout_ms and v6's enable_2pc / keep_prepared_txn are
  *     ignored, as in Kafka.</li>
  * </ul>
@@ -114,6 +116,10 @@ public final class InitProducerIdHandler implements ApiHandler {
         try {
             producerId = id.join();
         } catch (RuntimeException e) {
+            ErrorCode coordinatorError = CoordinatorErrors.of(e);
+            if (coordinatorError != null) {
+                return error(coordinatorError); // a cluster's manager waiting for its next block
+            }
             LOG.log(System.Logger.Level.ERROR, "cannot allocate a producer id", e);
             return error(ErrorCode.KAFKA_STORAGE_ERROR);
         }

@@ -2,6 +2,7 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.cluster.ClusterView;
 import io.odradek.log.LogException;
 import io.odradek.log.OffsetAndTimestamp;
 import io.odradek.log.checkpoint.LeaderEpochFile;
@@ -45,8 +46,12 @@ import java.util.concurrent.CompletableFuture;
  *     leader), -1 where Kafka would have no epoch (an empty log's earliest).</li>
  * <li>A sentinel newer than the request version, or an unknown negative timestamp: UNSUPPORTED_VERSION for
  *     that partition; a partition listed twice: INVALID_REQUEST; unknown topic or partition:
- *     UNKNOWN_TOPIC_OR_PARTITION. current_leader_epoch is not checked yet (one node, one epoch). timeout_ms (v10+)
- *     only matters with tiered storage.</li>
+ *     UNKNOWN_TOPIC_OR_PARTITION. timeout_ms (v10+) only matters with tiered storage.</li>
+ * <li>Leadership (Kafka's Partition.getLocalLog): answered by the partition's leader only, checked with the
+ *     request's current_leader_epoch (v4+, -1: none): NOT_LEADER_OR_FOLLOWER (not the leader here, or a
+ *     partition the metadata knows that this broker holds no replica of), FENCED_LEADER_EPOCH (the
+ *     request's epoch is older), UNKNOWN_LEADER_EPOCH (newer: our metadata lags). The debugging replica id
+ *     -2 may ask a follower, as in Kafka. No KIP-951 fields: ListOffsets has none.</li>
  * </ul>
  */
 public final class ListOffsetsHandler implements ApiHandler {
@@ -57,12 +62,16 @@ public final class ListOffsetsHandler implements ApiHandler {
     static final long LATEST_TIERED = -5;
     static final long EARLIEST_PENDING_UPLOAD = -6;
     private static final int CONSUMER_REPLICA_ID = -1;
+    private static final int DEBUGGING_REPLICA_ID = -2;
     private static final byte READ_UNCOMMITTED = 0;
 
     private final Partitions partitions;
+    private final ClusterView cluster;
 
-    public ListOffsetsHandler(Partitions partitions) {
+    /** @param cluster the metadata image: whether a partition not hosted here exists elsewhere */
+    public ListOffsetsHandler(Partitions partitions, ClusterView cluster) {
         this.partitions = partitions;
+        this.cluster = cluster;
     }
 
     @Override
@@ -76,7 +85,9 @@ public final class ListOffsetsHandler implements ApiHandler {
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
-        boolean consumer = request.get(Request.REPLICA_ID) == CONSUMER_REPLICA_ID;
+        int replicaId = request.get(Request.REPLICA_ID);
+        boolean consumer = replicaId == CONSUMER_REPLICA_ID;
+        boolean leaderOnly = replicaId != DEBUGGING_REPLICA_ID;
         FetchIsolation isolation = FetchIsolation.of(!consumer, version >= 2 ? request.get(Request.ISOLATION_LEVEL) : READ_UNCOMMITTED);
         Set<TopicPartition> seen = new HashSet<>();
         Set<TopicPartition> duplicates = new HashSet<>();
@@ -105,8 +116,13 @@ public final class ListOffsetsHandler implements ApiHandler {
                     unknown(out, ErrorCode.UNSUPPORTED_VERSION);
                 } else {
                     Optional<Partition> found = partitions.partition(name, index);
+                    ErrorCode leadership;
                     if (found.isEmpty()) {
-                        unknown(out, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+                        unknown(out, cluster.image().partition(name, index).isPresent()
+                                ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+                    } else if ((leadership = checkLeader(found.get(),
+                            partition.get(ListOffsetsPartition.CURRENT_LEADER_EPOCH), leaderOnly)) != ErrorCode.NONE) {
+                        unknown(out, leadership);
                     } else {
                         try {
                             lookup(found.get(), timestamp, isolation, out);
@@ -142,6 +158,15 @@ public final class ListOffsetsHandler implements ApiHandler {
                 unknown(out, ErrorCode.NONE);
             }
         }
+    }
+
+    /** The partition's leader check; a debugging client (-2) may also read a follower. */
+    private static ErrorCode checkLeader(Partition partition, int currentLeaderEpoch, boolean leaderOnly) {
+        ErrorCode error = partition.checkLeader(currentLeaderEpoch);
+        if (!leaderOnly && error == ErrorCode.NOT_LEADER_OR_FOLLOWER) {
+            return ErrorCode.NONE;
+        }
+        return error;
     }
 
     /** Kafka's: the first cached epoch, if it starts at or before the log start; else none. */

@@ -3,11 +3,13 @@ package io.odradek.broker.handlers;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.cluster.ClusterView;
-import io.odradek.broker.cluster.SingleNodeClusterView;
-import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
+import io.odradek.replication.cluster.BrokerRegistration;
+import io.odradek.replication.cluster.ClusterImage;
+import io.odradek.replication.cluster.Endpoint;
+import io.odradek.replication.cluster.PartitionRegistration;
+import io.odradek.replication.cluster.TopicImage;
 import io.odradek.replication.metadata.MetadataException;
-import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.metadata.TopicNames;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
@@ -27,19 +29,28 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Metadata (key 3), versions 0-13.
+ * Metadata (key 3), versions 0-13, answered from the {@link ClusterView}'s image, as Kafka's KRaft metadata
+ * cache answers.
  * <ul>
- * <li>One broker, us: node id, advertised host and the port clients reach (the bound one when the
- *     listener is on port 0). We are the controller (v1+) and lead every partition with epoch 0;
- *     replicas and ISR are [us], offline replicas empty (v5+). A partition whose log dir went offline
- *     (an I/O error) is reported as Kafka 4 does once its only replica is lost: LEADER_NOT_AVAILABLE,
- *     leader -1, offline replicas [us]; produce and fetch on it answer KAFKA_STORAGE_ERROR.</li>
+ * <li>Brokers: every registered, unfenced broker with an endpoint on the client listener (host, port,
+ *     rack v1+). On a single node that is us: node id, advertised host and the port clients reach (the
+ *     bound one when the listener is on port 0).</li>
+ * <li>Controller id (v1+): as Kafka's brokers, which never expose the quorum to clients, a live broker:
+ *     this one (admin requests sent to it reach the controller through it); the lowest live broker id when
+ *     this broker is fenced; -1 when none is live.</li>
+ * <li>Partitions: leader, leader epoch (v7+), replicas and ISR from the image; offline replicas (v5+) are
+ *     those on fenced or unregistered brokers, and our own when its log dir went offline (an I/O error).
+ *     A partition whose leader has no live endpoint is LEADER_NOT_AVAILABLE with leader -1
+ *     (LISTENER_NOT_FOUND when the leader is live but lacks the client listener). So a single node leads
+ *     every partition with epoch 0, replicas and ISR [us]; a partition in an offline log dir is reported as
+ *     Kafka 4 does once its only replica is lost: LEADER_NOT_AVAILABLE, leader -1, offline replicas [us];
+ *     produce and fetch on it answer KAFKA_STORAGE_ERROR.</li>
  * <li>Topics: null = all (v1+); v0 uses an empty list for all; otherwise empty = none.</li>
  * <li>A requested topic that does not exist is created with {@code num.partitions} when
  *     {@code auto.create.topics.enable} and the request allows it (always before v4), and returned with
- *     NONE since creation here is synchronous (Kafka answers LEADER_NOT_AVAILABLE and the client
- *     retries). Otherwise UNKNOWN_TOPIC_OR_PARTITION, or INVALID_TOPIC_EXCEPTION for an illegal name.
- *     Internal topics are never auto-created here; their owners create them. Auto-creation obeys the
+ *     NONE since creation here waits until the topic is in the image (Kafka answers LEADER_NOT_AVAILABLE and
+ *     the client retries). Otherwise UNKNOWN_TOPIC_OR_PARTITION, or INVALID_TOPIC_EXCEPTION for an illegal
+ *     name. Internal topics are never auto-created here; their owners create them. Auto-creation obeys the
  *     partition limits of CreateTopics: a refusal is the topic's error (POLICY_VIOLATION).</li>
  * <li>Topic ids: in requests only from v12, as in Kafka 4 (v10-11 with an id or a null name fail the
  *     whole request with INVALID_REQUEST). When ids are given, names are ignored and an unknown id
@@ -57,19 +68,11 @@ public final class MetadataHandler implements ApiHandler {
     private static final UUID ZERO_ID = new UUID(0, 0);
 
     private final TopicService topics;
-    private final LocalNode node;
-    /** The cluster image (brokers, leaders, ISRs); synthesized from the catalog on a single node. */
     private final ClusterView cluster;
 
-    public MetadataHandler(TopicService topics, LocalNode node, ClusterView cluster) {
+    public MetadataHandler(TopicService topics, ClusterView cluster) {
         this.topics = topics;
-        this.node = node;
         this.cluster = cluster;
-    }
-
-    /** A single node's handler: the cluster is this broker alone. */
-    public MetadataHandler(TopicService topics, LocalNode node) {
-        this(topics, node, new SingleNodeClusterView(topics, node));
     }
 
     @Override
@@ -103,8 +106,9 @@ public final class MetadataHandler implements ApiHandler {
         boolean clusterOps = version >= 8 && version <= 10
                 && request.get(MetadataApi.Request.INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS);
 
+        ClusterImage image = cluster.image();
         boolean mustCreate = allowAutoCreate && wanted.stream()
-                .anyMatch(w -> topics.topic(w.name).isEmpty() && creatable(w.name));
+                .anyMatch(w -> image.topic(w.name).isEmpty() && creatable(w.name));
         if (mustCreate) {
             return topics.async(() -> response(allTopics, byId, wanted, true, topicOps, clusterOps));
         }
@@ -113,28 +117,34 @@ public final class MetadataHandler implements ApiHandler {
 
     private Struct response(boolean allTopics, boolean byId, List<Wanted> wanted, boolean autoCreate,
                             boolean topicOps, boolean clusterOps) {
+        ClusterImage image = cluster.image();
         Struct response = Response.SCHEMA.newStruct()
-                .set(Response.CLUSTER_ID, topics.clusterId())
-                .set(Response.CONTROLLER_ID, node.nodeId())
+                .set(Response.CLUSTER_ID, clusterId(topics, image))
+                .set(Response.CONTROLLER_ID, controllerId(cluster, image))
                 .set(Response.ERROR_CODE, ErrorCode.NONE.code());
-        response.add(Response.BROKERS)
-                .set(MetadataResponseBroker.NODE_ID, node.nodeId())
-                .set(MetadataResponseBroker.HOST, node.host())
-                .set(MetadataResponseBroker.PORT, node.port())
-                .set(MetadataResponseBroker.RACK, node.rack());
+        for (BrokerRegistration b : image.brokers().values()) {
+            Endpoint endpoint = PartitionStates.aliveEndpoint(image, b.id(), cluster.clientListener());
+            if (endpoint != null) {
+                response.add(Response.BROKERS)
+                        .set(MetadataResponseBroker.NODE_ID, b.id())
+                        .set(MetadataResponseBroker.HOST, endpoint.host())
+                        .set(MetadataResponseBroker.PORT, endpoint.port())
+                        .set(MetadataResponseBroker.RACK, b.rack());
+            }
+        }
         if (clusterOps) {
             response.set(Response.CLUSTER_AUTHORIZED_OPERATIONS, ALL_CLUSTER_OPERATIONS);
         }
         if (allTopics) {
-            topics.topics().forEach(t -> addTopic(response, t, topicOps));
+            image.topics().values().forEach(t -> addTopic(response, image, t, topicOps));
         } else if (byId) {
             Set<UUID> ids = new LinkedHashSet<>();
             wanted.forEach(w -> ids.add(w.id));
             ids.remove(ZERO_ID);
             for (UUID id : ids) {
-                TopicInfo t = topics.topic(id).orElse(null);
+                TopicImage t = image.topic(id).orElse(null);
                 if (t != null) {
-                    addTopic(response, t, topicOps);
+                    addTopic(response, image, t, topicOps);
                 } else {
                     response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, ErrorCode.UNKNOWN_TOPIC_ID.code())
                             .set(MetadataResponseTopic.NAME, null).set(MetadataResponseTopic.TOPIC_ID, id);
@@ -143,22 +153,24 @@ public final class MetadataHandler implements ApiHandler {
         } else {
             Set<String> names = new LinkedHashSet<>();
             wanted.forEach(w -> names.add(w.name));
+            ClusterImage current = image;
             for (String name : names) {
-                TopicInfo t = topics.topic(name).orElse(null);
+                TopicImage t = current.topic(name).orElse(null);
                 ErrorCode error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
                 if (t == null && !TopicNames.isValid(name)) {
                     error = ErrorCode.INVALID_TOPIC_EXCEPTION;
                 } else if (t == null && autoCreate && creatable(name)) {
                     try {
-                        t = topics.createTopic(name, topics.settings().numPartitions(), Map.of(), false);
+                        topics.createTopic(name, topics.settings().numPartitions(), Map.of(), false);
                     } catch (MetadataException e) {
                         // Lost a race with another creator, or a '.'/'_' collision.
-                        t = topics.topic(name).orElse(null);
                         error = e.error() == ErrorCode.TOPIC_ALREADY_EXISTS ? error : e.error();
                     }
+                    current = cluster.image();
+                    t = current.topic(name).orElse(null);
                 }
                 if (t != null) {
-                    addTopic(response, t, topicOps);
+                    addTopic(response, current, t, topicOps);
                 } else {
                     response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, error.code())
                             .set(MetadataResponseTopic.NAME, name)
@@ -174,29 +186,49 @@ public final class MetadataHandler implements ApiHandler {
         return TopicNames.isValid(name) && !TopicNames.isReservedForBroker(name);
     }
 
-    private void addTopic(Struct response, TopicInfo t, boolean topicOps) {
+    /**
+     * As Kafka's brokers: a live broker, since clients cannot reach the quorum; this one when it is live
+     * (so a single node names itself).
+     */
+    static int controllerId(ClusterView cluster, ClusterImage image) {
+        if (image.isActive(cluster.localBrokerId())) {
+            return cluster.localBrokerId();
+        }
+        return image.brokers().values().stream().filter(b -> !b.fenced()).mapToInt(BrokerRegistration::id)
+                .findFirst().orElse(-1);
+    }
+
+    /** The image's cluster id; the local one until the first image carries it. */
+    static String clusterId(TopicService topics, ClusterImage image) {
+        return image.clusterId() != null ? image.clusterId() : topics.clusterId();
+    }
+
+    private void addTopic(Struct response, ClusterImage image, TopicImage t, boolean topicOps) {
         Struct topic = response.add(Response.TOPICS)
                 .set(MetadataResponseTopic.ERROR_CODE, ErrorCode.NONE.code())
                 .set(MetadataResponseTopic.NAME, t.name())
                 .set(MetadataResponseTopic.TOPIC_ID, t.id())
-                .set(MetadataResponseTopic.IS_INTERNAL, t.internal());
+                .set(MetadataResponseTopic.IS_INTERNAL, TopicNames.isInternal(t.name()));
         if (topicOps) {
             topic.set(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS, ALL_TOPIC_OPERATIONS);
         }
-        List<Integer> us = List.of(node.nodeId());
-        for (int p = 0; p < t.partitions(); p++) {
-            // A partition in an offline log dir has no leader, as Kafka 4's metadata cache reports it:
-            // LEADER_NOT_AVAILABLE, leader -1, this broker among the offline replicas.
-            boolean offline = topics.isOffline(t.name(), p);
+        for (int p = 0; p < t.partitions().size(); p++) {
+            PartitionRegistration reg = t.partitions().get(p);
+            ErrorCode error = ErrorCode.NONE;
+            int leader = reg.leader();
+            if (PartitionStates.aliveEndpoint(image, leader, cluster.clientListener()) == null) {
+                error = image.isActive(leader) ? ErrorCode.LISTENER_NOT_FOUND : ErrorCode.LEADER_NOT_AVAILABLE;
+                leader = PartitionRegistration.NO_LEADER;
+            }
             topic.add(MetadataResponseTopic.PARTITIONS)
-                    .set(MetadataResponsePartition.ERROR_CODE,
-                            (offline ? ErrorCode.LEADER_NOT_AVAILABLE : ErrorCode.NONE).code())
+                    .set(MetadataResponsePartition.ERROR_CODE, error.code())
                     .set(MetadataResponsePartition.PARTITION_INDEX, p)
-                    .set(MetadataResponsePartition.LEADER_ID, offline ? -1 : node.nodeId())
-                    .set(MetadataResponsePartition.LEADER_EPOCH, 0)
-                    .set(MetadataResponsePartition.REPLICA_NODES, us)
-                    .set(MetadataResponsePartition.ISR_NODES, us)
-                    .set(MetadataResponsePartition.OFFLINE_REPLICAS, offline ? us : List.of());
+                    .set(MetadataResponsePartition.LEADER_ID, leader)
+                    .set(MetadataResponsePartition.LEADER_EPOCH, reg.leaderEpoch())
+                    .set(MetadataResponsePartition.REPLICA_NODES, reg.replicas())
+                    .set(MetadataResponsePartition.ISR_NODES, reg.isr())
+                    .set(MetadataResponsePartition.OFFLINE_REPLICAS,
+                            cluster.offlineReplicas(image, t.name(), reg, p));
         }
     }
 

@@ -4,12 +4,15 @@ import io.netty.buffer.ByteBuf;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.CancelOnClose;
+import io.odradek.broker.fetch.CurrentLeader;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.transaction.TransactionVerifier;
 import io.odradek.log.LogAppendException;
 import io.odradek.log.AppendResult;
+import io.odradek.log.LogConfig;
 import io.odradek.log.LogException;
 import io.odradek.log.producer.VerificationGuard;
 import io.odradek.replication.partition.DelayedOperation;
@@ -66,9 +69,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     partition's append is in the log. acks=all then waits, in the waiting-operations set, until each
  *     appended partition's high watermark passes its last offset: at once on one node; after timeout_ms
  *     the partitions still short get REQUEST_TIMED_OUT (base offset kept), as Kafka's DelayedProduce; a
- *     closed connection drops the wait. min.insync.replicas is not checked yet (one node, one replica).
- *     acks=0 sends no response; if a partition failed, the connection is closed instead, as Kafka does, so
- *     the client refreshes its metadata.</li>
+ *     closed connection drops the wait. acks=0 sends no response; if a partition failed, the connection is
+ *     closed instead, as Kafka does, so the client refreshes its metadata.</li>
+ * <li>Replication (Kafka's Partition.appendRecordsToLeader and checkEnoughReplicasReachOffset): a partition
+ *     this broker does not lead (a follower here, or only known from the cluster metadata) is
+ *     NOT_LEADER_OR_FOLLOWER, with KIP-951's current_leader (leader id and epoch from the metadata image,
+ *     or from the local replica when it knows a newer epoch) and the leader's client endpoint in
+ *     node_endpoints on v10+ (whoever refused: this check, the writer, or a wait), as Kafka 4 answers it, so the
+ *     client goes there without a metadata round trip. acks=all with fewer in-sync replicas than the
+ *     topic's min.insync.replicas is NOT_ENOUGH_REPLICAS before anything is appended; an acks=all append
+ *     whose high watermark passed it while the ISR was below min.insync.replicas is
+ *     NOT_ENOUGH_REPLICAS_AFTER_APPEND (the records are in the log, offsets kept); one whose partition
+ *     stopped being led here while it waited is NOT_LEADER_OR_FOLLOWER. The leader check on this path is
+ *     one volatile read; on one node it always passes and the ISR is this broker alone (so a topic with
+ *     min.insync.replicas above 1 refuses acks=all, as a one-broker Kafka does).</li>
  * <li>Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION (Kafka 4 does not auto-create on produce);
  *     v13 names topics by id, an unknown id is UNKNOWN_TOPIC_ID. Internal topics (__consumer_offsets,
  *     __transaction_state) take no client writes: INVALID_TOPIC_EXCEPTION, as in Kafka.</li>
@@ -128,6 +142,7 @@ public final class ProduceHandler implements ApiHandler {
 
     private final PartitionLogs topics;
     private final Partitions partitions;
+    private final ClusterView cluster;
     private final TransactionVerifier verifier;
     private final boolean partitionVerification;
     /**
@@ -138,20 +153,22 @@ public final class ProduceHandler implements ApiHandler {
     private final Map<Object, CompletableFuture<Void>> heldBack = new ConcurrentHashMap<>();
 
     /** Without a transaction coordinator: transactional batches are appended unchecked. */
-    public ProduceHandler(PartitionLogs topics, Partitions partitions) {
-        this(topics, partitions, null, true);
+    public ProduceHandler(PartitionLogs topics, Partitions partitions, ClusterView cluster) {
+        this(topics, partitions, cluster, null, true);
     }
 
     /**
+     * @param cluster               the metadata image: who leads a partition this broker does not (KIP-951)
      * @param verifier              the transaction coordinator, asked before a transactional batch is appended;
      *                              null appends them unchecked
      * @param partitionVerification Kafka's {@code transaction.partition.verification.enable}: whether batches
      *                              of transaction version 1 clients (Produce before v12) are verified
      */
-    public ProduceHandler(PartitionLogs topics, Partitions partitions, TransactionVerifier verifier,
-            boolean partitionVerification) {
+    public ProduceHandler(PartitionLogs topics, Partitions partitions, ClusterView cluster,
+            TransactionVerifier verifier, boolean partitionVerification) {
         this.topics = topics;
         this.partitions = partitions;
+        this.cluster = cluster;
         this.verifier = verifier;
         this.partitionVerification = partitionVerification;
     }
@@ -267,7 +284,7 @@ public final class ProduceHandler implements ApiHandler {
                     continue;
                 }
                 Records records = partition.get(PartitionProduceData.RECORDS);
-                Partition target = check(version, context.clientId(), name, index, records, out);
+                Partition target = check(version, acks, context.clientId(), name, index, records, out);
                 if (target == null) {
                     failed.set(true);
                     continue;
@@ -304,23 +321,31 @@ public final class ProduceHandler implements ApiHandler {
         if (acks == ACKS_ALL) {
             int timeoutMs = Math.max(0, request.get(Request.TIMEOUT_MS));
             return new Handled(all.thenCompose(v -> awaitHighWatermark(context, List.copyOf(appended), timeoutMs,
-                    response)), submitted);
+                    response, version, failed)), submitted);
         }
-        return new Handled(all.thenApply(v -> response), submitted);
+        return new Handled(all.thenApply(v -> {
+            if (failed.get()) {
+                addCurrentLeaders(version, response);
+            }
+            return response;
+        }), submitted);
     }
 
     /**
      * Kafka's per-partition checks before an append. Returns the partition to append to, or null when the
      * partition was refused here (its response filled in).
      */
-    private Partition check(short version, String clientId, String topic, int index, Records records, Struct out) {
+    private Partition check(short version, short acks, String clientId, String topic, int index, Records records,
+            Struct out) {
         ErrorCode refused = null;
         String why = null;
         Optional<Partition> found = topic == null ? Optional.empty() : partitions.partition(topic, index);
         if (topic == null) {
             refused = ErrorCode.UNKNOWN_TOPIC_ID;
         } else if (found.isEmpty()) {
-            refused = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+            // Kafka: a partition the metadata knows but this broker holds no replica of is NOT_LEADER_OR_FOLLOWER.
+            refused = cluster.image().partition(topic, index).isPresent() ? ErrorCode.NOT_LEADER_OR_FOLLOWER
+                    : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
         } else if (INTERNAL_TOPICS.contains(topic) && !ADMIN_CLIENT_ID.equals(clientId)) {
             refused = ErrorCode.INVALID_TOPIC_EXCEPTION;
             why = "Cannot append to internal topic " + topic;
@@ -329,12 +354,78 @@ public final class ProduceHandler implements ApiHandler {
             why = "Produce requests with version " + version + " must have at least one record batch per partition";
         } else if ((refused = validateRecords(version, memory.buffer())) != null) {
             why = invalidMessage(version, refused);
+        } else if ((refused = found.get().checkLeader(-1)) != ErrorCode.NONE) {
+            why = "This server is not the leader for partition " + found.get();
+        } else if ((refused = found.get().checkEnoughReplicas(acks)) != ErrorCode.NONE) {
+            why = notEnoughReplicas(found.get());
+        } else {
+            refused = null;
         }
         if (refused != null) {
             fail(out, refused, why);
             return null;
         }
         return found.get();
+    }
+
+    /** Kafka's NotEnoughReplicasException message. */
+    private String notEnoughReplicas(Partition partition) {
+        List<Integer> isr = partition.inSyncReplicas();
+        if (isr.isEmpty()) {
+            isr = List.of(cluster.localBrokerId()); // a single node's partition: this broker alone is in sync
+        }
+        return "The size of the current ISR : " + isr.size() + " is insufficient to satisfy the min.isr requirement of "
+                + partition.log().config().get(LogConfig.MIN_INSYNC_REPLICAS) + " for partition " + partition
+                + ", live replica(s) broker.id are : " + isr;
+    }
+
+    /**
+     * KIP-951 on v10+, once every partition is answered (one thread): each partition answered
+     * NOT_LEADER_OR_FOLLOWER (refused here, by the writer, or while waiting for acks=all) gets its current
+     * leader, and the response's node_endpoints the leaders' client endpoints, each node once, as Kafka's
+     * KafkaApis does for producers.
+     */
+    private void addCurrentLeaders(short version, Struct response) {
+        if (version < 10) {
+            return;
+        }
+        for (Struct topic : response.get(Response.RESPONSES)) {
+            String name = null;
+            for (Struct out : topic.get(TopicProduceResponse.PARTITION_RESPONSES)) {
+                if (out.get(PartitionProduceResponse.ERROR_CODE) != ErrorCode.NOT_LEADER_OR_FOLLOWER.code()) {
+                    continue;
+                }
+                if (name == null) {
+                    name = version >= 13 ? topics.topicName(topic.get(TopicProduceResponse.TOPIC_ID)).orElse(null)
+                            : topic.get(TopicProduceResponse.NAME);
+                }
+                int index = out.get(PartitionProduceResponse.INDEX);
+                Partition local = name == null ? null : partitions.partition(name, index).orElse(null);
+                CurrentLeader leader = CurrentLeader.of(cluster, name, index, local);
+                out.set(PartitionProduceResponse.CURRENT_LEADER, PartitionProduceResponse.LeaderIdAndEpoch.SCHEMA.newStruct()
+                        .set(PartitionProduceResponse.LeaderIdAndEpoch.LEADER_ID, leader.leaderId())
+                        .set(PartitionProduceResponse.LeaderIdAndEpoch.LEADER_EPOCH, leader.leaderEpoch()));
+                if (leader.endpoint() != null && !hasNode(response, leader.leaderId())) {
+                    response.add(Response.NODE_ENDPOINTS)
+                            .set(Response.NodeEndpoint.NODE_ID, leader.leaderId())
+                            .set(Response.NodeEndpoint.HOST, leader.endpoint().host())
+                            .set(Response.NodeEndpoint.PORT, leader.endpoint().port())
+                            .set(Response.NodeEndpoint.RACK, leader.node().rack());
+                }
+            }
+        }
+    }
+
+    private static boolean hasNode(Struct response, int nodeId) {
+        List<Struct> known = response.get(Response.NODE_ENDPOINTS);
+        if (known != null) {
+            for (Struct node : known) {
+                if (node.get(Response.NodeEndpoint.NODE_ID) == nodeId) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -603,14 +694,17 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * acks=all: answers once the high watermark of every appended partition has passed its last offset (at
-     * once on one node), or after timeout_ms with REQUEST_TIMED_OUT on the partitions still short, as Kafka's
-     * DelayedProduce. Waits in the waiting-operations set, and is dropped if the connection closes.
+     * acks=all: answers once every appended partition is decided, as Kafka's DelayedProduce: its high watermark
+     * passed its last offset (at once on one node; NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR was then below
+     * min.insync.replicas) or this broker stopped leading it (NOT_LEADER_OR_FOLLOWER); after timeout_ms the
+     * partitions still short get REQUEST_TIMED_OUT. Waits in the waiting-operations set, and is dropped if the
+     * connection closes.
      */
     private CompletableFuture<Struct> awaitHighWatermark(RequestContext context, List<Appended> appended,
-            int timeoutMs, Struct response) {
-        DelayedProduce produce = new DelayedProduce(appended, timeoutMs, response);
+            int timeoutMs, Struct response, short version, AtomicBoolean failed) {
+        DelayedProduce produce = new DelayedProduce(appended, timeoutMs, response, version, failed);
         if (produce.canComplete()) {
+            produce.settle(false);
             return CompletableFuture.completedFuture(response);
         }
         List<Partition> keys = new ArrayList<>();
@@ -622,45 +716,77 @@ public final class ProduceHandler implements ApiHandler {
         return produce.future;
     }
 
-    /** An acks=all produce waiting for its partitions' high watermarks; it only reads volatile offsets. */
-    private static final class DelayedProduce extends DelayedOperation {
+    /** An acks=all produce waiting for its partitions' high watermarks; its checks only read volatile state. */
+    private final class DelayedProduce extends DelayedOperation {
         final List<Appended> appended;
         final Struct response;
+        final short version;
+        /** Whether any partition of the request failed (then KIP-951 fields may be due). */
+        final AtomicBoolean failed;
         final CompletableFuture<Struct> future = new CompletableFuture<>();
 
-        DelayedProduce(List<Appended> appended, int timeoutMs, Struct response) {
+        DelayedProduce(List<Appended> appended, int timeoutMs, Struct response, short version, AtomicBoolean failed) {
             super(timeoutMs, DelayedOperation.INLINE);
             this.appended = appended;
             this.response = response;
+            this.version = version;
+            this.failed = failed;
         }
 
         @Override
         protected boolean canComplete() {
             for (Appended a : appended) {
-                if (!replicated(a)) {
+                if (!decided(a)) {
                     return false;
                 }
             }
             return true;
         }
 
-        private static boolean replicated(Appended a) {
-            return a.partition().highWatermark() > a.lastOffset();
+        /** Replicated far enough, or no longer ours to replicate (Kafka's checkEnoughReplicasReachOffset). */
+        private boolean decided(Appended a) {
+            return !a.partition().isLeader() || a.partition().highWatermark() > a.lastOffset();
+        }
+
+        /**
+         * Fills in each partition's outcome: NOT_LEADER_OR_FOLLOWER if leadership moved away,
+         * NOT_ENOUGH_REPLICAS_AFTER_APPEND if the high watermark passed while the ISR was below min.insync.replicas,
+         * and, when {@code expired}, REQUEST_TIMED_OUT where the high watermark has not passed yet. Kafka keeps the
+         * assigned base offset on every one of them.
+         */
+        void settle(boolean expired) {
+            for (Appended a : appended) {
+                Partition partition = a.partition();
+                if (!partition.isLeader()) {
+                    a.out().set(PartitionProduceResponse.ERROR_CODE, ErrorCode.NOT_LEADER_OR_FOLLOWER.code())
+                            .set(PartitionProduceResponse.ERROR_MESSAGE, "Leader changed while waiting for the "
+                                    + "in-sync replicas of " + partition + " to reach offset " + a.lastOffset());
+                    failed.set(true);
+                } else if (partition.highWatermark() > a.lastOffset()) {
+                    if (partition.checkEnoughReplicas(ACKS_ALL) != ErrorCode.NONE) {
+                        a.out().set(PartitionProduceResponse.ERROR_CODE,
+                                ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code());
+                    }
+                } else if (expired) {
+                    a.out().set(PartitionProduceResponse.ERROR_CODE, ErrorCode.REQUEST_TIMED_OUT.code())
+                            .set(PartitionProduceResponse.ERROR_MESSAGE, "the high watermark did not reach offset "
+                                    + a.lastOffset() + " within timeout_ms");
+                }
+            }
+            if (failed.get()) {
+                addCurrentLeaders(version, response);
+            }
         }
 
         @Override
         protected void onComplete(Outcome outcome) {
             switch (outcome) {
-                case SATISFIED -> future.complete(response);
+                case SATISFIED -> {
+                    settle(false);
+                    future.complete(response);
+                }
                 case EXPIRED -> {
-                    // Kafka keeps the assigned base offset and sets the error on the partitions not yet replicated.
-                    for (Appended a : appended) {
-                        if (!replicated(a)) {
-                            a.out().set(PartitionProduceResponse.ERROR_CODE, ErrorCode.REQUEST_TIMED_OUT.code())
-                                    .set(PartitionProduceResponse.ERROR_MESSAGE, "the high watermark did not reach offset "
-                                            + a.lastOffset() + " within timeout_ms");
-                        }
-                    }
+                    settle(true);
                     future.complete(response);
                 }
                 // Its connection is gone: no response (null, as for acks=0), so nothing is logged or written.

@@ -6,6 +6,9 @@ import io.odradek.log.LogException;
 import io.odradek.log.LogManager;
 import io.odradek.log.PartitionLog;
 import io.odradek.log.StorageLimits;
+import io.odradek.replication.cluster.ClusterImage;
+import io.odradek.replication.cluster.PartitionRegistration;
+import io.odradek.replication.cluster.TopicImage;
 import io.odradek.replication.metadata.ClusterMetadata;
 import io.odradek.replication.metadata.Ids;
 import io.odradek.replication.metadata.MetadataException;
@@ -28,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -44,6 +48,11 @@ import java.util.function.Supplier;
  * <p>Limits, as Kafka's controller answers them: at most {@link #MAX_PARTITIONS_PER_REQUEST} partitions
  * per request and at most {@code odradek.max.partitions} on this broker, both POLICY_VIOLATION.
  * Handlers run changes through {@link #async} so disk syncs stay off the event loops.
+ *
+ * <p>Cluster mode ({@code process.roles} set): the catalog is the newest applied metadata image
+ * ({@link #applyImage}), logs exist only for the replicas assigned here ({@link #reconcileReplicas}), and
+ * creations and deletions go to the controller quorum through a {@link TopicController}, returning once
+ * this broker has applied them, so every caller keeps the same TopicInfo/MetadataException contract.
  */
 public final class TopicService implements AutoCloseable {
     private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
@@ -84,15 +93,32 @@ public final class TopicService implements AutoCloseable {
      */
     public static final int DEFAULT_MAX_PARTITIONS = 10_000;
 
+    /**
+     * Creations and deletions in cluster mode: commands to the controller quorum, returning once the
+     * local image has applied them (implemented in broker/cluster).
+     */
+    public interface TopicController {
+        /** {@code partitions}/{@code replicationFactor} -1: the broker defaults; {@code assignments} win when given. */
+        TopicInfo createTopic(String name, int partitions, short replicationFactor,
+                Map<Integer, List<Integer>> assignments, Map<String, String> configs, boolean validateOnly);
+
+        TopicInfo deleteTopic(TopicInfo topic);
+    }
+
     private final Settings settings;
     private final ClusterMetadata metadata;
     private final LogManager logs;
     private final ExecutorService metadataThread;
+    /** Cluster mode: the catalog of the newest applied image; null on a single node (the local catalog). */
+    private final AtomicReference<ImageTopics> image;
+    private volatile TopicController controller;
 
-    private TopicService(Settings settings, ClusterMetadata metadata, LogManager logs) {
+    private TopicService(Settings settings, ClusterMetadata metadata, LogManager logs,
+            AtomicReference<ImageTopics> image) {
         this.settings = settings;
         this.metadata = metadata;
         this.logs = logs;
+        this.image = image;
         this.metadataThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "odradek-metadata");
             t.setDaemon(true);
@@ -102,7 +128,23 @@ public final class TopicService implements AutoCloseable {
 
     /** Opens (or creates) the metadata and the logs in the broker's log dirs. */
     public static TopicService open(BrokerConfig config) {
-        return open(Settings.from(config), config.logBackground());
+        return config.isClusterMode() ? openForCluster(Settings.from(config), config.logBackground())
+                : open(Settings.from(config), config.logBackground());
+    }
+
+    /**
+     * Cluster mode: the logs found on disk are opened but nothing is reconciled yet; the catalog is empty
+     * until the first image is applied, and logs of replicas not assigned here are removed only once the
+     * image has caught up ({@link #reconcileReplicas}). meta.properties still holds the node id and the
+     * cluster id this node proposes when it registers.
+     */
+    public static TopicService openForCluster(Settings settings, LogManager.Background background) {
+        ClusterMetadata metadata = ClusterMetadata.open(settings.logDirs(), settings.nodeId());
+        AtomicReference<ImageTopics> image = new AtomicReference<>(ImageTopics.EMPTY);
+        LogManager logs = LogManager.open(settings.logDirs(), settings.logDefaults(),
+                topic -> image.get().topic(topic).map(TopicInfo::configs).orElse(Map.of()),
+                settings.retentionCheckIntervalMs(), settings.indexIdleUnmapMs(), Clock.systemUTC(), background);
+        return new TopicService(settings, metadata, logs, image);
     }
 
     public static TopicService open(Settings settings) {
@@ -122,7 +164,7 @@ public final class TopicService implements AutoCloseable {
             throw e;
         }
         warnAboutLimits(settings, metadata);
-        return new TopicService(settings, metadata, logs);
+        return new TopicService(settings, metadata, logs, null);
     }
 
     /** Makes the partition dirs on disk match the catalog (see the class comment). */
@@ -202,7 +244,7 @@ public final class TopicService implements AutoCloseable {
 
     public Optional<PartitionLog> partitionLog(String topic, int partition) {
         // Through the catalog, so a log is visible exactly when its topic is.
-        TopicInfo t = metadata.topic(topic).orElse(null);
+        TopicInfo t = topic(topic).orElse(null);
         if (t == null || partition < 0 || partition >= t.partitions()) {
             return Optional.empty();
         }
@@ -210,28 +252,48 @@ public final class TopicService implements AutoCloseable {
     }
 
     public Optional<String> topicName(UUID topicId) {
-        return metadata.topic(topicId).map(TopicInfo::name);
+        return topic(topicId).map(TopicInfo::name);
     }
 
     public Optional<UUID> topicId(String topic) {
-        return metadata.topic(topic).map(TopicInfo::id);
+        return topic(topic).map(TopicInfo::id);
     }
 
     public Optional<TopicInfo> topic(String name) {
-        return metadata.topic(name);
+        return image != null ? image.get().topic(name) : metadata.topic(name);
     }
 
     public Optional<TopicInfo> topic(UUID id) {
-        return metadata.topic(id);
+        return image != null ? image.get().topic(id) : metadata.topic(id);
     }
 
     /** Every topic, sorted by name. */
     public Collection<TopicInfo> topics() {
-        return metadata.topics();
+        return image != null ? image.get().topics() : metadata.topics();
     }
 
+    /** The cluster's id: the image's in cluster mode (once registered), else meta.properties'. */
     public String clusterId() {
-        return metadata.clusterId();
+        String fromImage = image != null ? image.get().image().clusterId() : null;
+        return fromImage != null ? fromImage : metadata.clusterId();
+    }
+
+    /** Whether this broker is part of a cluster (process.roles set): the catalog is the metadata image. */
+    public boolean isClusterMode() {
+        return image != null;
+    }
+
+    /**
+     * The replication factor of a topic: its first partition's replica count in the image in cluster mode,
+     * 1 on a single node (or {@code default.replication.factor} for a topic not in the image, e.g. validated only).
+     */
+    public short replicationFactor(TopicInfo topic) {
+        if (image == null) {
+            return 1;
+        }
+        return image.get().image().partition(topic.name(), 0).filter(p -> topic(topic.name())
+                        .map(t -> t.id().equals(topic.id())).orElse(false))
+                .map(p -> (short) p.replicas().size()).orElse(settings.defaultReplicationFactor());
     }
 
     public int nodeId() {
@@ -261,7 +323,11 @@ public final class TopicService implements AutoCloseable {
 
     /** Throws INVALID_TOPIC_EXCEPTION or TOPIC_ALREADY_EXISTS when a topic of this name cannot be created now. */
     public void checkCreatable(String name) {
-        metadata.checkCreatable(name);
+        if (image != null) {
+            image.get().checkCreatable(name);
+        } else {
+            metadata.checkCreatable(name);
+        }
     }
 
     /** Validates topic-level overrides; INVALID_CONFIG names the bad key and rule. */
@@ -299,8 +365,41 @@ public final class TopicService implements AutoCloseable {
      * The logs come first and the catalog entry last; if any log cannot be made, those already made are
      * removed and nothing is recorded, so no failed creation can stop the broker from starting.
      */
-    public synchronized TopicInfo createTopic(String name, int partitions, Map<String, String> configs,
-                                              boolean validateOnly) {
+    public TopicInfo createTopic(String name, int partitions, Map<String, String> configs, boolean validateOnly) {
+        if (image != null) {
+            return controller().createTopic(name, partitions, (short) -1, Map.of(), configs, validateOnly);
+        }
+        return createLocalTopic(name, partitions, configs, validateOnly);
+    }
+
+    /**
+     * As {@link #createTopic(String, int, Map, boolean)} with a replication factor ({@code -1}: the default)
+     * and manual assignments (partition -> replicas; empty: placed by the controller), which only a cluster
+     * uses: on a single node both were checked by the caller and every replica is this broker.
+     */
+    public TopicInfo createTopic(String name, int partitions, short replicationFactor,
+            Map<Integer, List<Integer>> assignments, Map<String, String> configs, boolean validateOnly) {
+        if (image != null) {
+            return controller().createTopic(name, partitions, replicationFactor, assignments, configs, validateOnly);
+        }
+        return createLocalTopic(name, assignments.isEmpty() ? partitions : assignments.size(), configs, validateOnly);
+    }
+
+    private TopicController controller() {
+        TopicController c = controller;
+        if (c == null) {
+            throw new MetadataException(ErrorCode.NOT_CONTROLLER, "This broker is not connected to the controller yet.");
+        }
+        return c;
+    }
+
+    /** Cluster mode: where creations and deletions go (set once by the cluster node at start). */
+    public void useController(TopicController topicController) {
+        this.controller = topicController;
+    }
+
+    private synchronized TopicInfo createLocalTopic(String name, int partitions, Map<String, String> configs,
+                                                    boolean validateOnly) {
         metadata.checkCreatable(name);
         if (partitions < 1) {
             throw new MetadataException(ErrorCode.INVALID_PARTITIONS,
@@ -336,6 +435,45 @@ public final class TopicService implements AutoCloseable {
     }
 
     /**
+     * Grows a topic to {@code total} partitions on this node (CreatePartitions on a single node): Kafka's
+     * checks and messages (INVALID_PARTITIONS unless it grows), the broker's partition limit, then the
+     * catalog and the new partitions' logs. The catalog goes first: a log that cannot be made is created
+     * by the next start (which makes every catalogued partition's log), not left as an orphan that would
+     * stop it. Throws {@link MetadataException}.
+     */
+    public synchronized TopicInfo createPartitions(String name, int total, boolean validateOnly) {
+        TopicInfo topic = metadata.topic(name).orElseThrow(() -> new MetadataException(
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition."));
+        if (total < topic.partitions()) {
+            throw new MetadataException(ErrorCode.INVALID_PARTITIONS, "The topic " + name + " currently has "
+                    + topic.partitions() + " partition(s); " + total + " would not be an increase.");
+        }
+        if (total == topic.partitions()) {
+            throw new MetadataException(ErrorCode.INVALID_PARTITIONS,
+                    "Topic already has " + topic.partitions() + " partition(s).");
+        }
+        checkBrokerPartitionLimit(name, total - topic.partitions());
+        if (validateOnly) {
+            return new TopicInfo(name, topic.id(), total, topic.configs(), topic.internal());
+        }
+        TopicInfo grown = metadata.growPartitions(name, total);
+        try {
+            for (int p = topic.partitions(); p < total; p++) {
+                logs.create(name, p, topic.id(), topic.configs());
+            }
+        } catch (RuntimeException | Error e) {
+            String cause = StorageLimits.describe(e);
+            LOG.log(System.Logger.Level.ERROR, "cannot create the new partitions of topic " + name + ": " + cause
+                    + "; the next start creates them");
+            throw new MetadataException(ErrorCode.KAFKA_STORAGE_ERROR, "Cannot create the logs of the new "
+                    + "partitions of topic '" + name + "': " + cause);
+        }
+        LOG.log(System.Logger.Level.INFO, "grew topic " + name + " from " + topic.partitions() + " to " + total
+                + " partition(s)");
+        return grown;
+    }
+
+    /**
      * Runs {@code listener} with each deleted topic's name, after its logs are gone (the group coordinator
      * drops the committed offsets of deleted topics, so a re-created topic starts clean).
      */
@@ -350,7 +488,16 @@ public final class TopicService implements AutoCloseable {
      * after a crash in between finishes the deletion (see {@link #reconcile}). A failed catalog write is
      * KAFKA_STORAGE_ERROR; the data is gone by then and a retry (or the next start) completes it.
      */
-    public synchronized TopicInfo deleteTopic(String name) {
+    public TopicInfo deleteTopic(String name) {
+        if (image != null) {
+            TopicInfo topic = topic(name).orElseThrow(() -> new MetadataException(
+                    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition."));
+            return controller().deleteTopic(topic);
+        }
+        return deleteLocalTopic(name);
+    }
+
+    private synchronized TopicInfo deleteLocalTopic(String name) {
         TopicInfo topic = metadata.topic(name).orElseThrow(() -> new MetadataException(
                 ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition."));
         List<Path> markers;
@@ -378,6 +525,86 @@ public final class TopicService implements AutoCloseable {
     /** Whether the partition's log dir is offline (I/O error): Metadata reports it without a leader. */
     public boolean isOffline(String topic, int partition) {
         return logs.isOffline(topic, partition);
+    }
+
+    // ---------------------------------------------------------------- cluster mode: applying images
+
+    /**
+     * Makes {@code next} the catalog (cluster mode; called in image order on one thread). Topics gone from
+     * it (or re-created under a new id) lose their local logs and are announced to the deletion listeners;
+     * changed topic configs reach their logs.
+     */
+    public void applyImage(ClusterImage next) {
+        ImageTopics before = image.get();
+        ImageTopics after = ImageTopics.of(next);
+        image.set(after);
+        for (TopicInfo old : before.topics()) {
+            TopicInfo now = after.topic(old.name()).orElse(null);
+            if (now == null || !now.id().equals(old.id())) {
+                logs.deleteTopic(old.name());
+                LOG.log(System.Logger.Level.INFO, "deleted topic " + old.name() + " (id " + Ids.toBase64(old.id())
+                        + ") as the cluster metadata at offset " + next.offset() + " says");
+                deletionListeners.forEach(listener -> listener.accept(old.name()));
+            } else if (!now.configs().equals(old.configs())) {
+                logs.updateConfig(now.name(), now.configs());
+            }
+        }
+        if (before.image().offset() < 0) {
+            LOG.log(System.Logger.Level.INFO, "first cluster metadata image: offset " + next.offset() + ", "
+                    + next.brokers().size() + " broker(s), " + next.topics().size() + " topic(s)");
+            return;
+        }
+        for (TopicInfo t : after.topics()) {
+            if (before.topic(t.name()).filter(old -> old.id().equals(t.id())).isEmpty()) {
+                LOG.log(System.Logger.Level.INFO, "topic " + t.name() + " (" + t.partitions() + " partition(s), id "
+                        + Ids.toBase64(t.id()) + ") is in the cluster metadata at offset " + next.offset());
+            }
+        }
+    }
+
+    /**
+     * Gives every replica {@code image} assigns to {@code brokerId} a log (re-made when the dir on disk
+     * belongs to an older topic of the same name), and with {@code deleteUnassigned} removes the logs of
+     * partitions not assigned here: only once the image has caught up with the metadata log, since an older
+     * image may simply not know a topic yet.
+     */
+    public void reconcileReplicas(ClusterImage image, int brokerId, boolean deleteUnassigned) {
+        for (TopicImage t : image.topics().values()) {
+            for (int p = 0; p < t.partitions().size(); p++) {
+                if (t.partitions().get(p).replicas().contains(brokerId)) {
+                    createLocalLog(t, p);
+                }
+            }
+        }
+        if (!deleteUnassigned) {
+            return;
+        }
+        for (PartitionLog log : logs.allLogs()) {
+            PartitionRegistration assigned = image.partition(log.topic(), log.partition())
+                    .filter(p -> p.replicas().contains(brokerId)).orElse(null);
+            if (assigned == null) {
+                LOG.log(System.Logger.Level.INFO, "deleting the log of " + log.topic() + "-" + log.partition()
+                        + ": the cluster metadata at offset " + image.offset() + " assigns no replica of it here");
+                deleteLocalLog(log.topic(), log.partition());
+            }
+        }
+    }
+
+    /** The log of a replica assigned here, made with the topic's id and configs if it does not exist. */
+    public PartitionLog createLocalLog(TopicImage topic, int partition) {
+        PartitionLog existing = logs.get(topic.name(), partition).orElse(null);
+        if (existing != null && existing.topicId() != null && !existing.topicId().equals(topic.id())) {
+            LOG.log(System.Logger.Level.WARNING, "deleting " + existing.dir() + ": it belongs to topic id "
+                    + Ids.toBase64(existing.topicId()) + ", the cluster's " + topic.name() + " has id "
+                    + Ids.toBase64(topic.id()));
+            logs.deletePartition(topic.name(), partition);
+        }
+        return logs.create(topic.name(), partition, topic.id(), topic.configs());
+    }
+
+    /** Removes the log of a replica no longer assigned here. */
+    public void deleteLocalLog(String topic, int partition) {
+        logs.deletePartition(topic, partition);
     }
 
     /** Log dirs taken offline by I/O errors since start. */

@@ -6,6 +6,8 @@ import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.odradek.broker.BrokerConfig;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.SingleNodeClusterView;
 import io.odradek.broker.topics.ConfigDescriber;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
@@ -35,6 +37,8 @@ final class AdminFixture implements AutoCloseable {
     final TopicService topics;
     final LocalNode node;
     final ConfigDescriber configs;
+    /** This broker alone, as the single-node broker's ClusterView shows it. */
+    final ClusterView cluster;
     private int correlationId;
 
     AdminFixture(Path dir) {
@@ -51,10 +55,11 @@ final class AdminFixture implements AutoCloseable {
         this.topics = TopicService.open(config);
         this.node = new LocalNode(config.nodeId(), "127.0.0.1", () -> PORT, null);
         this.configs = new ConfigDescriber(config);
+        this.cluster = new SingleNodeClusterView(topics, node);
     }
 
     MetadataHandler metadata() {
-        return new MetadataHandler(topics, node);
+        return new MetadataHandler(topics, cluster);
     }
 
     CreateTopicsHandler createTopics() {
@@ -66,7 +71,7 @@ final class AdminFixture implements AutoCloseable {
     }
 
     DescribeClusterHandler describeCluster() {
-        return new DescribeClusterHandler(topics, node);
+        return new DescribeClusterHandler(topics, cluster);
     }
 
     DescribeConfigsHandler describeConfigs() {

@@ -57,6 +57,8 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
     final DefaultEventLoop loop = new DefaultEventLoop();
     final WaitingOperations<Partition> waiting = new WaitingOperations<>("test-waiting");
     final Partitions partitions = new Partitions(this, new PartitionWriters(2), waiting);
+    /** The metadata image handlers see: this broker alone, leading every topic created here. */
+    final DataPathClusterView cluster = new DataPathClusterView();
     private int correlationId;
 
     DataPathFixture(Path dir) {
@@ -75,6 +77,7 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
             logs.put(topic + "-" + p, PartitionLog.open(dir, topic, p, LogConfig.defaults().with(config),
                     PartitionLog.Options.defaults().withTopicId(id)));
         }
+        cluster.addTopic(topic, id, partitions);
         return id;
     }
 
@@ -109,7 +112,10 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
 
     @Override
     public Optional<String> topicName(UUID topicId) {
-        return ids.entrySet().stream().filter(e -> e.getValue().equals(topicId)).map(Map.Entry::getKey).findFirst();
+        // Topics only the cluster metadata knows (led elsewhere, no replica here) resolve too, as in a cluster.
+        Optional<String> local = ids.entrySet().stream().filter(e -> e.getValue().equals(topicId))
+                .map(Map.Entry::getKey).findFirst();
+        return local.isPresent() ? local : cluster.image().topic(topicId).map(t -> t.name());
     }
 
     @Override

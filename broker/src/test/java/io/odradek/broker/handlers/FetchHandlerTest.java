@@ -48,7 +48,7 @@ class FetchHandlerTest {
     @BeforeEach
     void setUp() {
         fx = new DataPathFixture(dir);
-        handler = new FetchHandler(fx, fx.partitions, FETCH_MAX_BYTES);
+        handler = new FetchHandler(fx, fx.partitions, fx.cluster, FETCH_MAX_BYTES);
         fx.createTopic("orders", 2);
     }
 
@@ -302,7 +302,7 @@ class FetchHandlerTest {
             fx.append("orders", 1, 1L, "0123456789");
         }
         int cap = 3 * batchSize + batchSize / 2;
-        FetchHandler capped = new FetchHandler(fx, fx.partitions, cap);
+        FetchHandler capped = new FetchHandler(fx, fx.partitions, fx.cluster, cap);
         Struct request = fetchRequest(0, 1, "orders", 0, 0L).set(Request.MAX_BYTES, Integer.MAX_VALUE);
         addPartition(request.get(Request.TOPICS).get(0), 1, 0L);
 
@@ -319,7 +319,7 @@ class FetchHandlerTest {
     void theFirstBatchComesWholeEvenWhenLargerThanFetchMaxBytes() {
         String big = "x".repeat(4000);
         fx.append("orders", 0, 1L, big);
-        FetchHandler capped = new FetchHandler(fx, fx.partitions, 1024);
+        FetchHandler capped = new FetchHandler(fx, fx.partitions, fx.cluster, 1024);
         Struct request = fetchRequest(0, 1, "orders", 0, 0L).set(Request.MAX_BYTES, Integer.MAX_VALUE);
 
         Struct response = fx.callAndWait(capped, 12, request);

@@ -25,7 +25,7 @@ class ListOffsetsHandlerTest {
     @BeforeEach
     void setUp() {
         fx = new DataPathFixture(dir);
-        handler = new ListOffsetsHandler(fx.partitions);
+        handler = new ListOffsetsHandler(fx.partitions, fx.cluster);
         fx.createTopic("events", 2);
         fx.append("events", 0, 1_000L, "a", "b");   // offsets 0-1
         fx.append("events", 0, 5_000L, "c");        // offset 2, the max timestamp

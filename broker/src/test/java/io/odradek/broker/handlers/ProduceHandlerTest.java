@@ -44,7 +44,7 @@ class ProduceHandlerTest {
     @BeforeEach
     void setUp() {
         fx = new DataPathFixture(dir);
-        handler = new ProduceHandler(fx, fx.partitions);
+        handler = new ProduceHandler(fx, fx.partitions, fx.cluster);
         fx.createTopic("orders", 2);
     }
 
@@ -218,7 +218,7 @@ class ProduceHandlerTest {
 
     @Test
     void anAppendWakesAFetchParkedOnThePartition() {
-        FetchHandler fetch = new FetchHandler(fx, fx.partitions, FetchHandlerTest.FETCH_MAX_BYTES);
+        FetchHandler fetch = new FetchHandler(fx, fx.partitions, fx.cluster, FetchHandlerTest.FETCH_MAX_BYTES);
         CompletableFuture<Struct> parked = fx.call(fetch, 12, FetchHandlerTest.fetchRequest(10_000, 1, "orders", 0, 0L));
         assertThat(parked).isNotDone();
 

@@ -165,7 +165,7 @@ class ProduceTransactionTest {
     void aFailingCoordinatorIsARetriableError() {
         TransactionVerifier broken = (id, pid, epoch, partitions, add) ->
                 CompletableFuture.failedFuture(new IllegalStateException("shard gone"));
-        Struct response = fx.callAndWait(new ProduceHandler(fx, fx.partitions, broken, true), 9,
+        Struct response = fx.callAndWait(new ProduceHandler(fx, fx.partitions, fx.cluster, broken, true), 9,
                 add(request("my-txn"), "orders", 0, wire(transactionalBatch(PID, EPOCH, 1L, "x"))));
 
         assertThat(error(response, 0)).isEqualTo(ErrorCode.NOT_ENOUGH_REPLICAS);
@@ -304,7 +304,7 @@ class ProduceTransactionTest {
         ByteBuf held = Unpooled.copiedBuffer(transactionalBatch(PID, EPOCH, 1L, "x"));
         Struct request = request("my-txn").set(Request.TIMEOUT_MS, 200);
         add(request, "orders", 0, new MemoryRecords(held));
-        Struct response = fx.callAndWait(new ProduceHandler(fx, fx.partitions, silent, true), 9, request);
+        Struct response = fx.callAndWait(new ProduceHandler(fx, fx.partitions, fx.cluster, silent, true), 9, request);
 
         assertThat(error(response, 0)).isEqualTo(ErrorCode.NOT_ENOUGH_REPLICAS);
         assertThat(partition(response, 0).get(PartitionProduceResponse.ERROR_MESSAGE))
@@ -325,7 +325,7 @@ class ProduceTransactionTest {
             asked.add(new Question(id, pid, epoch, List.copyOf(partitions), add));
             return answer;
         };
-        ProduceHandler handler = new ProduceHandler(fx, fx.partitions, held, true);
+        ProduceHandler handler = new ProduceHandler(fx, fx.partitions, fx.cluster, held, true);
         io.netty.util.concurrent.Future<?> connection = fx.loop.newPromise();
 
         CompletableFuture<Struct> first = fx.call(handler, 12, add(request("my-txn"), "orders", 0, txn(0, "a")),
@@ -348,7 +348,7 @@ class ProduceTransactionTest {
     void requestsOfAnotherConnectionDoNotWaitForIt() {
         CompletableFuture<Map<TopicPartition, ErrorCode>> never = new CompletableFuture<>();
         TransactionVerifier held = (id, pid, epoch, partitions, add) -> never;
-        ProduceHandler handler = new ProduceHandler(fx, fx.partitions, held, true);
+        ProduceHandler handler = new ProduceHandler(fx, fx.partitions, fx.cluster, held, true);
         fx.call(handler, 12, add(request("my-txn"), "orders", 0, txn(0, "a")), "producer", fx.loop.newPromise());
 
         Struct other = fx.call(handler, 9, add(request(null), "orders", 1, wire(batch(1L, "plain"))),
@@ -366,7 +366,7 @@ class ProduceTransactionTest {
     }
 
     private ProduceHandler handler(boolean verification) {
-        return new ProduceHandler(fx, fx.partitions, verifier, verification);
+        return new ProduceHandler(fx, fx.partitions, fx.cluster, verifier, verification);
     }
 
     private static Records txn(String... values) {

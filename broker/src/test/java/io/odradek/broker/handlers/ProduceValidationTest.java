@@ -40,7 +40,7 @@ class ProduceValidationTest {
     @BeforeEach
     void setUp() {
         fx = new DataPathFixture(dir);
-        handler = new ProduceHandler(fx, fx.partitions);
+        handler = new ProduceHandler(fx, fx.partitions, fx.cluster);
         fx.createTopic("orders", 1);
         fx.createTopic("table", 1, Map.of("cleanup.policy", "compact"));
     }

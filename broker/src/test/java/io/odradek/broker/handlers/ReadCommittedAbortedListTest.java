@@ -45,7 +45,7 @@ class ReadCommittedAbortedListTest {
         fx = new DataPathFixture(dir);
         // Two small batches per segment at most.
         fx.createTopic("orders", 1, Map.of("segment.bytes", "170"));
-        fetch = new FetchHandler(fx, fx.partitions, FetchHandlerTest.FETCH_MAX_BYTES);
+        fetch = new FetchHandler(fx, fx.partitions, fx.cluster, FetchHandlerTest.FETCH_MAX_BYTES);
     }
 
     @AfterEach

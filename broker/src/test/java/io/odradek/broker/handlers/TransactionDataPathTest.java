@@ -77,8 +77,8 @@ class TransactionDataPathTest {
     void setUp() {
         fx = new DataPathFixture(dir);
         fx.createTopic("orders", 2);
-        fetch = new FetchHandler(fx, fx.partitions, FetchHandlerTest.FETCH_MAX_BYTES);
-        listOffsets = new ListOffsetsHandler(fx.partitions);
+        fetch = new FetchHandler(fx, fx.partitions, fx.cluster, FetchHandlerTest.FETCH_MAX_BYTES);
+        listOffsets = new ListOffsetsHandler(fx.partitions, fx.cluster);
         writeMarkers = new WriteTxnMarkersHandler(new LocalTransactionMarkerWriter(fx.partitions,
                 (partition, pid, epoch, coordinatorEpoch, commit) -> {
                     offsetsCompleted.add(partition + ":" + pid + ":" + epoch + ":" + coordinatorEpoch + ":" + commit);
@@ -270,7 +270,7 @@ class TransactionDataPathTest {
         fx.append("orders", 0, T0, "plain");                         // 0
         appendTxn(PID, 0, "t1", "t2");                               // 1-2, open
 
-        Struct response = fx.callAndWait(new DescribeProducersHandler(fx.partitions), 0,
+        Struct response = fx.callAndWait(new DescribeProducersHandler(fx.partitions, fx.cluster), 0,
                 describeProducers("orders", 0, 1));
         List<Struct> parts = response.get(DescribeProducersApi.Response.TOPICS).get(0).get(TopicResponse.PARTITIONS);
 
@@ -282,7 +282,7 @@ class TransactionDataPathTest {
                 .containsExactly(new ActiveProducer(PID, EPOCH, 1, TXN_TS, -1, 1L));
         assertThat(parts.get(1).get(PartitionResponse.ACTIVE_PRODUCERS)).isEmpty();
 
-        Struct unknown = fx.callAndWait(new DescribeProducersHandler(fx.partitions), 0, describeProducers("nope", 0));
+        Struct unknown = fx.callAndWait(new DescribeProducersHandler(fx.partitions, fx.cluster), 0, describeProducers("nope", 0));
         assertThat(unknown.get(DescribeProducersApi.Response.TOPICS).get(0).get(TopicResponse.PARTITIONS).get(0)
                 .get(PartitionResponse.ERROR_CODE)).isEqualTo(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code());
     }

@@ -57,14 +57,26 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Creates {@code __consumer_offsets} on first need; null when it existed at startup. */
     private final Supplier<CompletableFuture<Integer>> offsetsTopicCreator;
     private final AtomicBoolean creating = new AtomicBoolean();
+    /**
+     * In a cluster partitions load and unload only with leadership ({@link #onElection}/{@link #onResignation});
+     * on one node every partition loads at startup or once the topic is created.
+     */
+    private final boolean loadsOnElection;
     private boolean closed;
 
     private GroupCoordinator(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, IntFunction<Scheduler> schedulers,
             CoordinatorThreads threads, TopicCatalog topics, Supplier<CompletableFuture<Integer>> offsetsTopicCreator) {
+        this(config, logs, schedulers, threads, topics, offsetsTopicCreator, false);
+    }
+
+    private GroupCoordinator(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, IntFunction<Scheduler> schedulers,
+            CoordinatorThreads threads, TopicCatalog topics, Supplier<CompletableFuture<Integer>> offsetsTopicCreator,
+            boolean loadsOnElection) {
         this.config = config;
         this.logs = logs;
         this.threads = threads;
         this.offsetsTopicCreator = offsetsTopicCreator;
+        this.loadsOnElection = loadsOnElection;
         this.runtime = new CoordinatorRuntime<>(OffsetsTopic.NAME, OffsetsRecordCodec.SERDE, schedulers,
                 config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics));
         if (offsetsTopicCreator == null) {
@@ -103,6 +115,25 @@ public final class GroupCoordinator implements AutoCloseable {
             TopicCatalog topics, Supplier<CompletableFuture<Integer>> create) {
         CoordinatorThreads threads = CoordinatorThreads.perCore("group-coordinator");
         return new GroupCoordinator(config, logs, threads::scheduler, threads, topics, create);
+    }
+
+    /**
+     * For a broker in a cluster: serves the {@code __consumer_offsets} partitions this broker leads, each
+     * loaded by {@link #onElection(int, int)} and dropped by {@link #onResignation} as leadership moves
+     * (groups of other partitions answer NOT_COORDINATOR, of a partition still loading
+     * COORDINATOR_LOAD_IN_PROGRESS). {@code create} makes the topic when first needed (through the
+     * controller) and completes with its partition count; it loads nothing itself. No {@link #startup()}.
+     */
+    public static GroupCoordinator createForElections(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
+            TopicCatalog topics, Supplier<CompletableFuture<Integer>> create) {
+        CoordinatorThreads threads = CoordinatorThreads.perCore("group-coordinator");
+        return new GroupCoordinator(config, logs, threads::scheduler, threads, topics, create, true);
+    }
+
+    /** For tests: {@link #createForElections} with partitions on the given schedulers. */
+    static GroupCoordinator createForElections(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
+            IntFunction<Scheduler> schedulers, Supplier<CompletableFuture<Integer>> create) {
+        return new GroupCoordinator(config, logs, schedulers, null, TopicCatalog.EMPTY, create, true);
     }
 
     /** For tests: {@link #createOnDemand} with partitions on the given schedulers. */
@@ -153,19 +184,21 @@ public final class GroupCoordinator implements AutoCloseable {
         return partitions > 0;
     }
 
-    /** Fixes the partition count and starts loading each partition; from then on requests reach them. */
+    /**
+     * Fixes the partition count and (one node) starts loading each partition; from then on requests reach
+     * them. In a cluster the partitions this broker leads load on election.
+     */
     private synchronized void activate(int count) {
         if (closed || partitions > 0) {
             return;
         }
         partitions = count;
-        load(count);
+        if (!loadsOnElection) {
+            load(count);
+        }
     }
 
-    /**
-     * Loads the partitions (on one node this broker leads them all). The runtime can also load and unload
-     * a single partition when leadership moves; nothing calls for that yet.
-     */
+    /** Loads the partitions (on one node this broker leads them all). */
     private void load(int count) {
         for (int p = 0; p < count; p++) {
             runtime.load(p, logs.apply(p));
@@ -174,11 +207,25 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /**
      * This broker became the leader of {@code __consumer_offsets} partition {@code partition}: load its
-     * groups from the log (requests for them answer COORDINATOR_LOAD_IN_PROGRESS meanwhile). Nothing calls
-     * this on one node, which leads every partition from startup; replication will.
+     * groups from the log (requests for them answer COORDINATOR_LOAD_IN_PROGRESS meanwhile). Called as
+     * leadership moves in a cluster; one node leads every partition from startup.
      */
     public CompletableFuture<Void> onElection(int partition) {
         return runtime.load(partition, logs.apply(partition));
+    }
+
+    /**
+     * As {@link #onElection(int)}, in a cluster where the topic may have been created by another broker:
+     * {@code offsetsTopicPartitions} (its partition count in the metadata; 0 if unknown, then
+     * {@code offsets.topic.num.partitions}) is taken as the topic's if this coordinator did not know it
+     * yet, so groups are placed by it.
+     */
+    public CompletableFuture<Void> onElection(int partition, int offsetsTopicPartitions) {
+        if (partitions == 0) {
+            // Unknown (not positive): the configured count, which every broker normally shares.
+            activate(offsetsTopicPartitions > 0 ? offsetsTopicPartitions : config.offsetsTopicPartitions());
+        }
+        return onElection(partition);
     }
 
     /**

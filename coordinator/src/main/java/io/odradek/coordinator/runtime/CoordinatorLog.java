@@ -32,6 +32,16 @@ public interface CoordinatorLog {
      */
     CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit);
 
+    /**
+     * Completes once everything the log holds now is committed, so that a load reads all of it. A new leader
+     * of a replicated partition may hold a tail its predecessor wrote that is committed only once the
+     * followers have fetched it (Kafka loads to the log end for the same reason); the runtime loads after
+     * this. One node: at once.
+     */
+    default CompletableFuture<Void> whenCaughtUp() {
+        return CompletableFuture.completedFuture(null);
+    }
+
     /** The first offset still in the log (load starts here). */
     long startOffset();
 

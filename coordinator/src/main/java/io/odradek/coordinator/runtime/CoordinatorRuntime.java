@@ -99,8 +99,8 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
     }
 
     /**
-     * Starts serving the partition: a fresh shard replays {@code log} on the partition's thread, and
-     * serves operations once loaded. Completes once loaded (exceptionally if the load failed; the
+     * Starts serving the partition: once {@code log} is caught up ({@link CoordinatorLog#whenCaughtUp}) a
+     * fresh shard replays it on the partition's thread, and serves operations once loaded. Completes once loaded (exceptionally if the load failed; the
      * partition then answers NOT_COORDINATOR until loaded again). If it is already served or loading,
      * completes with that load.
      */
@@ -110,10 +110,20 @@ public final class CoordinatorRuntime<S extends CoordinatorShard<R>, R> implemen
         if (existing != p) {
             return existing.loaded;
         }
-        if (!p.execute(p::load)) {
-            p.state = State.FAILED;
-            p.loaded.completeExceptionally(notCoordinator());
+        CompletableFuture<Void> caughtUp;
+        try {
+            caughtUp = log.whenCaughtUp();
+        } catch (RuntimeException e) {
+            caughtUp = CompletableFuture.failedFuture(e);
         }
+        // Loading (COORDINATOR_LOAD_IN_PROGRESS) from now on; the replay itself once the log's tail is committed.
+        // If that wait fails the load reads what is committed; an unload meanwhile makes it answer NOT_COORDINATOR.
+        caughtUp.whenComplete((v, e) -> {
+            if (!p.execute(p::load)) {
+                p.state = State.FAILED;
+                p.loaded.completeExceptionally(notCoordinator());
+            }
+        });
         return p.loaded;
     }
 

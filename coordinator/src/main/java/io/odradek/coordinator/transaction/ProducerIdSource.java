@@ -1,6 +1,7 @@
 package io.odradek.coordinator.transaction;
 
 import io.odradek.coordinator.producer.ProducerIdManager;
+import io.odradek.coordinator.runtime.CoordinatorErrors;
 import io.odradek.wire.ErrorCode;
 import java.util.concurrent.CompletableFuture;
 
@@ -17,7 +18,10 @@ final class ProducerIdSource {
         this.manager = manager;
     }
 
-    /** @throws TransactionException COORDINATOR_LOAD_IN_PROGRESS (none ready yet) or UNKNOWN_SERVER_ERROR (it failed) */
+    /**
+     * @throws TransactionException COORDINATOR_LOAD_IN_PROGRESS (none ready yet, or no block from the controller)
+     *     or UNKNOWN_SERVER_ERROR (it failed)
+     */
     synchronized long next() {
         CompletableFuture<Long> id = reserving != null ? reserving : manager.nextProducerId();
         reserving = null;
@@ -25,9 +29,13 @@ final class ProducerIdSource {
             reserving = id;
             throw new TransactionException(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, "no producer id ready yet");
         }
-        if (id.isCompletedExceptionally()) {
-            throw new TransactionException(ErrorCode.UNKNOWN_SERVER_ERROR, "no producer id: the id manager failed");
+        try {
+            return id.join();
+        } catch (RuntimeException e) {
+            // A cluster's manager without a block says COORDINATOR_LOAD_IN_PROGRESS; anything else is a failure.
+            ErrorCode error = CoordinatorErrors.of(e);
+            throw new TransactionException(error != null ? error : ErrorCode.UNKNOWN_SERVER_ERROR,
+                    "no producer id: the id manager failed");
         }
-        return id.join();
     }
 }

@@ -75,6 +75,8 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
     private final ConcurrentHashMap<Integer, Integer> coordinatorEpochs = new ConcurrentHashMap<>();
     /** Group id -> its {@code __consumer_offsets} partition, by the count the group coordinator uses. */
     private final ToIntFunction<String> offsetsPartitionFor;
+    /** {@code __transaction_state}'s partition count: the config's, or the topic's once the metadata says (a cluster). */
+    private volatile int stateLogPartitions;
     private volatile boolean closed;
 
     private TransactionCoordinator(TransactionCoordinatorConfig config, IntFunction<CoordinatorLog> logs,
@@ -84,6 +86,7 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         this.logs = logs;
         this.threads = threads;
         this.offsetsPartitionFor = offsetsPartitionFor;
+        this.stateLogPartitions = config.stateLogPartitions();
         ProducerIdSource ids = new ProducerIdSource(producerIds);
         this.runtime = new CoordinatorRuntime<>(TOPIC, new TransactionLogCodec(config.transactionVersionLevel()), schedulers,
                 config.requestTimeoutMs(), context -> new TransactionShard(context, schedulers.apply(context.partition()), config, markers, ids,
@@ -141,7 +144,7 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
      */
     public CompletableFuture<Void> startup() {
         List<CompletableFuture<Void>> loads = new ArrayList<>();
-        for (int p = 0; p < config.stateLogPartitions(); p++) {
+        for (int p = 0; p < stateLogPartitions; p++) {
             loads.add(onElection(p, 0));
         }
         return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
@@ -152,12 +155,23 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
      * same as for group ids.
      */
     public int partitionFor(String transactionalId) {
-        return OffsetsTopic.partitionFor(transactionalId, config.stateLogPartitions());
+        return OffsetsTopic.partitionFor(transactionalId, stateLogPartitions);
+    }
+
+    /**
+     * In a cluster: {@code __transaction_state} exists with {@code partitions} partitions (as the metadata
+     * says; another broker may have created it), which then place the transactional ids, as Kafka takes
+     * the topic's real count over {@code transaction.state.log.num.partitions}. Ignored if not positive.
+     */
+    public void useStateLogPartitions(int partitions) {
+        if (partitions > 0) {
+            stateLogPartitions = partitions;
+        }
     }
 
     /** Whether every partition has been loaded. */
     public boolean isLoaded() {
-        for (int p = 0; p < config.stateLogPartitions(); p++) {
+        for (int p = 0; p < stateLogPartitions; p++) {
             if (!runtime.isActive(p)) {
                 return false;
             }
@@ -181,13 +195,23 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         if (closed) {
             return CompletableFuture.failedFuture(new IllegalStateException("transaction coordinator is closed"));
         }
-        coordinatorEpochs.put(partition, coordinatorEpoch);
+        Integer previous = coordinatorEpochs.put(partition, coordinatorEpoch);
+        if (previous != null && previous != coordinatorEpoch && (runtime.isActive(partition) || runtime.isLoading(partition))) {
+            // Led again under a newer epoch without a resignation seen in between (Kafka's onElection does the
+            // same): state loaded under the old epoch is dropped and read back, so markers carry the new one.
+            return runtime.unload(partition).thenCompose(v -> runtime.load(partition, logs.apply(partition)));
+        }
         return runtime.load(partition, logs.apply(partition));
     }
 
     /** This broker no longer leads the partition: its ids answer NOT_COORDINATOR, markers in flight stop. */
     public CompletableFuture<Void> onResignation(int partition) {
         return runtime.unload(partition);
+    }
+
+    /** Whether {@code __transaction_state} partition {@code partition} is loaded and served here. */
+    public boolean isServing(int partition) {
+        return runtime.isActive(partition);
     }
 
     // ------------------------------------------------------------------ InitProducerId
@@ -332,7 +356,7 @@ public final class TransactionCoordinator implements TransactionVerifier, AutoCl
         Pattern idPattern = pattern;
         Set<Long> pids = Set.copyOf(producerIds);
         List<CompletableFuture<List<ListTransactionsResult.Listing>>> parts = new ArrayList<>();
-        for (int p = 0; p < config.stateLogPartitions(); p++) {
+        for (int p = 0; p < stateLogPartitions; p++) {
             if (runtime.isLoading(p)) {
                 return CompletableFuture.completedFuture(ListTransactionsResult.error(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS));
             }

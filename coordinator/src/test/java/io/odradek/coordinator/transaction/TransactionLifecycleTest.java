@@ -2,6 +2,7 @@ package io.odradek.coordinator.transaction;
 
 import static io.odradek.coordinator.transaction.TransactionFixture.tp;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
@@ -256,5 +257,25 @@ class TransactionLifecycleTest {
         f.clock.release();
         loading.join();
         assertThat(f.init("tx").error()).isEqualTo(ErrorCode.NONE);
+    }
+
+    @Test
+    void aPartitionLedAgainUnderANewerLeaderEpochWritesItsMarkersWithThatEpoch() {
+        f = new TransactionFixture(dir);
+        int partition = f.coordinator.partitionFor("tx");
+        f.coordinator.onResignation(partition).join();
+        f.coordinator.onElection(partition, 5).join();
+        InitProducerIdResult producer = f.init("tx");
+        assertThat(f.add("tx", producer, tp("orders", 0))).isEqualTo(ErrorCode.NONE);
+
+        // Elected again with a newer epoch and no resignation seen between: the state is read back under it.
+        f.coordinator.onElection(partition, 7).join();
+        f.clock.advance(0);
+        assertThat(f.end("tx", producer, true).error()).isEqualTo(ErrorCode.NONE);
+        f.clock.advance(0);
+
+        assertThat(f.markers.calls).extracting(MarkerCall::coordinatorEpoch, MarkerCall::partitions)
+                .containsExactly(tuple(7, Set.of(tp("orders", 0))));
+        assertThat(f.state("tx").state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
     }
 }

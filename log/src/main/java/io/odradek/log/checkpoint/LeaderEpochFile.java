@@ -53,13 +53,46 @@ public final class LeaderEpochFile {
         return entries.isEmpty() ? -1 : entries.get(entries.size() - 1).epoch();
     }
 
-    /** Records {@code epoch} starting at {@code startOffset} if it is newer than the latest known epoch. */
+    /**
+     * Records {@code epoch} starting at {@code startOffset}, as Kafka's LeaderEpochFileCache.assign: nothing to
+     * do when it is the latest epoch already and starts no lower; otherwise the newest entries with an epoch
+     * at or above it, or a start at or after its start, are dropped (maybeTruncateNonMonotonicEntries) and it
+     * is added. A negative epoch or offset (a batch without a leader epoch) is ignored. When the file cannot
+     * be written the entries stay as they were and {@link UncheckedIOException} is thrown.
+     */
     public synchronized void assign(int epoch, long startOffset) {
-        if (epoch < 0 || epoch <= latestEpoch()) {
+        if (epoch < 0 || startOffset < 0 || !isUpdateNeeded(epoch, startOffset)) {
             return;
         }
+        List<EpochEntry> before = List.copyOf(entries);
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            EpochEntry e = entries.get(i);
+            if (e.epoch() < epoch && e.startOffset() < startOffset) {
+                break;
+            }
+            entries.remove(i);
+        }
         entries.add(new EpochEntry(epoch, startOffset));
-        save();
+        saveOrRestore(before);
+    }
+
+    private boolean isUpdateNeeded(int epoch, long startOffset) {
+        if (entries.isEmpty()) {
+            return true;
+        }
+        EpochEntry latest = entries.get(entries.size() - 1);
+        return latest.epoch() != epoch || startOffset < latest.startOffset();
+    }
+
+    /** Writes the entries; on failure puts {@code before} back, so memory never runs ahead of the file. */
+    private void saveOrRestore(List<EpochEntry> before) {
+        try {
+            save();
+        } catch (UncheckedIOException e) {
+            entries.clear();
+            entries.addAll(before);
+            throw e;
+        }
     }
 
     /**

@@ -13,17 +13,12 @@ import io.odradek.wire.ErrorCode;
  * ReplicationControlManager) and producer-id blocks. A broker's epoch is the offset of its registration.
  */
 final class BrokerControl {
-    private final ControllerSettings settings;
-
-    BrokerControl(ControllerSettings settings) {
-        this.settings = settings;
-    }
-
     /**
      * A new broker starts fenced. A new incarnation of a known broker (it restarted) is fenced too and taken
      * out of its ISRs and leaderships, since whatever its old process held is gone; the same incarnation
      * registering again (a retried request) keeps its state. Either way the epoch becomes this offset.
-     * The cluster id is the first registration's proposal; later proposals are ignored.
+     * The cluster id and the cluster-wide settings are the first registration's proposals; later ones are
+     * ignored (AlterClusterSettings changes the settings).
      */
     long register(ImageBuilder image, RegisterBroker c, long offset) {
         if (c.incarnationId() == null) {
@@ -31,6 +26,9 @@ final class BrokerControl {
         }
         if (image.clusterId == null) {
             image.clusterId = c.proposedClusterId();
+            if (c.proposedSettings() != null) {
+                image.settings = c.proposedSettings();
+            }
         }
         BrokerRegistration old = image.brokers.get(c.brokerId());
         boolean sameIncarnation = old != null && old.incarnationId().equals(c.incarnationId());
@@ -44,19 +42,29 @@ final class BrokerControl {
         return offset;
     }
 
-    /** Lets a caught-up broker in: it may lead again, starting with leaderless partitions it can take. */
+    /**
+     * Lets a caught-up broker in: it may lead again, starting with leaderless partitions it can take. A
+     * requested controlled shutdown stands (Kafka never unfences a broker that asked to shut down back into
+     * leaderships): such a broker stays ineligible until a new incarnation registers.
+     */
     void unfence(ImageBuilder image, UnfenceBroker c) {
         BrokerRegistration b = checkEpoch(image, c.brokerId(), c.brokerEpoch());
-        image.brokers.put(b.id(), b.withFenced(false).withControlledShutdown(false));
+        image.brokers.put(b.id(), b.withFenced(false));
         image.changePartitionsOf(b.id(), (topic, p) -> Elections.electIfLeaderless(p, image::isEligible,
                 image.uncleanAllowed(topic)));
     }
 
-    /** Fences each broker in turn (unknown ids are skipped), moving its leaderships and shrinking ISRs. */
+    /**
+     * Fences each broker in turn, moving its leaderships and shrinking ISRs. Unknown ids are skipped, and so
+     * are brokers registered at another epoch than the command names (they registered again after the
+     * session the active controller saw expire).
+     */
     void fence(ImageBuilder image, FenceBrokers c) {
-        for (int id : c.brokerIds()) {
+        for (var e : c.brokerEpochs().entrySet()) {
+            int id = e.getKey();
+            long epoch = e.getValue();
             BrokerRegistration b = image.brokers.get(id);
-            if (b != null) {
+            if (b != null && (epoch == FenceBrokers.ANY_EPOCH || b.epoch() == epoch)) {
                 image.brokers.put(id, b.withFenced(true));
                 removeFromPartitions(image, id);
             }
@@ -74,11 +82,12 @@ final class BrokerControl {
     long allocateProducerIds(ImageBuilder image, AllocateProducerIds c) {
         checkEpoch(image, c.brokerId(), c.brokerEpoch());
         long first = image.nextProducerId;
-        if (first > Long.MAX_VALUE - settings.producerIdBlockSize()) {
+        int blockSize = image.settings.producerIdBlockSize();
+        if (first > Long.MAX_VALUE - blockSize) {
             throw new MetadataException(ErrorCode.UNKNOWN_SERVER_ERROR, "Exhausted all producerIds as the next "
                     + "block's end producerId has exceeded the int64 type limit");
         }
-        image.nextProducerId = first + settings.producerIdBlockSize();
+        image.nextProducerId = first + blockSize;
         return first;
     }
 

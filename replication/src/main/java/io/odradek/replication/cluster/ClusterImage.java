@@ -12,14 +12,24 @@ import java.util.UUID;
  * The cluster metadata at one offset of the metadata log (Kafka's MetadataImage): immutable, so any thread
  * may read the image it holds while the next one is built. {@code offset} is the index of the last
  * command applied (-1: nothing yet). {@code nextProducerId} is the first producer id no broker has been given.
+ * {@code settings}: the cluster-wide controller defaults (unclean election, producer-id block size), in the
+ * log so every controller applies commands alike whatever its local config: Kafka's defaults until the first
+ * registration brings its broker's proposal (with the cluster id), then changed only by AlterClusterSettings.
  */
 public record ClusterImage(long offset, String clusterId, SortedMap<Integer, BrokerRegistration> brokers,
-        SortedMap<String, TopicImage> topics, long nextProducerId) {
+        SortedMap<String, TopicImage> topics, long nextProducerId, ControllerSettings settings) {
     public static final ClusterImage EMPTY = new ClusterImage(-1, null, new TreeMap<>(), new TreeMap<>(), 0);
 
     public ClusterImage {
         brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
         topics = Collections.unmodifiableSortedMap(new TreeMap<>(topics));
+        settings = settings == null ? ControllerSettings.DEFAULTS : settings;
+    }
+
+    /** An image with Kafka's default controller settings (the older form). */
+    public ClusterImage(long offset, String clusterId, SortedMap<Integer, BrokerRegistration> brokers,
+            SortedMap<String, TopicImage> topics, long nextProducerId) {
+        this(offset, clusterId, brokers, topics, nextProducerId, ControllerSettings.DEFAULTS);
     }
 
     public Optional<TopicImage> topic(String name) {

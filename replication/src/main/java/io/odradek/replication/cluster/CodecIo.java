@@ -2,27 +2,64 @@ package io.odradek.replication.cluster;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Field encodings shared by {@link CommandCodec} and {@link ImageCodec}: nullable strings, ids, lists, maps. */
+/**
+ * Field encodings shared by {@link CommandCodec} and {@link ImageCodec}: strings (int length, UTF-8), nullable
+ * strings, ids, lists, maps.
+ */
 final class CodecIo {
     private CodecIo() {
+    }
+
+    /**
+     * A non-null string as an int length and its UTF-8 bytes (not writeUTF: its 64 KB limit would make a
+     * long config value unencodable, refusing the command on the submitting node only).
+     */
+    static void writeText(DataOutputStream out, String s) throws IOException {
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    static String readText(DataInputStream in) throws IOException {
+        int n = readLength(in, 0);
+        byte[] bytes = in.readNBytes(n); // grows as it reads: a corrupt length cannot allocate wildly
+        if (bytes.length != n) {
+            throw new EOFException("string of " + n + " bytes cut short at " + bytes.length);
+        }
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     static void writeString(DataOutputStream out, String s) throws IOException {
         out.writeBoolean(s != null);
         if (s != null) {
-            out.writeUTF(s);
+            writeText(out, s);
         }
     }
 
     static String readString(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
+        return in.readBoolean() ? readText(in) : null;
+    }
+
+    /** Nullable controller settings. */
+    static void writeSettings(DataOutputStream out, ControllerSettings s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            out.writeBoolean(s.uncleanLeaderElectionEnable());
+            out.writeInt(s.producerIdBlockSize());
+        }
+    }
+
+    static ControllerSettings readSettings(DataInputStream in) throws IOException {
+        return in.readBoolean() ? new ControllerSettings(in.readBoolean(), in.readInt()) : null;
     }
 
     static void writeUuid(DataOutputStream out, UUID id) throws IOException {
@@ -64,7 +101,7 @@ final class CodecIo {
     static void writeConfigs(DataOutputStream out, Map<String, String> configs) throws IOException {
         out.writeInt(configs.size());
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(configs).entrySet()) {
-            out.writeUTF(e.getKey());
+            writeText(out, e.getKey());
             writeString(out, e.getValue());
         }
     }
@@ -73,7 +110,7 @@ final class CodecIo {
         int n = readLength(in, 0);
         Map<String, String> configs = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            configs.put(in.readUTF(), readString(in));
+            configs.put(readText(in), readString(in));
         }
         return configs;
     }
@@ -81,8 +118,8 @@ final class CodecIo {
     static void writeEndpoints(DataOutputStream out, List<Endpoint> endpoints) throws IOException {
         out.writeInt(endpoints.size());
         for (Endpoint e : endpoints) {
-            out.writeUTF(e.listener());
-            out.writeUTF(e.host());
+            writeText(out, e.listener());
+            writeText(out, e.host());
             out.writeInt(e.port());
         }
     }
@@ -91,7 +128,7 @@ final class CodecIo {
         int n = readLength(in, 0);
         List<Endpoint> endpoints = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            endpoints.add(new Endpoint(in.readUTF(), in.readUTF(), in.readInt()));
+            endpoints.add(new Endpoint(readText(in), readText(in), in.readInt()));
         }
         return endpoints;
     }

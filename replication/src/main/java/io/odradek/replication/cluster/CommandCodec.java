@@ -4,15 +4,20 @@ import static io.odradek.replication.cluster.CodecIo.readConfigs;
 import static io.odradek.replication.cluster.CodecIo.readEndpoints;
 import static io.odradek.replication.cluster.CodecIo.readInts;
 import static io.odradek.replication.cluster.CodecIo.readLength;
+import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
+import static io.odradek.replication.cluster.CodecIo.readText;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
+import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
+import static io.odradek.replication.cluster.CodecIo.writeText;
 import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
+import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
 import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
@@ -47,7 +52,7 @@ import java.util.UUID;
  * are part of the format: append new ones, never renumber.
  */
 public final class CommandCodec {
-    public static final byte FORMAT = 1;
+    public static final byte FORMAT = 2;
 
     private static final byte REGISTER_BROKER = 1;
     private static final byte UNFENCE_BROKER = 2;
@@ -61,6 +66,7 @@ public final class CommandCodec {
     private static final byte ELECT_LEADERS = 10;
     private static final byte ALTER_REASSIGNMENTS = 11;
     private static final byte ALLOCATE_PRODUCER_IDS = 12;
+    private static final byte ALTER_CLUSTER_SETTINGS = 13;
 
     private CommandCodec() {
     }
@@ -103,7 +109,7 @@ public final class CommandCodec {
             writeString(out, result.message());
             out.writeInt(result.items().size());
             for (ItemResult item : result.items()) {
-                out.writeUTF(item.key());
+                writeText(out, item.key());
                 out.writeShort(item.error().code());
                 writeString(out, item.message());
             }
@@ -125,7 +131,7 @@ public final class CommandCodec {
             int n = readLength(in, 0);
             List<ItemResult> items = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                items.add(new ItemResult(in.readUTF(), ErrorCode.forCode(in.readShort()), readString(in)));
+                items.add(new ItemResult(readText(in), ErrorCode.forCode(in.readShort()), readString(in)));
             }
             return new CommandResult(offset, error, message, items, in.readLong());
         } catch (IOException | RuntimeException e) {
@@ -147,13 +153,21 @@ public final class CommandCodec {
             writeEndpoints(out, c.endpoints());
             writeString(out, c.rack());
             writeString(out, c.proposedClusterId());
+            writeSettings(out, c.proposedSettings());
+        } else if (command instanceof AlterClusterSettings c) {
+            out.writeByte(ALTER_CLUSTER_SETTINGS);
+            writeSettings(out, c.settings());
         } else if (command instanceof UnfenceBroker c) {
             out.writeByte(UNFENCE_BROKER);
             out.writeInt(c.brokerId());
             out.writeLong(c.brokerEpoch());
         } else if (command instanceof FenceBrokers c) {
             out.writeByte(FENCE_BROKERS);
-            writeInts(out, c.brokerIds());
+            out.writeInt(c.brokerEpochs().size());
+            for (var e : c.brokerEpochs().entrySet()) {
+                out.writeInt(e.getKey());
+                out.writeLong(e.getValue());
+            }
         } else if (command instanceof ControlledShutdown c) {
             out.writeByte(CONTROLLED_SHUTDOWN);
             out.writeInt(c.brokerId());
@@ -173,13 +187,13 @@ public final class CommandCodec {
             }
         } else if (command instanceof CreatePartitions c) {
             out.writeByte(CREATE_PARTITIONS);
-            out.writeUTF(c.topic());
+            writeText(out, c.topic());
             out.writeInt(c.totalCount());
             writeAssignmentList(out, c.assignments());
             out.writeBoolean(c.validateOnly());
         } else if (command instanceof AlterTopicConfigs c) {
             out.writeByte(ALTER_TOPIC_CONFIGS);
-            out.writeUTF(c.topic());
+            writeText(out, c.topic());
             writeConfigs(out, c.configs());
         } else if (command instanceof AlterPartition c) {
             out.writeByte(ALTER_PARTITION);
@@ -222,11 +236,19 @@ public final class CommandCodec {
         switch (type) {
             case REGISTER_BROKER:
                 return new RegisterBroker(in.readInt(), readUuid(in), readEndpoints(in), readString(in),
-                        readString(in));
+                        readString(in), readSettings(in));
+            case ALTER_CLUSTER_SETTINGS:
+                return new AlterClusterSettings(readSettings(in));
             case UNFENCE_BROKER:
                 return new UnfenceBroker(in.readInt(), in.readLong());
-            case FENCE_BROKERS:
-                return new FenceBrokers(readInts(in));
+            case FENCE_BROKERS: {
+                int n = readLength(in, 0);
+                Map<Integer, Long> epochs = new java.util.LinkedHashMap<>();
+                for (int i = 0; i < n; i++) {
+                    epochs.put(in.readInt(), in.readLong());
+                }
+                return new FenceBrokers(epochs);
+            }
             case CONTROLLED_SHUTDOWN:
                 return new ControlledShutdown(in.readInt(), in.readLong());
             case CREATE_TOPICS: {
@@ -247,9 +269,9 @@ public final class CommandCodec {
                 return new DeleteTopics(ids);
             }
             case CREATE_PARTITIONS:
-                return new CreatePartitions(in.readUTF(), in.readInt(), readAssignmentList(in), in.readBoolean());
+                return new CreatePartitions(readText(in), in.readInt(), readAssignmentList(in), in.readBoolean());
             case ALTER_TOPIC_CONFIGS:
-                return new AlterTopicConfigs(in.readUTF(), readConfigs(in));
+                return new AlterTopicConfigs(readText(in), readConfigs(in));
             case ALTER_PARTITION:
                 return new AlterPartition(in.readInt(), in.readLong(), readUuid(in), in.readInt(), in.readInt(),
                         in.readInt(), readInts(in));
@@ -281,7 +303,7 @@ public final class CommandCodec {
     }
 
     private static void writeNewTopic(DataOutputStream out, NewTopic t) throws IOException {
-        out.writeUTF(t.name());
+        writeText(out, t.name());
         writeUuid(out, t.id());
         out.writeInt(t.numPartitions());
         out.writeShort(t.replicationFactor());
@@ -296,7 +318,7 @@ public final class CommandCodec {
     }
 
     private static NewTopic readNewTopic(DataInputStream in) throws IOException {
-        String name = in.readUTF();
+        String name = readText(in);
         UUID id = readUuid(in);
         int numPartitions = in.readInt();
         short replicationFactor = in.readShort();
@@ -335,11 +357,11 @@ public final class CommandCodec {
     }
 
     private static void writeRef(DataOutputStream out, PartitionRef ref) throws IOException {
-        out.writeUTF(ref.topic());
+        writeText(out, ref.topic());
         out.writeInt(ref.partition());
     }
 
     private static PartitionRef readRef(DataInputStream in) throws IOException {
-        return new PartitionRef(in.readUTF(), in.readInt());
+        return new PartitionRef(readText(in), in.readInt());
     }
 }

@@ -1,5 +1,7 @@
 package io.odradek.replication.cluster;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -12,17 +14,61 @@ import java.util.UUID;
  */
 public sealed interface ControllerCommand {
 
-    /** A broker (re)registers at start: it is fenced until it has caught up. Result value: its new epoch. */
+    /**
+     * A broker (re)registers at start: it is fenced until it has caught up. Result value: its new epoch.
+     * {@code proposedSettings}: the submitting node's controller settings, adopted by the first registration
+     * only (as the cluster id); null when not filled in (the submitting channel fills it, see
+     * {@link ControllerLogic#withProposals}).
+     */
     record RegisterBroker(int brokerId, UUID incarnationId, List<Endpoint> endpoints, String rack,
-            String proposedClusterId) implements ControllerCommand {
+            String proposedClusterId, ControllerSettings proposedSettings) implements ControllerCommand {
+        /** Without settings of its own (the older form). */
+        public RegisterBroker(int brokerId, UUID incarnationId, List<Endpoint> endpoints, String rack,
+                String proposedClusterId) {
+            this(brokerId, incarnationId, endpoints, rack, proposedClusterId, null);
+        }
+
+        public RegisterBroker withProposedSettings(ControllerSettings settings) {
+            return new RegisterBroker(brokerId, incarnationId, endpoints, rack, proposedClusterId, settings);
+        }
+    }
+
+    /** Changes the cluster-wide controller settings of the image (an operator's change, applied everywhere). */
+    record AlterClusterSettings(ControllerSettings settings) implements ControllerCommand {
     }
 
     /** The active controller lets a caught-up broker in (it may lead and join ISRs again). */
     record UnfenceBroker(int brokerId, long brokerEpoch) implements ControllerCommand {
     }
 
-    /** The active controller fences brokers whose session expired: leaderships move to in-sync replicas. */
-    record FenceBrokers(List<Integer> brokerIds) implements ControllerCommand {
+    /**
+     * The active controller fences brokers whose session expired: leaderships move to in-sync replicas.
+     * {@code brokerEpochs}: broker id -> the epoch whose session expired; a broker registered again since
+     * (another epoch) is skipped, so a fence committed late never fences the new registration.
+     * {@link #ANY_EPOCH} fences whatever the epoch.
+     */
+    record FenceBrokers(Map<Integer, Long> brokerEpochs) implements ControllerCommand {
+        public static final long ANY_EPOCH = -1L;
+
+        /** Keeps the given order: brokers are fenced in turn, and the order decides where leaderships go. */
+        public FenceBrokers {
+            brokerEpochs = Collections.unmodifiableMap(new LinkedHashMap<>(brokerEpochs));
+        }
+
+        /** Fences these brokers at whatever epoch they are registered (the older form). */
+        public FenceBrokers(List<Integer> brokerIds) {
+            this(anyEpoch(brokerIds));
+        }
+
+        public List<Integer> brokerIds() {
+            return List.copyOf(brokerEpochs.keySet());
+        }
+
+        private static Map<Integer, Long> anyEpoch(List<Integer> brokerIds) {
+            Map<Integer, Long> epochs = new LinkedHashMap<>();
+            brokerIds.forEach(id -> epochs.put(id, ANY_EPOCH));
+            return epochs;
+        }
     }
 
     /** A broker stopping cleanly: its leaderships move away and it leaves the ISRs before it closes. */

@@ -1,6 +1,7 @@
 package io.odradek.replication.cluster;
 
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
+import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
 import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
@@ -27,8 +28,10 @@ import java.util.List;
  * <p>Behaviour notes (Kafka 4.4's controller is the reference): errors and messages as its
  * ReplicationControlManager/ClusterControlManager give them. Differences, on purpose: no eligible leader
  * replicas (ELR), so a fenced last ISR member stays in the ISR and the partition has no leader; new replicas
- * go only to unfenced brokers not shutting down (Kafka may add fenced followers); the cluster id is the
- * first registration's proposal and later proposals are ignored rather than refused; unclean election on
+ * go only to unfenced brokers not shutting down (Kafka may add fenced followers); the cluster id and the
+ * cluster-wide settings (unclean election default, producer-id block size: Kafka's controller takes them from
+ * its own config) are the first registration's proposals, kept in the image, and later proposals are ignored
+ * rather than refused; unclean election on
  * an offline partition happens at once when allowed (Kafka waits for a periodic sweep); liveness (session
  * timeouts, DUPLICATE_BROKER_REGISTRATION) is the active controller's, outside this pure logic.
  * Results: RegisterBroker's value is the new broker epoch, AllocateProducerIds' the block's first id,
@@ -40,22 +43,34 @@ public final class ControllerLogic {
     }
 
     private final ControllerSettings settings;
-    private final BrokerControl brokers;
+    private final BrokerControl brokers = new BrokerControl();
     private final TopicControl topics = new TopicControl();
     private final ReplicationControl replication = new ReplicationControl();
 
+    /** {@code settings}: this node's proposal of the cluster-wide settings; apply never reads it. */
     public ControllerLogic(ControllerSettings settings) {
         this.settings = settings;
-        this.brokers = new BrokerControl(settings);
     }
 
+    /** This node's proposal of the cluster-wide settings (the image's {@link ClusterImage#settings} apply). */
     public ControllerSettings settings() {
         return settings;
     }
 
+    /**
+     * {@code command} as this node submits it: a registration without proposed settings carries this node's,
+     * so the first one sets the cluster's (on the submitting side, before the command enters the log).
+     */
+    public ControllerCommand withProposals(ControllerCommand command) {
+        if (command instanceof RegisterBroker c && c.proposedSettings() == null) {
+            return c.withProposedSettings(settings);
+        }
+        return command;
+    }
+
     /** Applies {@code command}, the metadata log's entry at {@code offset}, to {@code image}. */
     public Applied apply(ClusterImage image, ControllerCommand command, long offset) {
-        ImageBuilder next = new ImageBuilder(image, settings);
+        ImageBuilder next = new ImageBuilder(image);
         try {
             CommandResult result = dispatch(next, command, offset);
             return new Applied(next.build(offset), result);
@@ -79,6 +94,11 @@ public final class ControllerLogic {
             brokers.fence(image, c);
         } else if (command instanceof ControlledShutdown c) {
             brokers.controlledShutdown(image, c);
+        } else if (command instanceof AlterClusterSettings c) {
+            if (c.settings() == null) {
+                throw new MetadataException(ErrorCode.INVALID_REQUEST, "No cluster settings given");
+            }
+            image.settings = c.settings();
         } else if (command instanceof AllocateProducerIds c) {
             return CommandResult.ok(offset, none, brokers.allocateProducerIds(image, c));
         } else if (command instanceof CreateTopics c) {
@@ -103,6 +123,7 @@ public final class ControllerLogic {
     }
 
     private static ClusterImage withOffset(ClusterImage image, long offset) {
-        return new ClusterImage(offset, image.clusterId(), image.brokers(), image.topics(), image.nextProducerId());
+        return new ClusterImage(offset, image.clusterId(), image.brokers(), image.topics(), image.nextProducerId(),
+                image.settings());
     }
 }

@@ -15,18 +15,18 @@ final class ImageBuilder {
     final TreeMap<String, TopicImage> topics;
     String clusterId;
     long nextProducerId;
-    private final ControllerSettings settings;
+    ControllerSettings settings;
 
-    ImageBuilder(ClusterImage base, ControllerSettings settings) {
+    ImageBuilder(ClusterImage base) {
         this.brokers = new TreeMap<>(base.brokers());
         this.topics = new TreeMap<>(base.topics());
         this.clusterId = base.clusterId();
         this.nextProducerId = base.nextProducerId();
-        this.settings = settings;
+        this.settings = base.settings();
     }
 
     ClusterImage build(long offset) {
-        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId);
+        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings);
     }
 
     /** May lead and be in an ISR: registered, unfenced and not in controlled shutdown. */
@@ -35,7 +35,7 @@ final class ImageBuilder {
         return b != null && !b.fenced() && !b.inControlledShutdown();
     }
 
-    /** The topic's {@code unclean.leader.election.enable}, or the controller's default when it has none. */
+    /** The topic's {@code unclean.leader.election.enable}, or the image's cluster default when it has none. */
     boolean uncleanAllowed(TopicImage topic) {
         String value = topic.configs().get(UNCLEAN_LEADER_ELECTION_ENABLE);
         return value == null ? settings.uncleanLeaderElectionEnable() : Boolean.parseBoolean(value.trim());

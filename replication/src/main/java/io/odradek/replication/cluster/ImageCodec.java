@@ -4,12 +4,16 @@ import static io.odradek.replication.cluster.CodecIo.readConfigs;
 import static io.odradek.replication.cluster.CodecIo.readEndpoints;
 import static io.odradek.replication.cluster.CodecIo.readInts;
 import static io.odradek.replication.cluster.CodecIo.readLength;
+import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
+import static io.odradek.replication.cluster.CodecIo.readText;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
+import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
+import static io.odradek.replication.cluster.CodecIo.writeText;
 import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
 import java.io.ByteArrayInputStream;
@@ -27,10 +31,10 @@ import java.util.TreeMap;
 
 /**
  * A whole {@link ClusterImage} as bytes, for Ratis snapshots: a format byte, then the offset, cluster id,
- * producer-id counter, brokers and topics (both in key order, so equal images give equal bytes).
+ * producer-id counter, cluster settings, brokers and topics (both in key order, so equal images give equal bytes).
  */
 public final class ImageCodec {
-    public static final byte FORMAT = 1;
+    public static final byte FORMAT = 2;
 
     private ImageCodec() {
     }
@@ -66,6 +70,7 @@ public final class ImageCodec {
         out.writeLong(image.offset());
         writeString(out, image.clusterId());
         out.writeLong(image.nextProducerId());
+        writeSettings(out, image.settings());
         out.writeInt(image.brokers().size());
         for (BrokerRegistration b : image.brokers().values()) {
             out.writeInt(b.id());
@@ -78,7 +83,7 @@ public final class ImageCodec {
         }
         out.writeInt(image.topics().size());
         for (TopicImage t : image.topics().values()) {
-            out.writeUTF(t.name());
+            writeText(out, t.name());
             writeUuid(out, t.id());
             writeConfigs(out, t.configs());
             out.writeInt(t.partitions().size());
@@ -105,6 +110,7 @@ public final class ImageCodec {
         long offset = in.readLong();
         String clusterId = readString(in);
         long nextProducerId = in.readLong();
+        ControllerSettings settings = readSettings(in);
         SortedMap<Integer, BrokerRegistration> brokers = new TreeMap<>();
         int nb = readLength(in, 0);
         for (int i = 0; i < nb; i++) {
@@ -115,7 +121,7 @@ public final class ImageCodec {
         SortedMap<String, TopicImage> topics = new TreeMap<>();
         int nt = readLength(in, 0);
         for (int i = 0; i < nt; i++) {
-            String name = in.readUTF();
+            String name = readText(in);
             var id = readUuid(in);
             var configs = readConfigs(in);
             int np = readLength(in, 0);
@@ -126,6 +132,6 @@ public final class ImageCodec {
             }
             topics.put(name, new TopicImage(name, id, configs, partitions));
         }
-        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId);
+        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings);
     }
 }

@@ -221,6 +221,24 @@ public final class ClusterMetadata {
         return updated;
     }
 
+    /** Raises a topic's partition count (CreatePartitions; the caller checked that it grows). */
+    public synchronized TopicInfo growPartitions(String name, int partitions) {
+        TopicInfo topic = snapshot.byName.get(name);
+        if (topic == null) {
+            throw new MetadataException(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                    "This server does not host this topic-partition.");
+        }
+        if (partitions <= topic.partitions()) {
+            throw new IllegalArgumentException("topic " + name + " has " + topic.partitions()
+                    + " partitions, cannot grow to " + partitions);
+        }
+        TopicInfo grown = new TopicInfo(name, topic.id(), partitions, topic.configs(), topic.internal());
+        Map<String, TopicInfo> next = new TreeMap<>(snapshot.byName);
+        next.put(name, grown);
+        commit(next);
+        return grown;
+    }
+
     /** Persists first, then publishes: a failed write leaves the visible catalog unchanged. */
     private void commit(Map<String, TopicInfo> next) {
         Snapshot s = Snapshot.of(next.values());

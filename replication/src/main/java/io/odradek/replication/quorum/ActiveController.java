@@ -5,7 +5,6 @@ import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerCommand;
 import io.odradek.wire.ErrorCode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -69,10 +68,11 @@ final class ActiveController {
     }
 
     private ControllerCommand nextCommand(ClusterImage image, BrokerLiveness liveness, long now) {
-        List<Integer> expired = new ArrayList<>();
+        // Each with the epoch whose session expired: a broker that registers again before this commits stays in.
+        java.util.Map<Integer, Long> expired = new java.util.LinkedHashMap<>();
         for (BrokerRegistration b : image.brokers().values()) {
             if (!b.fenced() && now - liveness.lastSeenMs(b.id(), now) > sessionTimeoutMs) {
-                expired.add(b.id());
+                expired.put(b.id(), b.epoch());
             }
         }
         if (!expired.isEmpty()) {

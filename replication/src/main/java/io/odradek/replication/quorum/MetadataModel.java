@@ -38,7 +38,7 @@ interface MetadataModel {
 
             @Override
             public byte[] encodeCommand(ControllerCommand command) {
-                return CommandCodec.encode(command);
+                return CommandCodec.encode(logic.withProposals(command));
             }
 
             @Override

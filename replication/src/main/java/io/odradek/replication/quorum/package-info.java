@@ -17,6 +17,9 @@
  * ...
  * channel.close();                                                  // stops the voter too
  * }</pre>
- * A voter's Ratis server binds the address its own {@code controller.quorum.voters} entry names.
+ * A voter's Ratis server binds the address its own {@code controller.quorum.voters} entry names. The
+ * {@code ControllerSettings} are this node's proposal: its channel adds them to the broker registrations it
+ * submits, and the first registration's become the cluster's ({@code ClusterImage.settings()}), so every
+ * voter applies commands alike.
  */
 package io.odradek.replication.quorum;

@@ -221,4 +221,83 @@ class BrokerLifecycleTest {
         assertThat(c.partition("t", 0)).isEqualTo(partition(List.of(1, 2), List.of(2), 2, 2, 3));
         assertThat(c.image.brokers().keySet()).containsExactly(1, 2);
     }
+
+    @Test
+    void aFenceCommittedAfterTheBrokerRegisteredAgainLeavesTheNewRegistrationIn() {
+        Cluster c = new Cluster().withBrokers(2);
+        c.createAssigned("t", List.of(List.of(1, 2)));
+        long oldEpoch = c.epoch(1);
+        // the active controller saw broker 1's session expire and submitted this fence ...
+        ControllerCommand fence = new ControllerCommand.FenceBrokers(new java.util.TreeMap<>(Map.of(1, oldEpoch)));
+        // ... but broker 1 restarted, registered and was unfenced before the fence was committed
+        long newEpoch = c.run(new RegisterBroker(1, UUID.randomUUID(), List.of(), null, null)).value();
+        c.run(new UnfenceBroker(1, newEpoch));
+
+        c.run(fence);
+
+        assertThat(c.broker(1).fenced()).isFalse();
+        assertThat(c.broker(1).epoch()).isEqualTo(newEpoch);
+        c.run(new ControllerCommand.FenceBrokers(new java.util.TreeMap<>(Map.of(1, newEpoch, 2, c.epoch(2)))));
+        assertThat(c.broker(1).fenced()).isTrue();
+        assertThat(c.broker(2).fenced()).isTrue();
+    }
+
+    @Test
+    void controllersWithDifferentLocalSettingsBuildTheSameImageFromTheFirstRegistrationsProposal() {
+        ControllerLogic proposer = new ControllerLogic(new ControllerSettings(true, 50));
+        ControllerLogic other = new ControllerLogic(ControllerSettings.DEFAULTS);
+        List<ControllerCommand> log = new java.util.ArrayList<>();
+        log.add(proposer.withProposals(Cluster.register(1, null)));   // as broker 1's node submits it
+        log.add(other.withProposals(Cluster.register(2, null)));      // a later proposal is ignored
+        log.add(new UnfenceBroker(1, 0));
+        log.add(new UnfenceBroker(2, 1));
+        log.add(new ControllerCommand.CreateTopics(List.of(new ControllerCommand.NewTopic("t", new UUID(1, 2), -1,
+                (short) -1, Map.of(0, List.of(1, 2)), Map.of())), false));
+        log.add(new AllocateProducerIds(1, 0));
+        log.add(new AllocateProducerIds(2, 1));
+        log.add(new ControllerCommand.AlterPartition(1, 0, new UUID(1, 2), 0, 0, 0, List.of(1)));
+        log.add(new ControllerCommand.FenceBrokers(List.of(1)));   // unclean allowed: out-of-sync 2 leads
+        ClusterImage a = ClusterImage.EMPTY;
+        ClusterImage b = ClusterImage.EMPTY;
+        for (int i = 0; i < log.size(); i++) {
+            ControllerCommand decoded = CommandCodec.decode(CommandCodec.encode(log.get(i)));
+            a = proposer.apply(a, decoded, i).image();
+            b = other.apply(b, decoded, i).image();
+        }
+
+        assertThat(b).isEqualTo(a);
+        assertThat(a.settings()).isEqualTo(new ControllerSettings(true, 50));
+        assertThat(a.nextProducerId()).isEqualTo(100);
+        assertThat(a.partition("t", 0).orElseThrow().leader()).isEqualTo(2);
+        assertThat(ImageCodec.decode(ImageCodec.encode(a))).isEqualTo(a);
+    }
+
+    @Test
+    void alterClusterSettingsChangesTheBlockSizeForLaterAllocations() {
+        Cluster c = new Cluster().withBrokers(1);
+        assertThat(c.image.settings()).isEqualTo(ControllerSettings.DEFAULTS);
+        assertThat(c.run(new AllocateProducerIds(1, c.epoch(1))).value()).isZero();
+
+        c.run(new ControllerCommand.AlterClusterSettings(new ControllerSettings(false, 10)));
+
+        assertThat(c.run(new AllocateProducerIds(1, c.epoch(1))).value()).isEqualTo(1000);
+        assertThat(c.run(new AllocateProducerIds(1, c.epoch(1))).value()).isEqualTo(1010);
+        assertThat(c.image.settings()).isEqualTo(new ControllerSettings(false, 10));
+    }
+
+    @Test
+    void unfencingABrokerThatAskedToShutDownKeepsItShuttingDownAndOutOfLeaderships() {
+        Cluster c = new Cluster().withBrokers(1);
+        c.createAssigned("t", List.of(List.of(1)));
+        c.run(new ControlledShutdown(1, c.epoch(1)));   // the last ISR member: t-0 stays [1], leaderless
+        c.fence(1);                                     // its session then expired
+        assertThat(c.partition("t", 0)).isEqualTo(partition(List.of(1), List.of(1), -1, 1, 1));
+
+        CommandResult r = c.run(new UnfenceBroker(1, c.epoch(1)));
+
+        assertThat(r.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(c.broker(1).fenced()).isFalse();
+        assertThat(c.broker(1).inControlledShutdown()).isTrue();
+        assertThat(c.partition("t", 0).leader()).isEqualTo(-1);
+    }
 }

@@ -25,8 +25,9 @@ final class Cluster {
         this.logic = new ControllerLogic(settings);
     }
 
+    /** Applies {@code command} as this node would submit it (its registrations propose its settings). */
     CommandResult run(ControllerCommand command) {
-        ControllerLogic.Applied applied = logic.apply(image, command, ++offset);
+        ControllerLogic.Applied applied = logic.apply(image, logic.withProposals(command), ++offset);
         image = applied.image();
         return applied.result();
     }

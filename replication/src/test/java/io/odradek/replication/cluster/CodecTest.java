@@ -39,8 +39,11 @@ class CodecTest {
                 new RegisterBroker(3, ID, List.of(new Endpoint("PLAINTEXT", "10.0.0.3", 9092),
                         new Endpoint("REPLICATION", "h\u00f6st", 9094)), "rack-a", "MkU3OEVBNTcwNTJENDM2Qg"),
                 new RegisterBroker(4, ID, List.of(), null, null),
+                new RegisterBroker(5, ID, List.of(), null, "c", new ControllerSettings(true, 250)),
+                new ControllerCommand.AlterClusterSettings(new ControllerSettings(false, 5000)),
                 new UnfenceBroker(3, 1234567890123L),
                 new FenceBrokers(List.of(1, 2, 3)),
+                new FenceBrokers(new TreeMap<>(Map.of(4, 1234567890123L, 2, 17L))),
                 new ControlledShutdown(2, 77),
                 new CreateTopics(List.of(
                         new NewTopic("orders", ID, 12, (short) 3, null, Map.of("min.insync.replicas", "2")),
@@ -70,7 +73,7 @@ class CodecTest {
     @Test
     void encodingIsCompact() {
         assertThat(CommandCodec.encode(new UnfenceBroker(3, 100))).hasSize(1 + 1 + 4 + 8);
-        assertThat(CommandCodec.encode(new FenceBrokers(List.of(1, 2)))).hasSize(1 + 1 + 4 + 2 * 4);
+        assertThat(CommandCodec.encode(new FenceBrokers(List.of(1, 2)))).hasSize(1 + 1 + 4 + 2 * (4 + 8));
     }
 
     @Test
@@ -157,5 +160,27 @@ class CodecTest {
         assertThat(b).isEqualTo(a);
         assertThat(a.topics().get("t").partitions()).hasSize(8);
         assertThat(a.nextProducerId()).isEqualTo(1000);
+    }
+
+    @Test
+    void stringsLongerThan64KbAndOutsideTheBasicPlaneSurviveCommandsAndImages() {
+        String huge = "x".repeat(70_000) + "\uD83D\uDE00";   // past writeUTF's limit, with a surrogate pair
+        ControllerCommand alter = new AlterTopicConfigs("orders", Map.of("message.format.note", huge));
+        assertThat(CommandCodec.decode(CommandCodec.encode(alter))).isEqualTo(alter);
+
+        Cluster c = new Cluster().withBrokers(1);
+        c.createPlaced("t", 1, 1, Map.of("note", huge));
+        ClusterImage decoded = ImageCodec.decode(ImageCodec.encode(c.image));
+        assertThat(decoded).isEqualTo(c.image);
+        assertThat(decoded.topics().get("t").configs().get("note")).isEqualTo(huge);
+    }
+
+    @Test
+    void aStringLengthPastTheEndIsRefused() {
+        byte[] good = CommandCodec.encode(new AlterTopicConfigs("orders", Map.of()));
+        byte[] lying = good.clone();
+        lying[2] = 0x7f;   // the topic name's length (an int after the format and type bytes) is now huge
+
+        assertThatThrownBy(() -> CommandCodec.decode(lying)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -28,7 +28,7 @@ class SingleVoterTest {
     void aOneVoterQuorumCommitsAloneAndHasTheSameImageAfterARestart() throws Exception {
         Map<Integer, InetSocketAddress> voters = QuorumConfig.parseVoters("1@127.0.0.1:" + ThreeVoters.freePort());
         QuorumConfig config = new QuorumConfig(1, true, voters, dir.resolve("__cluster_metadata-ratis"),
-                ControllerSettings.DEFAULTS, 9000, 1000, 2000, 20_000, 10);
+                new ControllerSettings(false, 500), 9000, 1000, 2000, 20_000, 10);
         ClusterImage before;
         try (RatisControllerChannel channel = RatisControllerChannel.open(config)) {
             CommandResult registered = channel.submit(new ControllerCommand.RegisterBroker(1, UUID.randomUUID(),
@@ -44,6 +44,8 @@ class SingleVoterTest {
             }
             ThreeVoters.await("the last topic applied", () -> channel.image().topic("t24").isPresent());
             before = channel.image();
+            // the node's settings came in with its broker's first registration and are the cluster's now
+            assertThat(before.settings()).isEqualTo(new ControllerSettings(false, 500));
             assertThat(channel.localVoter().isLeader()).isTrue();
         }
 

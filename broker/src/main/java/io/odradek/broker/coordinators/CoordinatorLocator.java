@@ -1,0 +1,28 @@
+package io.odradek.broker.coordinators;
+
+import io.odradek.wire.ErrorCode;
+
+/**
+ * Where the coordinator of a group or transactional id is, as FindCoordinator answers it: one node, or
+ * an error (COORDINATOR_NOT_AVAILABLE while its internal topic is being created or its partition has no
+ * leader). Single node: {@link LocalCoordinatorLocator}; cluster: {@link ClusterCoordinatorLocator}.
+ */
+public interface CoordinatorLocator {
+    /** FindCoordinator's key types. */
+    byte GROUP = 0;
+    byte TRANSACTION = 1;
+
+    /** @param keyType {@link #GROUP} or {@link #TRANSACTION} (the handler refuses any other) */
+    Coordinator find(byte keyType, String key);
+
+    /** A node, or an error with node -1, host "", port -1 (what Kafka sends with an error). */
+    record Coordinator(ErrorCode error, int nodeId, String host, int port) {
+        public static Coordinator at(int nodeId, String host, int port) {
+            return new Coordinator(ErrorCode.NONE, nodeId, host, port);
+        }
+
+        public static Coordinator notAvailable() {
+            return new Coordinator(ErrorCode.COORDINATOR_NOT_AVAILABLE, -1, "", -1);
+        }
+    }
+}

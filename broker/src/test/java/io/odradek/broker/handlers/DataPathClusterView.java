@@ -1,0 +1,93 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.cluster.ClusterView;
+import io.odradek.replication.cluster.BrokerRegistration;
+import io.odradek.replication.cluster.ClusterImage;
+import io.odradek.replication.cluster.ControllerChannel;
+import io.odradek.replication.cluster.Endpoint;
+import io.odradek.replication.cluster.PartitionRegistration;
+import io.odradek.replication.cluster.TopicImage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A cluster image the tests shape by hand: this broker ({@link #LOCAL}) alone and leading every topic the
+ * fixture creates, as a single node sees itself, until a test registers other brokers or moves a leader.
+ */
+final class DataPathClusterView implements ClusterView {
+    static final int LOCAL = 1;
+    static final String LISTENER = "PLAINTEXT";
+
+    private volatile ClusterImage image;
+
+    DataPathClusterView() {
+        SortedMap<Integer, BrokerRegistration> brokers = new TreeMap<>();
+        brokers.put(LOCAL, broker(LOCAL, "localhost", 9092, null, false));
+        image = new ClusterImage(0, "test-cluster", brokers, new TreeMap<>(), 0);
+    }
+
+    static BrokerRegistration broker(int id, String host, int port, String rack, boolean fenced) {
+        return new BrokerRegistration(id, 0, new UUID(0, id), List.of(new Endpoint(LISTENER, host, port)), rack,
+                fenced, false);
+    }
+
+    /** A topic led here at epoch 0, replicas and ISR this broker alone. */
+    void addTopic(String name, UUID id, int partitions) {
+        List<PartitionRegistration> parts = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            parts.add(PartitionRegistration.initial(List.of(LOCAL)));
+        }
+        TopicImage topic = new TopicImage(name, id, Map.of(), parts);
+        SortedMap<String, TopicImage> topics = new TreeMap<>(image.topics());
+        topics.put(name, topic);
+        image = new ClusterImage(image.offset() + 1, image.clusterId(), image.brokers(), topics, 0);
+    }
+
+    void addBroker(BrokerRegistration broker) {
+        SortedMap<Integer, BrokerRegistration> brokers = new TreeMap<>(image.brokers());
+        brokers.put(broker.id(), broker);
+        image = new ClusterImage(image.offset() + 1, image.clusterId(), brokers, image.topics(), 0);
+    }
+
+    /** The image now says {@code leader} leads the partition at {@code leaderEpoch}, with replicas [us, leader]. */
+    void moveLeader(String topic, int partition, int leader, int leaderEpoch) {
+        TopicImage t = image.topic(topic).orElseThrow();
+        PartitionRegistration old = t.partition(partition);
+        PartitionRegistration moved = new PartitionRegistration(List.of(LOCAL, leader), List.of(LOCAL, leader),
+                List.of(), List.of(), leader, leaderEpoch, old.partitionEpoch() + 1);
+        SortedMap<String, TopicImage> topics = new TreeMap<>(image.topics());
+        topics.put(topic, t.withPartition(partition, moved));
+        image = new ClusterImage(image.offset() + 1, image.clusterId(), image.brokers(), topics, 0);
+    }
+
+    @Override
+    public ClusterImage image() {
+        return image;
+    }
+
+    @Override
+    public int localBrokerId() {
+        return LOCAL;
+    }
+
+    @Override
+    public String clientListener() {
+        return LISTENER;
+    }
+
+    @Override
+    public Optional<ControllerChannel> controller() {
+        return Optional.empty();
+    }
+
+    @Override
+    public CompletableFuture<ClusterImage> awaitApplied(long offset) {
+        return CompletableFuture.completedFuture(image);
+    }
+}
