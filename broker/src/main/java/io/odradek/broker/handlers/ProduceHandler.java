@@ -80,7 +80,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     topic's min.insync.replicas is NOT_ENOUGH_REPLICAS before anything is appended; an acks=all append
  *     whose high watermark passed it while the ISR was below min.insync.replicas is
  *     NOT_ENOUGH_REPLICAS_AFTER_APPEND (the records are in the log, offsets kept); one whose partition
- *     stopped being led here while it waited is NOT_LEADER_OR_FOLLOWER. The leader check on this path is
+ *     stopped being led here (at the leader epoch it was appended at) while it waited is
+ *     NOT_LEADER_OR_FOLLOWER: a demoted leader's high watermark comes from the new leader and says nothing of
+ *     these records. The leader check on this path is
  *     one volatile read; on one node it always passes and the ISR is this broker alone (so a topic with
  *     min.insync.replicas above 1 refuses acks=all, as a one-broker Kafka does).</li>
  * <li>Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION (Kafka 4 does not auto-create on produce);
@@ -179,7 +181,7 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /** A partition whose append succeeded, for the acks=all wait. */
-    private record Appended(Partition partition, long lastOffset, Struct out) {
+    private record Appended(Partition partition, long lastOffset, int leaderEpoch, Struct out) {
     }
 
     @Override
@@ -450,7 +452,7 @@ public final class ProduceHandler implements ApiHandler {
                         .set(PartitionProduceResponse.LOG_APPEND_TIME_MS, result.logAppendTime())
                         .set(PartitionProduceResponse.LOG_START_OFFSET, result.logStartOffset());
                 if (acks == ACKS_ALL) {
-                    appended.add(new Appended(partition, result.lastOffset(), out));
+                    appended.add(new Appended(partition, result.lastOffset(), result.leaderEpoch(), out));
                 }
             }
             return null;
@@ -745,7 +747,16 @@ public final class ProduceHandler implements ApiHandler {
 
         /** Replicated far enough, or no longer ours to replicate (Kafka's checkEnoughReplicasReachOffset). */
         private boolean decided(Appended a) {
-            return !a.partition().isLeader() || a.partition().highWatermark() > a.lastOffset();
+            return check(a).isPresent();
+        }
+
+        /**
+         * Empty while the high watermark is short of the append; NOT_LEADER_OR_FOLLOWER once this broker no
+         * longer leads at the epoch the records were appended at (a demoted leader's high watermark comes from
+         * the new leader, over other records); NOT_ENOUGH_REPLICAS_AFTER_APPEND or NONE once it passed.
+         */
+        private static Optional<ErrorCode> check(Appended a) {
+            return a.partition().checkEnoughReplicasReachOffset(a.lastOffset() + 1, a.leaderEpoch());
         }
 
         /**
@@ -757,13 +768,14 @@ public final class ProduceHandler implements ApiHandler {
         void settle(boolean expired) {
             for (Appended a : appended) {
                 Partition partition = a.partition();
-                if (!partition.isLeader()) {
+                Optional<ErrorCode> outcome = check(a);
+                if (outcome.isPresent() && outcome.get() == ErrorCode.NOT_LEADER_OR_FOLLOWER) {
                     a.out().set(PartitionProduceResponse.ERROR_CODE, ErrorCode.NOT_LEADER_OR_FOLLOWER.code())
                             .set(PartitionProduceResponse.ERROR_MESSAGE, "Leader changed while waiting for the "
                                     + "in-sync replicas of " + partition + " to reach offset " + a.lastOffset());
                     failed.set(true);
-                } else if (partition.highWatermark() > a.lastOffset()) {
-                    if (partition.checkEnoughReplicas(ACKS_ALL) != ErrorCode.NONE) {
+                } else if (outcome.isPresent()) {
+                    if (outcome.get() != ErrorCode.NONE) {
                         a.out().set(PartitionProduceResponse.ERROR_CODE,
                                 ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code());
                     }

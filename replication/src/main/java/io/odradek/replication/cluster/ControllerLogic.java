@@ -122,7 +122,8 @@ public final class ControllerLogic {
         return CommandResult.ok(offset, none, -1);
     }
 
-    private static ClusterImage withOffset(ClusterImage image, long offset) {
+    /** {@code image} unchanged but at {@code offset}: the log entry there changed nothing. */
+    public static ClusterImage withOffset(ClusterImage image, long offset) {
         return new ClusterImage(offset, image.clusterId(), image.brokers(), image.topics(), image.nextProducerId(),
                 image.settings());
     }

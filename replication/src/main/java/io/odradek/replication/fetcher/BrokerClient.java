@@ -38,11 +38,12 @@ public final class BrokerClient implements AutoCloseable {
     private final String clientId;
     private final int connectTimeoutMs;
     private final int requestTimeoutMs;
-    private Socket socket;
+    /** Volatile so {@link #close} can close it from another thread without the monitor a blocked send holds. */
+    private volatile Socket socket;
     private DataInputStream in;
     private OutputStream out;
     private int nextCorrelationId;
-    private boolean closed;
+    private volatile boolean closed;
 
     /**
      * @param clientId         sent in every request header (Kafka's brokers use e.g. "broker-1-fetcher-0")
@@ -97,24 +98,38 @@ public final class BrokerClient implements AutoCloseable {
     }
 
     /** Whether a connection is open now (it may still be found dead by the next send). */
-    public synchronized boolean isConnected() {
-        return socket != null;
+    public boolean isConnected() {
+        Socket s = socket;
+        return s != null && s.isConnected() && !s.isClosed();
     }
 
+    /**
+     * Closes the client for good, at once: without the monitor, so a send blocked in a read (up to the request
+     * timeout, e.g. on a leader that stopped answering) fails now with an IOException instead of holding the
+     * caller until the timeout; that send then drops the connection.
+     */
     @Override
-    public synchronized void close() {
+    public void close() {
         closed = true;
-        disconnect();
+        Socket s = socket;
+        if (s != null) {
+            closeQuietly(s);
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // nothing more to do with a socket we drop
+        }
     }
 
     /** Closes the connection but not the client: the next send reconnects. */
     public synchronized void disconnect() {
-        if (socket != null) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // nothing more to do with a socket we drop
-            }
+        Socket s = socket;
+        if (s != null) {
+            closeQuietly(s);
         }
         socket = null;
         in = null;
@@ -126,15 +141,21 @@ public final class BrokerClient implements AutoCloseable {
             return;
         }
         Socket s = new Socket();
+        // Published before connecting, so a close() from another thread also cuts a connect short; close()
+        // sets closed before it reads the socket, so one of the two always sees the other.
+        socket = s;
         try {
             s.setTcpNoDelay(true);
             s.connect(new InetSocketAddress(host, port), connectTimeoutMs);
             s.setSoTimeout(requestTimeoutMs);
+            if (closed) {
+                throw new IOException("client to " + host + ":" + port + " is closed");
+            }
         } catch (IOException e) {
-            s.close();
+            closeQuietly(s);
+            socket = null;
             throw e;
         }
-        socket = s;
         in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 64 * 1024));
         out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
     }

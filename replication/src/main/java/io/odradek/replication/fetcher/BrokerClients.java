@@ -1,6 +1,7 @@
 package io.odradek.replication.fetcher;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,31 +29,43 @@ public final class BrokerClients implements AutoCloseable {
     }
 
     /** The client to {@code brokerId} at {@code host:port}; a client to an older endpoint is closed. */
-    public synchronized BrokerClient get(int brokerId, String host, int port) {
+    public BrokerClient get(int brokerId, String host, int port) {
         Target target = new Target(host, port);
-        Entry e = clients.get(brokerId);
-        if (e != null && e.target().equals(target)) {
-            return e.client();
+        BrokerClient client;
+        Entry old;
+        synchronized (this) {
+            old = clients.get(brokerId);
+            if (old != null && old.target().equals(target)) {
+                return old.client();
+            }
+            client = new BrokerClient(host, port, clientId, connectTimeoutMs, requestTimeoutMs);
+            clients.put(brokerId, new Entry(target, client));
         }
-        if (e != null) {
-            e.client().close();
+        // Outside the pool's lock: another thread may be in the middle of a send on the old client.
+        if (old != null) {
+            old.client().close();
         }
-        BrokerClient client = new BrokerClient(host, port, clientId, connectTimeoutMs, requestTimeoutMs);
-        clients.put(brokerId, new Entry(target, client));
         return client;
     }
 
     /** Forgets (and closes) the client to a broker that left the cluster. */
-    public synchronized void remove(int brokerId) {
-        Entry e = clients.remove(brokerId);
+    public void remove(int brokerId) {
+        Entry e;
+        synchronized (this) {
+            e = clients.remove(brokerId);
+        }
         if (e != null) {
             e.client().close();
         }
     }
 
     @Override
-    public synchronized void close() {
-        clients.values().forEach(e -> e.client().close());
-        clients.clear();
+    public void close() {
+        List<Entry> all;
+        synchronized (this) {
+            all = List.copyOf(clients.values());
+            clients.clear();
+        }
+        all.forEach(e -> e.client().close());
     }
 }

@@ -39,8 +39,11 @@ import java.util.function.LongSupplier;
  *     partition pauses for {@code replica.fetch.backoff.ms} or until the next metadata image resumes it.</li>
  * </ul>
  * A lost connection is retried after the back-off. Partitions are added and removed by the
- * {@link ReplicaFetcherManager}; removal waits until a response being processed is done, so a removed
- * partition's log is no longer written by this thread.
+ * {@link ReplicaFetcherManager}; removal waits until the partition being written (appended, truncated) is done,
+ * so a removed partition's log is no longer written by this thread. No network call runs under that lock (the
+ * ListOffsets of an out-of-range partition goes first, ownership is checked again after it), and stopping the
+ * thread does not wait for it ({@link #stopAsync}), so a leader that stops answering cannot hold the metadata
+ * thread for {@code replica.socket.timeout.ms}.
  */
 public final class ReplicaFetcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ReplicaFetcher.class.getName());
@@ -68,7 +71,10 @@ public final class ReplicaFetcher implements AutoCloseable {
     private final BrokerClient client;
     private final Thread thread;
     private final ConcurrentHashMap<Key, Fetching> partitions = new ConcurrentHashMap<>();
-    /** Held while a response is processed; removal takes it so nothing is written after it returns. */
+    /**
+     * Held while one partition of a response is written (never during a network call); removal takes it so
+     * nothing is written after it returns.
+     */
     private final Object processing = new Object();
     private final Object idle = new Object();
     private volatile boolean running = true;
@@ -129,11 +135,20 @@ public final class ReplicaFetcher implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /**
+     * Stops the thread without waiting for it: a send in progress fails at once (the client's socket is closed
+     * under it). Safe once its partitions are removed: {@link #remove} is what guarantees no further writes.
+     */
+    public void stopAsync() {
         running = false;
         client.close(); // unblocks a read in progress
         thread.interrupt();
+    }
+
+    /** Stops the thread and waits (up to 10 s) for it to end, for shutdown. */
+    @Override
+    public void close() {
+        stopAsync();
         try {
             thread.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
@@ -168,9 +183,7 @@ public final class ReplicaFetcher implements AutoCloseable {
                     }
                     continue;
                 }
-                synchronized (processing) {
-                    process(response, ready);
-                }
+                process(response, ready);
             } catch (InterruptedException e) {
                 if (running) {
                     Thread.currentThread().interrupt();
@@ -227,15 +240,23 @@ public final class ReplicaFetcher implements AutoCloseable {
         }
         for (Map.Entry<Key, Fetching> e : sent.entrySet()) {
             Fetching f = e.getValue();
-            if (partitions.get(e.getKey()) != f) {
-                continue; // removed, or re-added at another epoch, while the fetch was out
-            }
             Struct answer = answers.get(e.getKey());
             if (answer == null) {
                 continue; // not in this response (size limits): fetched again next round
             }
             try {
-                processPartition(e.getKey(), f, answer);
+                ErrorCode error = ErrorCode.forCode(
+                        answer.get(FetchApi.Response.FetchableTopicResponse.PartitionData.ERROR_CODE));
+                if (error == ErrorCode.OFFSET_OUT_OF_RANGE) {
+                    handleOutOfRange(e.getKey(), f); // asks the leader first, outside the lock
+                    continue;
+                }
+                synchronized (processing) {
+                    if (partitions.get(e.getKey()) != f) {
+                        continue; // removed, or re-added at another epoch, while the fetch was out
+                    }
+                    processPartition(e.getKey(), f, answer);
+                }
             } catch (ExecutionException | TimeoutException | RuntimeException failure) {
                 Throwable cause = failure instanceof ExecutionException ? failure.getCause() : failure;
                 LOG.log(System.Logger.Level.WARNING, "Replica of " + f.partition() + " fetching from " + source
@@ -272,7 +293,6 @@ public final class ReplicaFetcher implements AutoCloseable {
                 }
                 p.updateFollowerHighWatermark(answer.get(FetchApi.Response.FetchableTopicResponse.PartitionData.HIGH_WATERMARK));
             }
-            case OFFSET_OUT_OF_RANGE -> handleOutOfRange(key, f);
             default -> {
                 LOG.log(System.Logger.Level.INFO, "Fetch of " + p + " from " + source + " answered " + error
                         + "; paused until the next metadata image");
@@ -300,10 +320,17 @@ public final class ReplicaFetcher implements AutoCloseable {
         }
     }
 
-    /** Kafka's handleOutOfRangeError: follow the leader's log end down, or its log start up. */
+    /**
+     * Kafka's handleOutOfRangeError: follow the leader's log end down, or its log start up. The leader is
+     * asked without the processing lock; the partition is written only if this fetcher still holds it at the
+     * same epoch afterwards.
+     */
     private void handleOutOfRange(Key key, Fetching f)
             throws ExecutionException, TimeoutException, InterruptedException {
         Partition p = f.partition();
+        if (partitions.get(key) != f) {
+            return;
+        }
         long replicaEnd = p.logEndOffset();
         long leaderEnd;
         long leaderStart;
@@ -314,6 +341,17 @@ public final class ReplicaFetcher implements AutoCloseable {
             delay(key, f);
             return;
         }
+        synchronized (processing) {
+            if (partitions.get(key) != f || p.logEndOffset() != replicaEnd) {
+                return; // removed or moved meanwhile: the next fetch starts over from what is there now
+            }
+            followLeaderOffsets(key, f, replicaEnd, leaderEnd, leaderStart);
+        }
+    }
+
+    private void followLeaderOffsets(Key key, Fetching f, long replicaEnd, long leaderEnd, long leaderStart)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        Partition p = f.partition();
         if (leaderEnd < 0) {
             delay(key, f);
         } else if (leaderEnd < replicaEnd) {

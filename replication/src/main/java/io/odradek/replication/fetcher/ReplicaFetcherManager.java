@@ -72,7 +72,8 @@ public final class ReplicaFetcherManager implements AutoCloseable {
             fetcher.remove(topicId, partition.partition());
             if (fetcher.isEmpty()) {
                 fetchers.remove(current.fetcher());
-                fetcher.close();
+                // Not close(): waiting for a thread stuck on a silent leader would hold the metadata thread.
+                fetcher.stopAsync();
             }
         }
     }

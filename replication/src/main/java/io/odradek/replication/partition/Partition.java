@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -55,6 +56,8 @@ import java.util.function.Supplier;
 public final class Partition {
     /** The local broker id of a partition made by the single-node constructor, which knows no brokers. */
     private static final int NO_BROKER = -1;
+    /** How long a pending ISR change that timed out or failed unclearly waits before it is sent again. */
+    static final long ALTER_PARTITION_RETRY_BACKOFF_MS = 100;
 
     private final PartitionLog log;
     private final UUID topicId;
@@ -68,6 +71,8 @@ public final class Partition {
     private final Map<Integer, FollowerState> followers = new ConcurrentHashMap<>();
     private volatile PartitionState state;
     private volatile long highWatermark;
+    /** Set when the replica leaves this broker: parked commits fail, nothing more is proposed. */
+    private volatile boolean removed;
 
     /** What the leader knows of one follower from its fetches (Kafka's ReplicaState); guarded by the Partition. */
     private static final class FollowerState {
@@ -208,13 +213,17 @@ public final class Partition {
      * Appends a producer's batches on this partition's writer thread, stamping them with the leader epoch.
      * The future completes once they are in the log (with the log's {@code LogException} on a refusal);
      * {@code records} must stay valid and untouched until then. Whether acks=all is satisfied is the caller's
-     * check: {@link #highWatermark()} past {@link AppendResult#lastOffset()}, waiting in the set if not yet.
+     * check: {@link #checkEnoughReplicasReachOffset} with {@link AppendResult#lastOffset()} + 1 and the result's
+     * {@link AppendResult#leaderEpoch()}, waiting in the set while it answers empty.
      *
      * @param requiredAcks the request's acks (-1, 0 or 1); kept for the min.insync.replicas check replication adds
      */
     public CompletableFuture<AppendResult> appendAsLeader(ByteBuffer records, short requiredAcks) {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
-        submit(result, () -> log.append(records, leaderEpochForAppend(requiredAcks)));
+        submit(result, () -> {
+            int epoch = leaderEpochForAppend(requiredAcks);
+            return log.append(records, epoch).withLeaderEpoch(epoch);
+        });
         return result;
     }
 
@@ -229,7 +238,10 @@ public final class Partition {
     public CompletableFuture<AppendResult> appendAsLeader(ByteBuffer records, short requiredAcks,
             VerificationGuard guard) {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
-        submit(result, () -> log.append(records, leaderEpochForAppend(requiredAcks), guard));
+        submit(result, () -> {
+            int epoch = leaderEpochForAppend(requiredAcks);
+            return log.append(records, epoch, guard).withLeaderEpoch(epoch);
+        });
         return result;
     }
 
@@ -263,7 +275,10 @@ public final class Partition {
      */
     public CompletableFuture<AppendResult> appendRecordsAsCoordinator(ByteBuffer batch) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, () -> log.appendAsCoordinator(batch, leaderEpochForAppend((short) 1)));
+        submit(appended, () -> {
+            int epoch = leaderEpochForAppend((short) 1);
+            return log.appendAsCoordinator(batch, epoch).withLeaderEpoch(epoch);
+        });
         return appended.thenCompose(this::whenCommitted);
     }
 
@@ -285,35 +300,96 @@ public final class Partition {
     public CompletableFuture<AppendResult> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch,
             boolean commit, short transactionVersion) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        submit(appended, () -> log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit,
-                leaderEpochForAppend((short) 1),
-                transactionVersion));
+        submit(appended, () -> {
+            int epoch = leaderEpochForAppend((short) 1);
+            return log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit, epoch, transactionVersion)
+                    .withLeaderEpoch(epoch);
+        });
         return appended.thenCompose(this::whenCommitted);
     }
 
-    /** Completes when the high watermark passes {@code appended} (at once if it already has). */
+    /**
+     * Completes when the high watermark passes {@code appended} while this broker still leads at the epoch it
+     * was appended at (at once if it already has). Fails with a {@code LogAppendException} carrying
+     * NOT_LEADER_OR_FOLLOWER when this broker stops leading (or leads at another epoch: the records may have
+     * been truncated away, and a new leader's high watermark says nothing about them) or the partition is
+     * removed, and with NOT_ENOUGH_REPLICAS_AFTER_APPEND as {@link #checkEnoughReplicasReachOffset}.
+     */
     public CompletableFuture<AppendResult> whenCommitted(AppendResult appended) {
-        if (highWatermark() > appended.lastOffset()) {
-            return CompletableFuture.completedFuture(appended);
+        long required = appended.lastOffset() + 1;
+        Optional<ErrorCode> now = checkEnoughReplicasReachOffset(required, appended.leaderEpoch());
+        if (now.isPresent()) {
+            return now.get() == ErrorCode.NONE ? CompletableFuture.completedFuture(appended)
+                    : CompletableFuture.failedFuture(notCommitted(now.get(), appended));
         }
         CompletableFuture<AppendResult> committed = new CompletableFuture<>();
         waiting.watch(new DelayedOperation(-1, DelayedOperation.INLINE) {
+            private volatile ErrorCode outcome;
+
             @Override
             protected boolean canComplete() {
-                return highWatermark() > appended.lastOffset();
+                Optional<ErrorCode> check = checkEnoughReplicasReachOffset(required, appended.leaderEpoch());
+                check.ifPresent(e -> outcome = e);
+                return check.isPresent();
             }
 
             @Override
-            protected void onComplete(Outcome outcome) {
-                if (outcome == Outcome.SATISFIED) {
+            protected void onComplete(Outcome how) {
+                if (how == Outcome.SATISFIED && outcome == ErrorCode.NONE) {
                     committed.complete(appended);
+                } else if (how == Outcome.SATISFIED) {
+                    committed.completeExceptionally(notCommitted(outcome, appended));
                 } else {
                     committed.completeExceptionally(new IllegalStateException(
-                            "append to " + Partition.this + " ended " + outcome + " before it was committed", failure()));
+                            "append to " + Partition.this + " ended " + how + " before it was committed", failure()));
                 }
             }
         }, List.of(this));
         return committed;
+    }
+
+    private LogAppendException notCommitted(ErrorCode error, AppendResult appended) {
+        String why = error == ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND ? notEnoughReplicasMessage()
+                : "Broker " + localBrokerId + " no longer leads " + this + " at leader epoch " + appended.leaderEpoch()
+                        + ": offsets " + appended.baseOffset() + "-" + appended.lastOffset() + " may not be committed";
+        return new LogAppendException(error, why);
+    }
+
+    /**
+     * Kafka's checkEnoughReplicasReachOffset, for an acks=all produce or a coordinator write that this broker
+     * appended as leader at {@code appendLeaderEpoch} (-1: any epoch) and that ends before
+     * {@code requiredOffset}: empty while the high watermark has not reached it; NOT_LEADER_OR_FOLLOWER once
+     * this broker no longer leads at that epoch or the partition was removed (a demoted leader's high
+     * watermark comes from the new leader and covers other records); else NONE, or
+     * NOT_ENOUGH_REPLICAS_AFTER_APPEND when the maximal ISR is now smaller than min.insync.replicas. Lock-free,
+     * from any thread.
+     */
+    public Optional<ErrorCode> checkEnoughReplicasReachOffset(long requiredOffset, int appendLeaderEpoch) {
+        // The high watermark first, then the state: a high watermark lifted after a demotion is read only
+        // together with the demoted state (both are written under the lock, state first).
+        long hwm = highWatermark();
+        PartitionState s = state;
+        if (removed || !s.isLeader() || appendLeaderEpoch >= 0 && s.leaderEpoch() != appendLeaderEpoch) {
+            return Optional.of(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+        }
+        if (hwm < requiredOffset) {
+            return Optional.empty();
+        }
+        // One node (no controller) keeps its old answer: min.insync.replicas is checked before its appends only.
+        if (localBrokerId != NO_BROKER && s.maximalIsr().size() < minInsyncReplicas()) {
+            return Optional.of(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
+        }
+        return Optional.of(ErrorCode.NONE);
+    }
+
+    /**
+     * The partition left this broker (its replica was removed or its topic deleted): writes waiting for their
+     * commit here fail with NOT_LEADER_OR_FOLLOWER now instead of waiting forever, and no ISR change is
+     * proposed again.
+     */
+    public void markRemoved() {
+        removed = true;
+        waiting.wake(this);
     }
 
     /**
@@ -387,7 +463,8 @@ public final class Partition {
      */
     private synchronized boolean maybeAdvanceHighWatermark() {
         PartitionState s = state;
-        if (!s.isLeader()) {
+        if (!s.isLeader() || isUnderMinIsr(s)) {
+            // Kafka's maybeIncrementLeaderHW: nothing is committed while the ISR is below min.insync.replicas.
             return false;
         }
         long candidate = log.logEndOffset();
@@ -408,7 +485,10 @@ public final class Partition {
         return false;
     }
 
-    /** A leader with no other replica in its maximal ISR: every append is committed as soon as it is in the log. */
+    /**
+     * A leader with no other replica in its maximal ISR, and (in a cluster) not below min.insync.replicas:
+     * every append is committed as soon as it is in the log.
+     */
     private boolean isAloneLeader(PartitionState s) {
         if (!s.isLeader()) {
             return false;
@@ -418,7 +498,16 @@ public final class Partition {
                 return false;
             }
         }
-        return true;
+        return !isUnderMinIsr(s);
+    }
+
+    /**
+     * Kafka's isUnderMinIsr: a leader whose committed ISR is smaller than min.insync.replicas, so its high
+     * watermark must not move. Never on one node (no controller): there the topic's min.insync.replicas only
+     * refuses acks=all appends up front, as before.
+     */
+    private boolean isUnderMinIsr(PartitionState s) {
+        return localBrokerId != NO_BROKER && s.isLeader() && s.isr().size() < minInsyncReplicas();
     }
 
     // ---------------------------------------------------------------- leadership
@@ -517,6 +606,10 @@ public final class Partition {
             long leaderLogEnd = log.logEndOffset();
             if (newLeadership) {
                 followers.clear();
+                // Kafka's makeLeader (assignEpochStartOffset): the new epoch starts at the log end before the
+                // leader state is visible, so OffsetForLeaderEpoch and a fetch's DivergingEpoch answer the
+                // previous epoch's end at once; without it a follower ahead in epochs never truncates.
+                log.assignEpochStartOffset(registration.leaderEpoch(), leaderLogEnd);
             }
             followers.keySet().removeIf(r -> !registration.replicas().contains(r));
             for (int r : registration.replicas()) {
@@ -587,8 +680,8 @@ public final class Partition {
 
     /**
      * The leader side of a follower's fetch at {@code fetchOffset} (Kafka's updateFollowerFetchState): its log
-     * end and caught-up time, then the ISR may expand and the high watermark move. Unknown replicas and
-     * calls on a follower are ignored.
+     * end and caught-up time, then the ISR may expand and the high watermark move. Unknown replicas, calls on
+     * a follower and fetches with an older broker epoch than the replica's last one are ignored.
      */
     public void updateFollowerFetchState(int replicaId, long followerBrokerEpoch, long fetchOffset, long nowMs) {
         if (localBrokerId == NO_BROKER) {
@@ -600,6 +693,11 @@ public final class Partition {
             PartitionState s = state;
             FollowerState f = followers.get(replicaId);
             if (!s.isLeader() || f == null) {
+                return;
+            }
+            if (followerBrokerEpoch >= 0 && f.brokerEpoch >= 0 && followerBrokerEpoch < f.brokerEpoch) {
+                // Kafka's "stale fetch state update": a fetch from the replica's previous incarnation, answered
+                // late, must not move its log end back or count toward the ISR.
                 return;
             }
             long leaderLogEnd = log.logEndOffset();
@@ -680,18 +778,28 @@ public final class Partition {
     }
 
     /**
-     * Sends an AlterPartition for {@code newIsr} (one in flight: the state records it as pending). A refusal
-     * or a failure clears the pending change, so the next fetch or shrink check proposes again; success
-     * keeps it pending until the image shows the new registration (see {@link #makeLeader}). Caller holds
-     * the lock.
+     * Sends an AlterPartition for {@code newIsr} (one in flight: the state records it as pending), as Kafka's
+     * submitAlterPartition and handleAlterPartitionError. Success keeps it pending until the image shows the
+     * new registration (see {@link #makeLeader}). Only a refusal proving the controller did not apply it
+     * (INELIGIBLE_REPLICA, OPERATION_NOT_ATTEMPTED, INVALID_REQUEST) clears it, so the next fetch or shrink
+     * check proposes again. FENCED_LEADER_EPOCH and INVALID_UPDATE_VERSION mean our image is behind: it stays
+     * pending until the image shows the outcome. A timeout or any other failure may still be applied later
+     * (a Ratis retry), so it stays pending too, and the same change is sent again after
+     * {@link #ALTER_PARTITION_RETRY_BACKOFF_MS}: the high watermark keeps waiting for the maximal ISR meanwhile.
+     * Caller holds the lock.
      */
     private void proposeIsr(PartitionState s, List<Integer> newIsr) {
         PartitionState pending = s.withPendingIsr(newIsr);
         holdHighWatermarkAtLogEndIfAlone(s);
         state = pending;
         publishHighWatermark();
+        sendAlterPartition(pending);
+    }
+
+    private void sendAlterPartition(PartitionState pending) {
         ControllerCommand.AlterPartition command = new ControllerCommand.AlterPartition(localBrokerId,
-                brokerEpoch.getAsLong(), topicId, partition(), s.leaderEpoch(), s.partitionEpoch(), newIsr);
+                brokerEpoch.getAsLong(), topicId, partition(), pending.leaderEpoch(), pending.partitionEpoch(),
+                pending.pendingIsr());
         CompletableFuture<CommandResult> sent;
         try {
             sent = controller.submit(command);
@@ -699,22 +807,45 @@ public final class Partition {
             sent = CompletableFuture.failedFuture(e);
         }
         sent.whenComplete((result, error) -> {
-            if (error != null || !succeeded(result)) {
-                clearPendingIsr(pending);
+            ErrorCode code = error != null ? null : errorOf(result);
+            if (code == ErrorCode.NONE || code == ErrorCode.FENCED_LEADER_EPOCH
+                    || code == ErrorCode.INVALID_UPDATE_VERSION) {
+                return;
             }
+            if (code == ErrorCode.INELIGIBLE_REPLICA || code == ErrorCode.OPERATION_NOT_ATTEMPTED
+                    || code == ErrorCode.INVALID_REQUEST) {
+                clearPendingIsr(pending);
+                return;
+            }
+            CompletableFuture.delayedExecutor(ALTER_PARTITION_RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS)
+                    .execute(() -> resendAlterPartition(pending));
         });
     }
 
-    private static boolean succeeded(CommandResult result) {
-        if (result == null || result.error() != ErrorCode.NONE) {
-            return false;
+    /** Sends the same change again if it is still the pending one (no newer image, partition still here). */
+    private void resendAlterPartition(PartitionState pending) {
+        synchronized (this) {
+            if (state != pending || removed) {
+                return;
+            }
+            sendAlterPartition(pending);
+        }
+    }
+
+    /** The command's error, else the first item's, else NONE (a null result counts as UNKNOWN_SERVER_ERROR). */
+    private static ErrorCode errorOf(CommandResult result) {
+        if (result == null) {
+            return ErrorCode.UNKNOWN_SERVER_ERROR;
+        }
+        if (result.error() != ErrorCode.NONE) {
+            return result.error();
         }
         for (ItemResult item : result.items()) {
             if (item.error() != ErrorCode.NONE) {
-                return false;
+                return item.error();
             }
         }
-        return true;
+        return ErrorCode.NONE;
     }
 
     private synchronized void clearPendingIsr(PartitionState pending) {
@@ -749,23 +880,44 @@ public final class Partition {
     public CompletableFuture<AppendResult> appendAsFollower(ByteBuffer records) {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
         submit(result, () -> {
-            if (state.isLeader()) {
-                throw new LogAppendException(ErrorCode.NOT_LEADER_OR_FOLLOWER,
-                        "Broker " + localBrokerId + " leads " + this + ": it does not append as a follower");
+            // Under the lock: a makeLeader between this check and the write would otherwise lead a log that
+            // still takes the old leader's records.
+            synchronized (this) {
+                refuseIfLeader("append as a follower");
+                return log.appendAsFollower(records);
             }
-            return log.appendAsFollower(records);
         });
         return result;
     }
 
-    /** A follower drops its divergent tail from {@code offset} on (on the writer thread); the HWM follows. */
+    /**
+     * A follower drops its divergent tail from {@code offset} on (on the writer thread); the HWM follows.
+     * Refused (NOT_LEADER_OR_FOLLOWER, nothing cut) if this broker leads by the time the writer runs it.
+     */
     public CompletableFuture<Void> truncateTo(long offset) {
-        return onWriter(() -> log.truncateTo(offset));
+        return onWriter(() -> {
+            refuseIfLeader("truncate");
+            log.truncateTo(offset);
+        });
     }
 
-    /** A follower far behind the leader's log start empties its log and starts again at {@code offset}. */
+    /**
+     * A follower far behind the leader's log start empties its log and starts again at {@code offset};
+     * refused as {@link #truncateTo} if this broker leads by then.
+     */
     public CompletableFuture<Void> truncateFullyAndStartAt(long offset) {
-        return onWriter(() -> log.truncateFullyAndStartAt(offset));
+        return onWriter(() -> {
+            refuseIfLeader("truncate");
+            log.truncateFullyAndStartAt(offset);
+        });
+    }
+
+    /** On the writer, under the lock: a follower's write queued before a makeLeader must not touch the leader. */
+    private void refuseIfLeader(String what) {
+        if (state.isLeader()) {
+            throw new LogAppendException(ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                    "Broker " + localBrokerId + " leads " + this + ": it does not " + what + " as a follower");
+        }
     }
 
     private CompletableFuture<Void> onWriter(Runnable truncation) {
@@ -773,8 +925,8 @@ public final class Partition {
         try {
             writer.execute(() -> {
                 try {
-                    truncation.run();
                     synchronized (this) {
+                        truncation.run();
                         highWatermark = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
                         publishHighWatermark();
                     }

@@ -183,6 +183,8 @@ public final class ReplicaManager implements AutoCloseable {
         Partition p = replica.partition();
         fetchers.stop(p, replica.topicId());
         partitions.uninstall(key.topic(), key.partition());
+        // Writes parked on its commit fail now (NOT_LEADER_OR_FOLLOWER) rather than wait forever.
+        p.markRemoved();
         if (p.isLeader()) {
             fire(key, p.leaderEpoch(), false);
         }

@@ -5,9 +5,13 @@ import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerCommand;
 import io.odradek.wire.ErrorCode;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.ratis.server.DivisionInfo;
@@ -16,46 +20,79 @@ import org.apache.ratis.server.DivisionInfo;
  * Kafka's active-controller duties that depend on time, run by whichever voter is the Raft leader (the only one
  * that hears heartbeats): every tick it fences the brokers silent for the session timeout, unfences a fenced broker
  * whose heartbeat shows it applied the metadata up to its registration, and starts the controlled shutdown a
- * heartbeat asks for. One command in flight at a time; each is an ordinary log entry, applied by every voter.
+ * heartbeat asks for. One command in flight at a time (bounded by the session timeout); each is an ordinary log
+ * entry, applied by every voter.
+ *
+ * <p>Only a fresh heartbeat (at most a session old) unfences or starts a controlled shutdown: a fenced broker's last
+ * heartbeat stays in {@link BrokerLiveness} and must not unfence it again. At most one broker is fenced per tick
+ * (the one silent longest), and a tick that comes much later than scheduled (this JVM stalled: GC, VM pause) first
+ * gives every broker a fresh session, as the heartbeats they sent meanwhile may not have been processed yet.
  */
 final class ActiveController {
     private static final Logger LOG = Logger.getLogger(ActiveController.class.getName());
 
-    private final MetadataStateMachine stateMachine;
+    private final Supplier<ClusterImage> image;
+    private final BrokerLiveness liveness;
     private final long sessionTimeoutMs;
     private final Function<ControllerCommand, CompletableFuture<CommandResult>> submitHere;
     private long ledTerm = -1;
+    private long lastTickMs = -1;
     private volatile boolean inFlight;
 
     ActiveController(MetadataStateMachine stateMachine, long sessionTimeoutMs,
             Function<ControllerCommand, CompletableFuture<CommandResult>> submitHere) {
-        this.stateMachine = stateMachine;
+        this(stateMachine::image, stateMachine.liveness(), sessionTimeoutMs, submitHere);
+    }
+
+    ActiveController(Supplier<ClusterImage> image, BrokerLiveness liveness, long sessionTimeoutMs,
+            Function<ControllerCommand, CompletableFuture<CommandResult>> submitHere) {
+        this.image = image;
+        this.liveness = liveness;
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.submitHere = submitHere;
     }
 
     /** One pass; called on the quorum's timer thread. */
     void tick(DivisionInfo division) {
-        if (!division.isLeader() || !division.isLeaderReady()) {
+        tick(division.isLeader() && division.isLeaderReady(), division.getCurrentTerm(), BrokerLiveness.nowMs());
+    }
+
+    /** One pass at {@code nowMs} (monotonic), as the ready leader of {@code term} or not. */
+    void tick(boolean readyLeader, long term, long nowMs) {
+        long sinceLastTick = lastTickMs < 0 ? 0 : nowMs - lastTickMs;
+        lastTickMs = nowMs;
+        if (!readyLeader) {
             ledTerm = -1;
             return;
         }
-        BrokerLiveness liveness = stateMachine.liveness();
-        long term = division.getCurrentTerm();
         if (term != ledTerm) {
             // Heartbeats went to the old leader: every broker gets a full session from now.
             liveness.clear();
             ledTerm = term;
+        } else if (sinceLastTick > lateTickMs()) {
+            // This JVM stalled: the brokers' heartbeats from the stall may be unprocessed yet, so their silence
+            // says nothing; every broker gets a full session from now (unfencing waits for a new heartbeat).
+            LOG.warning("active controller tick " + sinceLastTick + " ms after the previous one (a pause of this"
+                    + " JVM?): every broker gets a fresh session");
+            liveness.clear();
         }
         if (inFlight) {
             return;
         }
-        ControllerCommand next = nextCommand(stateMachine.image(), liveness, BrokerLiveness.nowMs());
+        ControllerCommand next = nextCommand(image.get(), liveness, nowMs);
         if (next == null) {
             return;
         }
         inFlight = true;
-        submitHere.apply(next).whenComplete((result, error) -> {
+        CompletableFuture<CommandResult> submitted;
+        try {
+            submitted = submitHere.apply(next).orTimeout(sessionTimeoutMs, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            inFlight = false;
+            LOG.log(Level.FINE, "active controller command " + next + " failed", e);
+            return;
+        }
+        submitted.whenComplete((result, error) -> {
             inFlight = false;
             if (error != null) {
                 LOG.log(Level.FINE, "active controller command " + next + " failed", error);
@@ -67,11 +104,21 @@ final class ActiveController {
         });
     }
 
+    /** A tick this much later than the previous one means this JVM stalled (the timer runs every tick interval). */
+    private long lateTickMs() {
+        return Math.max(4 * RatisQuorum.ACTIVE_CONTROLLER_TICK_MS, sessionTimeoutMs / 2);
+    }
+
     private ControllerCommand nextCommand(ClusterImage image, BrokerLiveness liveness, long now) {
-        // Each with the epoch whose session expired: a broker that registers again before this commits stays in.
-        java.util.Map<Integer, Long> expired = new java.util.LinkedHashMap<>();
+        // Kafka fences one broker at a time, the one silent longest; with the epoch whose session expired, so a
+        // broker that registers again before this commits stays in.
+        Map<Integer, Long> expired = new LinkedHashMap<>();
+        long stalest = Long.MAX_VALUE;
         for (BrokerRegistration b : image.brokers().values()) {
-            if (!b.fenced() && now - liveness.lastSeenMs(b.id(), now) > sessionTimeoutMs) {
+            long lastSeen = liveness.lastSeenMs(b.id(), now);
+            if (!b.fenced() && now - lastSeen > sessionTimeoutMs && lastSeen < stalest) {
+                stalest = lastSeen;
+                expired.clear();
                 expired.put(b.id(), b.epoch());
             }
         }
@@ -80,7 +127,8 @@ final class ActiveController {
         }
         for (BrokerRegistration b : image.brokers().values()) {
             BrokerLiveness.Seen hb = liveness.heartbeatOf(b.id());
-            if (hb == null || hb.brokerEpoch() != b.epoch()) {
+            // Only a fresh heartbeat counts: a fenced broker's last one is kept, and would unfence it again.
+            if (hb == null || hb.brokerEpoch() != b.epoch() || now - hb.atMs() > sessionTimeoutMs) {
                 continue;
             }
             // Only a heartbeat within the session unfences (Kafka unfences on a heartbeat request): the last one

@@ -17,9 +17,12 @@ import java.io.DataInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -144,11 +147,31 @@ final class MetadataStateMachine extends BaseStateMachine {
         }
         File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
         Path tmp = file.toPath().resolveSibling(file.getName() + ".tmp");
-        Files.write(tmp, model.encodeImage(current));
+        // Durable before Ratis purges the log up to it: the file's bytes, then its name in the directory.
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer bytes = ByteBuffer.wrap(model.encodeImage(current));
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
+            out.force(true);
+        }
         Files.move(tmp, file.toPath(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        fsyncDirectory(file.toPath().getParent());
         MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
         return last.getIndex();
+    }
+
+    /** Makes a rename in {@code dir} durable (a no-op where directories cannot be opened, as on Windows). */
+    private static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            if (!System.getProperty("os.name", "").startsWith("Windows")) {
+                throw e;
+            }
+        }
     }
 
     @Override
@@ -167,6 +190,8 @@ final class MetadataStateMachine extends BaseStateMachine {
         } catch (RuntimeException e) {
             // The same entry fails the same way on every voter, so the images stay equal; the submitter is told.
             LOG.log(Level.WARNING, "metadata log entry " + index + " could not be applied", e);
+            // The image still moves to this offset: whoever waits for it (the submitter, a broker) must see it.
+            image = ControllerLogic.withOffset(image, index);
             result = CommandResult.failed(index, ErrorCode.UNKNOWN_SERVER_ERROR, String.valueOf(e));
         }
         updateLastAppliedTermIndex(entry.getTerm(), index);

@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -27,6 +29,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -107,6 +110,7 @@ public final class RatisQuorum implements AutoCloseable {
         RatisQuorum quorum = new RatisQuorum(config, model, tuning);
         try {
             quorum.server.start();
+            quorum.checkMembership();
         } catch (IOException | RuntimeException e) {
             quorum.close();
             throw e;
@@ -120,6 +124,38 @@ public final class RatisQuorum implements AutoCloseable {
             }
         }, ACTIVE_CONTROLLER_TICK_MS, ACTIVE_CONTROLLER_TICK_MS, TimeUnit.MILLISECONDS);
         return quorum;
+    }
+
+    /**
+     * Ratis keeps the group's membership in its storage and, recovering, uses that one, silently ignoring the
+     * voters it is given: a changed {@code controller.quorum.voters} (other ids, other ports) would leave this voter
+     * waiting for voters that do not exist. Membership changes are not supported, so we refuse to start.
+     */
+    private void checkMembership() throws IOException {
+        Map<String, String> stored = new TreeMap<>();
+        server.getDivision(GROUP_ID).getRaftConf().getCurrentPeers()
+                .forEach(p -> stored.put(p.getId().toString(), p.getAddress()));
+        Map<String, String> configured = new TreeMap<>();
+        group(config).getPeers().forEach(p -> configured.put(p.getId().toString(), p.getAddress()));
+        if (!stored.equals(configured)) {
+            throw new IllegalStateException("the metadata log in " + config.storageDir() + " belongs to the voters "
+                    + stored + " but controller.quorum.voters is now " + configured + ": restore the old "
+                    + "controller.quorum.voters, or remove " + config.storageDir() + " to start this voter with an "
+                    + "empty metadata log (in a running quorum it then copies the log from the other voters)");
+        }
+    }
+
+    /**
+     * Null while this voter's Ratis server runs, else why it does not (closed, or failed: an apply or disk error);
+     * its image is then frozen.
+     */
+    String downReason() {
+        try {
+            DivisionInfo info = server.getDivision(GROUP_ID).getInfo();
+            return info.isAlive() ? null : "its Raft division is " + info.getLifeCycleState();
+        } catch (IOException | RuntimeException e) {
+            return "its Raft server is " + server.getLifeCycleState() + " (" + e + ")";
+        }
     }
 
     /** Whether this voter is the Raft leader (the active controller) now. */

@@ -13,10 +13,16 @@ import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -139,6 +145,35 @@ class BrokerClientTest {
         broker.handler(BrokerClientTest::apiVersionsAnswer);
         assertThat(client.send(ApiVersionsApi.SPEC, (short) 3, request).get(ApiVersionsApi.Response.ERROR_CODE)).isZero();
         assertThat(client.isConnected()).isTrue();
+    }
+
+    @Test
+    void closingFromAnotherThreadFailsASendBlockedOnASilentBrokerAtOnce() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            // A leader that accepts the connection and never answers; the read timeout is far away.
+            client = new BrokerClient("127.0.0.1", silent.getLocalPort(), "broker-2-test", 5_000, 600_000);
+            Struct request = ApiVersionsApi.Request.SCHEMA.newStruct()
+                    .set(ApiVersionsApi.Request.CLIENT_SOFTWARE_NAME, "odradek")
+                    .set(ApiVersionsApi.Request.CLIENT_SOFTWARE_VERSION, "1");
+            CompletableFuture<Struct> sending = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client.send(ApiVersionsApi.SPEC, (short) 3, request);
+                } catch (IOException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            try (Socket accepted = silent.accept()) {
+                while (!client.isConnected()) {
+                    Thread.onSpinWait();
+                }
+                // close() does not queue behind the blocked send's monitor: it returns, and the send fails.
+                CompletableFuture.runAsync(client::close).get(10, TimeUnit.SECONDS);
+                assertThatThrownBy(() -> sending.get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(IOException.class);
+                assertThat(client.isConnected()).isFalse();
+                assertThat(accepted.isConnected()).isTrue();
+            }
+        }
     }
 
     @Test

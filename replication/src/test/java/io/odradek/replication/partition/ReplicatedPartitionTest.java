@@ -202,7 +202,7 @@ class ReplicatedPartitionTest {
     void aRefusedIsrChangeIsProposedAgainByTheNextCheck() {
         leaderWithFourRecords();
         controller.answer = () -> CompletableFuture.completedFuture(
-                CommandResult.failed(9, ErrorCode.INVALID_UPDATE_VERSION, "stale partition epoch"));
+                CommandResult.failed(9, ErrorCode.OPERATION_NOT_ATTEMPTED, "not attempted"));
         assertThat(leader.maybeShrinkIsr(T0 + LAG_MS + 1, LAG_MS)).containsExactly(F2, F3);
         assertThat(leader.state().pendingIsr()).isNull();
 

@@ -184,6 +184,66 @@ class RatisQuorumTest {
         assertThat(cluster.image(1).topic("after")).isPresent();
     }
 
+    /** Submits through node 1 until an answer comes within the (short) request timeout; returns the answer. */
+    private CommandResult submitPatiently(ControllerCommand command) {
+        CommandResult[] answer = new CommandResult[1];
+        ThreeVoters.await("an answer to " + command, () -> {
+            try {
+                answer[0] = cluster.node(1).submit(command).get(30, TimeUnit.SECONDS);
+                return true;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        return answer[0];
+    }
+
+    @Test
+    void withoutAMajorityManySubmitsTimeOutWithoutBlockingTheCallerAndTheSameChannelSubmitsAgainLater()
+            throws Exception {
+        cluster = new ThreeVoters(dir, 60_000, 1000, 1500);
+        submitPatiently(createTopic("orders", 1, 1));
+        cluster.stop(2);
+        cluster.stop(3);
+
+        // More than Ratis's default window of 100 outstanding requests, which used to block the submitting thread.
+        List<CompletableFuture<CommandResult>> late = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            late.add(cluster.node(1).submit(createTopic("late" + i, 1, 1)));
+        }
+        for (CompletableFuture<CommandResult> f : late) {
+            assertThatThrownBy(() -> f.get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
+        }
+        // The majority back: the channel whose requests failed submits again (a failed request used to leave
+        // Ratis's ordered window stuck, so every later submit of this channel timed out).
+        cluster.start(2);
+        cluster.start(3);
+        CommandResult after = submitPatiently(createTopic("after", 1, 1));
+        assertThat(after.items()).extracting(ItemResult::key).containsExactly("after");
+        cluster.awaitApplied(after.offset());
+    }
+
+    @Test
+    void whenTheLocalVoterDiesItsNodesHeartbeatsFailWhileTheOtherVotersGoOn() throws Exception {
+        cluster = new ThreeVoters(dir, 60_000, 1000, 20_000);
+        Map<Integer, Long> epochs = registerAndUnfence(cluster.node(2), 1);
+        BrokerHeartbeat beat = new BrokerHeartbeat(1, epochs.get(1), cluster.image(2).offset(), false);
+        assertThat(cluster.node(1).heartbeat(beat).get(30, TimeUnit.SECONDS).error()).isEqualTo(ErrorCode.NONE);
+
+        cluster.node(1).localVoter().server().close(); // as after a disk or apply error; the channel stays open
+        assertThatThrownBy(() -> cluster.node(1).heartbeat(beat).get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("metadata voter is down");
+        ThreeVoters.await("heartbeats through node 2 answered", () -> {
+            try {
+                return cluster.node(2).heartbeat(beat).get(30, TimeUnit.SECONDS).error() == ErrorCode.NONE;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
     @Test
     void aBrokerThatStopsHeartbeatingIsFencedAfterTheSessionTimeoutWhileOneThatHeartbeatsStaysIn() throws Exception {
         cluster = new ThreeVoters(dir, 2000, 1000, 20_000);
