@@ -131,10 +131,7 @@ final class ActiveController {
             if (hb == null || hb.brokerEpoch() != b.epoch() || now - hb.atMs() > sessionTimeoutMs) {
                 continue;
             }
-            // Only a heartbeat within the session unfences (Kafka unfences on a heartbeat request): the last one
-            // heard from a broker that has since died must not unfence it again right after it was fenced.
-            if (b.fenced() && !hb.wantShutDown() && hb.appliedOffset() >= b.epoch()
-                    && now - hb.atMs() <= sessionTimeoutMs) {
+            if (b.fenced() && !hb.wantShutDown() && hb.appliedOffset() >= b.epoch()) {
                 return new ControllerCommand.UnfenceBroker(b.id(), b.epoch());
             }
             if (!b.fenced() && hb.wantShutDown() && !b.inControlledShutdown()) {
