@@ -13,11 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -57,6 +60,17 @@ import org.apache.kafka.streams.kstream.Produced;
  *                                            repartition topic): RECORDS lines are produced first, then the time
  *                                            from the application's start until a read_committed consumer has
  *                                            seen every word's exact final count is printed
+ *   cluster-ready BOOTSTRAP BROKERS TIMEOUT_MS
+ *                                            poll DescribeCluster until BROKERS brokers are listed (registered and
+ *                                            unfenced); prints the epoch millisecond they were
+ *   cluster-topic BOOTSTRAP NAME PARTITIONS RF MIN_ISR
+ *                                            create a replicated topic and wait until every partition has a leader
+ *                                            and its full replica set in the ISR
+ *   failover BOOTSTRAP ID=PID,...            create a 1-partition RF=3 topic (min.insync.replicas=2) led by a node
+ *                                            that is not the active controller, produce to it continuously with
+ *                                            acks=all, SIGKILL the leader's process and print the milliseconds
+ *                                            from the kill to the first acknowledgement after it (necessarily
+ *                                            from the new leader: the old one is dead)
  * </pre>
  */
 public final class BenchTool {
@@ -70,8 +84,13 @@ public final class BenchTool {
             case "fanout" -> fanout(Integer.parseInt(args[1]), args[2], Integer.parseInt(args[3]),
                     Integer.parseInt(args[4]), Integer.parseInt(args[5]), Integer.parseInt(args[6]));
             case "wordcount" -> wordCount(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3]);
+            case "cluster-ready" -> clusterReady(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]));
+            case "cluster-topic" -> clusterTopic(args[1], args[2], Integer.parseInt(args[3]), Short.parseShort(args[4]),
+                    args[5]);
+            case "failover" -> failover(args[1], args[2]);
             default -> {
-                System.err.println("usage: BenchTool ready|create|fanout|wordcount ... (see the source)");
+                System.err.println("usage: BenchTool ready|create|create-many|fanout|wordcount|cluster-ready|cluster-topic"
+                        + "|failover ... (see the source)");
                 System.exit(2);
             }
         }
@@ -388,5 +407,154 @@ public final class BenchTool {
                 System.out.printf("wordcount records=%d words=%d seconds=%.2f%n", records, expected.size(), seconds);
             }
         }
+    }
+
+    // ---- cluster: three brokers
+
+    private static Admin clusterAdmin(String bootstrap) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", bootstrap);
+        props.put("default.api.timeout.ms", "60000");
+        props.put("request.timeout.ms", "5000");
+        return Admin.create(props);
+    }
+
+    private static void clusterReady(String bootstrap, int brokers, long timeoutMs) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        String last = "no answer";
+        try (Admin admin = clusterAdmin(bootstrap)) {
+            while (System.currentTimeMillis() < deadline) {
+                try {
+                    int n = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size();
+                    if (n >= brokers) {
+                        System.out.println(System.currentTimeMillis());
+                        return;
+                    }
+                    last = n + " brokers";
+                } catch (Exception e) {
+                    last = e.toString();
+                }
+                Thread.sleep(50);
+            }
+        }
+        System.err.println("cluster not ready after " + timeoutMs + " ms: " + last);
+        System.exit(1);
+    }
+
+    private static void clusterTopic(String bootstrap, String name, int partitions, short rf, String minIsr)
+            throws Exception {
+        try (Admin admin = clusterAdmin(bootstrap)) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, rf).configs(Map.of("min.insync.replicas",
+                    minIsr)))).all().get(60, TimeUnit.SECONDS);
+            awaitFullIsr(admin, name, 60_000);
+        }
+    }
+
+    private static void awaitFullIsr(Admin admin, String topic, long timeoutMs) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (true) {
+            try {
+                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS)
+                        .get(topic);
+                if (d.partitions().stream().allMatch(p -> p.leader() != null && p.isr().size() == p.replicas().size())) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                // not created everywhere yet
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException(topic + ": not every partition has a leader and a full ISR");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static void failover(String bootstrap, String pidList) throws Exception {
+        Map<Integer, Long> pids = new HashMap<>();
+        for (String pair : pidList.split(",")) {
+            String[] idPid = pair.split("=");
+            pids.put(Integer.parseInt(idPid[0]), Long.parseLong(idPid[1]));
+        }
+        String topic = "failover-" + Long.toString(System.nanoTime(), 36);
+        int victim;
+        List<Integer> replicas = new ArrayList<>();
+        try (Admin admin = clusterAdmin(bootstrap)) {
+            // A killed active controller would add a quorum election to the failover: lead with another node.
+            int controller = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId();
+            victim = pids.keySet().stream().filter(id -> id != controller).sorted().findFirst().orElseThrow();
+            replicas.add(victim);
+            pids.keySet().stream().filter(id -> id != victim).sorted().forEach(replicas::add);
+            admin.createTopics(List.of(new NewTopic(topic, Map.of(0, replicas)).configs(Map.of("min.insync.replicas",
+                    "2")))).all().get(60, TimeUnit.SECONDS);
+            awaitFullIsr(admin, topic, 60_000);
+            int leader = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+                    .partitions().get(0).leader().id();
+            if (leader != victim) {
+                throw new IllegalStateException("topic " + topic + " led by " + leader + ", not " + victim);
+            }
+        }
+
+        Properties props = new Properties();
+        props.put("bootstrap.servers", bootstrap);
+        props.put("acks", "all");
+        props.put("linger.ms", "0");
+        props.put("request.timeout.ms", "2000");
+        props.put("delivery.timeout.ms", "120000");
+        props.put("retry.backoff.ms", "20");
+        props.put("retry.backoff.max.ms", "50");
+        props.put("reconnect.backoff.ms", "20");
+        props.put("reconnect.backoff.max.ms", "50");
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        AtomicLong deadAt = new AtomicLong();
+        AtomicLong firstAckAfter = new AtomicLong();
+        AtomicLong acked = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        long killedAt;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            byte[] value = new byte[100];
+            long start = System.nanoTime();
+            long killAt = start + TimeUnit.SECONDS.toNanos(3);
+            killedAt = 0;
+            long stopAt = Long.MAX_VALUE;
+            for (long i = 0; System.nanoTime() < stopAt; i++) {
+                long due = start + i * 1_000_000L; // one record per millisecond
+                long wait = due - System.nanoTime();
+                if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
+                producer.send(new ProducerRecord<>(topic, 0, null, value), (metadata, error) -> {
+                    long now = System.nanoTime();
+                    if (error != null) {
+                        failed.incrementAndGet();
+                    } else {
+                        acked.incrementAndGet();
+                        if (deadAt.get() != 0 && now > deadAt.get()) {
+                            firstAckAfter.compareAndSet(0, now);
+                        }
+                    }
+                });
+                if (killedAt == 0 && System.nanoTime() >= killAt) {
+                    ProcessHandle process = ProcessHandle.of(pids.get(victim)).orElseThrow(
+                            () -> new IllegalStateException("no process " + pids.get(victim)));
+                    killedAt = System.nanoTime();
+                    process.destroyForcibly();
+                    process.onExit().get(30, TimeUnit.SECONDS);
+                    deadAt.set(System.nanoTime());
+                }
+                if (firstAckAfter.get() != 0 && stopAt == Long.MAX_VALUE) {
+                    stopAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                }
+                if (killedAt != 0 && System.nanoTime() - killedAt > TimeUnit.SECONDS.toNanos(120)) {
+                    throw new IllegalStateException("no acknowledgement within 120 s of killing broker " + victim);
+                }
+            }
+            producer.flush();
+        }
+        int newLeader;
+        try (Admin admin = clusterAdmin(bootstrap)) {
+            newLeader = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+                    .partitions().get(0).leader().id();
+        }
+        System.out.printf("failover victim=%d new_leader=%d acked=%d failed=%d ms=%.0f%n", victim, newLeader,
+                acked.get(), failed.get(), (firstAckAfter.get() - killedAt) / 1e6);
     }
 }

@@ -6,19 +6,19 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.internals.Exit;
 
 /** Runs one of Kafka's command-line tools in this JVM, capturing what it prints and refusing to let it exit. */
-final class KafkaTool {
+public final class KafkaTool {
     private KafkaTool() {
     }
 
-    record Output(String stdout, String stderr) {
+    public record Output(String stdout, String stderr) {
     }
 
     /** What a tool that ends by calling exit (as kafka-transactions does, even on success) printed, and its status. */
-    record Exited(int status, String stdout, String stderr) {
+    public record Exited(int status, String stdout, String stderr) {
     }
 
     /** A tool's main method. */
-    interface Main {
+    public interface Main {
         void run(String[] args) throws Exception;
     }
 
@@ -33,7 +33,7 @@ final class KafkaTool {
     }
 
     /** Runs a tool that must return from main without calling exit. */
-    static synchronized Output run(Main main, String... args) throws Exception {
+    public static synchronized Output run(Main main, String... args) throws Exception {
         Exited exited = capture(main, args);
         if (exited.status() != Integer.MIN_VALUE) {
             throw new AssertionError("the tool exited with status " + exited.status() + "\nstdout:\n"
@@ -43,7 +43,7 @@ final class KafkaTool {
     }
 
     /** Runs a tool that ends by calling exit; fails if it returns without. */
-    static synchronized Exited runToExit(Main main, String... args) throws Exception {
+    public static synchronized Exited runToExit(Main main, String... args) throws Exception {
         Exited exited = capture(main, args);
         if (exited.status() == Integer.MIN_VALUE) {
             throw new AssertionError("the tool returned without calling exit\nstdout:\n" + exited.stdout());
