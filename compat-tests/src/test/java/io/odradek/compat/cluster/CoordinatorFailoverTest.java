@@ -172,12 +172,14 @@ class CoordinatorFailoverTest {
         assertThat(values(readAll(cluster.bootstrap(live), tp, "read_committed")))
                 .as("read_committed sees exactly the committed transactions\n%s", cluster.describe())
                 .containsExactlyElementsOf(expected);
-        // read_uncommitted sees the aborted ones too, each once; offsets also count the five markers.
+        // read_uncommitted sees the aborted ones too, each once; offsets also count the markers: five, or six
+        // when the coordinator died after t2's abort marker was written but before its CompleteAbort was
+        // replicated, so the new coordinator wrote that marker again (as Kafka's does).
         List<ConsumerRecord<String, String>> all = readAll(cluster.bootstrap(live), tp, "read_uncommitted");
         assertThat(all).hasSize(50);
         long end = cluster.admin().listOffsets(Map.of(tp, OffsetSpec.latest())).all().get(30, TimeUnit.SECONDS)
                 .get(tp).offset();
-        assertThat(end).isEqualTo(55);
+        assertThat(end).isBetween(55L, 56L);
 
         cluster.start(killed);
         awaitIsr(cluster, topic, 0, Set.of(1, 2, 3), Duration.ofSeconds(60));
