@@ -1,5 +1,8 @@
 package io.odradek.replication.partition;
 
+import static io.odradek.replication.partition.PartitionTestData.await;
+import static io.odradek.replication.partition.PartitionTestData.batch;
+import static io.odradek.replication.partition.PartitionTestData.onThreeBrokers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.log.AppendResult;
@@ -11,9 +14,6 @@ import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.wire.ErrorCode;
-import io.odradek.wire.batch.RecordBatchBuilder;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -68,20 +68,7 @@ class LeaderSafetyTest {
     }
 
     private static PartitionRegistration reg(int leader, List<Integer> isr, int leaderEpoch, int partitionEpoch) {
-        return new PartitionRegistration(List.of(L, F2, F3), isr, List.of(), List.of(), leader, leaderEpoch,
-                partitionEpoch);
-    }
-
-    private static ByteBuffer batch(String... values) {
-        RecordBatchBuilder b = new RecordBatchBuilder(1_000L);
-        for (String v : values) {
-            b.append(v.getBytes(StandardCharsets.UTF_8), v.getBytes(StandardCharsets.UTF_8));
-        }
-        return b.build();
-    }
-
-    private static <T> T await(CompletableFuture<T> f) {
-        return f.orTimeout(5, TimeUnit.SECONDS).join();
+        return onThreeBrokers(leader, isr, leaderEpoch, partitionEpoch);
     }
 
     private static ErrorCode errorOf(CompletableFuture<?> f) {

@@ -1,5 +1,8 @@
 package io.odradek.replication.partition;
 
+import static io.odradek.replication.partition.PartitionTestData.await;
+import static io.odradek.replication.partition.PartitionTestData.batch;
+import static io.odradek.replication.partition.PartitionTestData.onThreeBrokers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,16 +14,12 @@ import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.wire.ErrorCode;
-import io.odradek.wire.batch.RecordBatchBuilder;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,20 +73,7 @@ class ReplicatedPartitionTest {
 
     private static PartitionRegistration registration(int leaderId, List<Integer> isr, int leaderEpoch,
             int partitionEpoch) {
-        return new PartitionRegistration(List.of(LEADER, F2, F3), isr, List.of(), List.of(), leaderId, leaderEpoch,
-                partitionEpoch);
-    }
-
-    private static ByteBuffer batch(String... values) {
-        RecordBatchBuilder b = new RecordBatchBuilder(1_000L);
-        for (String v : values) {
-            b.append(("k-" + v).getBytes(StandardCharsets.UTF_8), v.getBytes(StandardCharsets.UTF_8));
-        }
-        return b.build();
-    }
-
-    private static <T> T await(CompletableFuture<T> future) {
-        return future.orTimeout(5, TimeUnit.SECONDS).join();
+        return onThreeBrokers(leaderId, isr, leaderEpoch, partitionEpoch);
     }
 
     /** The leader of epoch 5 with all three replicas in sync and four records (offsets 0-3) in its log. */
