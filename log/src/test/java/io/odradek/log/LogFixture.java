@@ -1,5 +1,8 @@
 package io.odradek.log;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -9,9 +12,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /** Small helpers shared by the log tests. */
 final class LogFixture {
@@ -26,6 +33,31 @@ final class LogFixture {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         slice.transferTo(Channels.newChannel(out));
         return ByteBuffer.wrap(out.toByteArray());
+    }
+
+    /** The .log segment files in {@code dir}, oldest first. */
+    static List<Path> segmentFiles(Path dir) throws IOException {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
+        }
+    }
+
+    /** Every batch of every segment file, read by Kafka's FileRecords: all valid, magic v2, offsets increasing. */
+    static List<RecordBatch> segmentFileBatches(PartitionLog log) throws IOException {
+        List<RecordBatch> out = new ArrayList<>();
+        long next = 0;
+        for (Path p : segmentFiles(log.dir())) {
+            try (FileRecords records = FileRecords.open(new File(p.toString()), false)) {
+                for (RecordBatch batch : records.batches()) {
+                    batch.ensureValid();
+                    assertThat(batch.magic()).isEqualTo(RecordBatch.MAGIC_VALUE_V2);
+                    assertThat(batch.baseOffset()).isGreaterThanOrEqualTo(next);
+                    next = batch.lastOffset() + 1;
+                    out.add(batch);
+                }
+            }
+        }
+        return out;
     }
 
     /** File name -> bytes of every file under {@code dir}, to prove nothing changed. */

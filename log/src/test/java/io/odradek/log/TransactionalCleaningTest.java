@@ -1,6 +1,7 @@
 package io.odradek.log;
 
 import static io.odradek.log.LogFixture.config;
+import static io.odradek.log.LogFixture.segmentFileBatches;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +9,6 @@ import io.odradek.log.producer.ActiveProducer;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.batch.RecordBatchBuilder;
-import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Stream;
 import org.apache.kafka.common.record.internal.ControlRecordType;
-import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -148,28 +147,6 @@ class TransactionalCleaningTest {
             batch.ensureValid();
             out.add(batch);
             offset = batch.lastOffset() + 1;
-        }
-        return out;
-    }
-
-    /** Every batch of every segment file, read by Kafka's FileRecords: all valid, offsets increasing. */
-    private static List<RecordBatch> segmentFileBatches(PartitionLog log) throws Exception {
-        List<RecordBatch> out = new ArrayList<>();
-        List<Path> files;
-        try (Stream<Path> list = Files.list(log.dir())) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
-        }
-        long next = 0;
-        for (Path p : files) {
-            try (FileRecords records = FileRecords.open(new File(p.toString()), false)) {
-                for (RecordBatch batch : records.batches()) {
-                    batch.ensureValid();
-                    assertThat(batch.magic()).isEqualTo(RecordBatch.MAGIC_VALUE_V2);
-                    assertThat(batch.baseOffset()).isGreaterThanOrEqualTo(next);
-                    next = batch.lastOffset() + 1;
-                    out.add(batch);
-                }
-            }
         }
         return out;
     }

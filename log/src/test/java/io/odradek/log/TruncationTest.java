@@ -84,25 +84,10 @@ class TruncationTest {
         return out;
     }
 
-    /** Every batch in the live segment files as Kafka's FileRecords reads them: CRCs valid, offsets increasing. */
+    /** "base-last@epoch" of every batch in the live segment files (LogFixture.segmentFileBatches checks them). */
     private static List<String> segmentFileBatches(PartitionLog log) throws IOException {
-        List<String> out = new ArrayList<>();
-        List<Path> files;
-        try (Stream<Path> list = Files.list(log.dir())) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
-        }
-        long next = 0;
-        for (Path p : files) {
-            try (FileRecords records = FileRecords.open(new File(p.toString()), false)) {
-                for (RecordBatch b : records.batches()) {
-                    b.ensureValid();
-                    assertThat(b.baseOffset()).isGreaterThanOrEqualTo(next);
-                    next = b.lastOffset() + 1;
-                    out.add(b.baseOffset() + "-" + b.lastOffset() + "@" + b.partitionLeaderEpoch());
-                }
-            }
-        }
-        return out;
+        return LogFixture.segmentFileBatches(log).stream()
+                .map(b -> b.baseOffset() + "-" + b.lastOffset() + "@" + b.partitionLeaderEpoch()).toList();
     }
 
     /**
@@ -111,11 +96,7 @@ class TruncationTest {
      * .timeindex entry names a batch carrying that largest timestamp, and Kafka's sanity checks pass.
      */
     private static void assertKafkaAcceptsTheIndexes(Path dir) throws IOException {
-        List<Path> logs;
-        try (Stream<Path> list = Files.list(dir)) {
-            logs = list.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
-        }
-        for (Path logFile : logs) {
+        for (Path logFile : LogFixture.segmentFiles(dir)) {
             String prefix = logFile.getFileName().toString().substring(0, 20);
             long base = Long.parseLong(prefix);
             Map<Integer, Long> lastOffsetAt = new java.util.HashMap<>();

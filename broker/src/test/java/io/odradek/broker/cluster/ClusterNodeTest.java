@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -83,7 +82,7 @@ class ClusterNodeTest {
             start(id, 3);
         }
         for (Broker b : brokers) {
-            await(b, image -> image.brokers().size() == 3 && image.brokers().values().stream().noneMatch(r -> r.fenced()));
+            await(b, image -> ImageWaits.allUnfenced(image, 3));
         }
         return brokers;
     }
@@ -98,16 +97,7 @@ class ClusterNodeTest {
     }
 
     private static ClusterImage await(Broker broker, Predicate<ClusterImage> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (System.nanoTime() < deadline) {
-            ClusterImage image = broker.cluster().image();
-            if (condition.test(image)) {
-                return image;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("broker " + broker.config().nodeId() + " never saw the expected image: "
-                + broker.cluster().image());
+        return ImageWaits.await(broker, 15, condition);
     }
 
     @Test

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -58,15 +57,7 @@ class OneNodeQuorumTest {
     }
 
     private static ClusterImage await(Broker broker, Predicate<ClusterImage> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            ClusterImage image = broker.cluster().image();
-            if (condition.test(image)) {
-                return image;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("never saw the expected image: " + broker.cluster().image());
+        return ImageWaits.await(broker, 60, condition);
     }
 
     @Test

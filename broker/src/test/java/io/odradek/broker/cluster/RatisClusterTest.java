@@ -74,22 +74,12 @@ class RatisClusterTest {
             brokers.add(Broker.start(BrokerConfig.of(settings)));
         }
         for (Broker b : brokers) {
-            await(b, image -> image.brokers().size() == 3
-                    && image.brokers().values().stream().noneMatch(r -> r.fenced()));
+            await(b, image -> ImageWaits.allUnfenced(image, 3));
         }
     }
 
     private static ClusterImage await(Broker broker, Predicate<ClusterImage> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            ClusterImage image = broker.cluster().image();
-            if (condition.test(image)) {
-                return image;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("broker " + broker.config().nodeId() + " never saw the expected image: "
-                + broker.cluster().image());
+        return ImageWaits.await(broker, 60, condition);
     }
 
     @Test

@@ -1,13 +1,13 @@
 package io.odradek.broker.coordinators;
 
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.ImageEdits;
 import io.odradek.replication.cluster.BrokerHeartbeat;
 import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerChannel;
 import io.odradek.replication.cluster.ControllerCommand;
-import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.cluster.HeartbeatReply;
 import io.odradek.replication.cluster.ItemResult;
 import io.odradek.replication.cluster.PartitionRegistration;
@@ -33,7 +33,8 @@ public final class FakeCluster implements ClusterView {
 
     private final int localBrokerId;
     private final Controller controller;
-    private ClusterImage image = ClusterImage.EMPTY;
+    /** As ClusterImage.EMPTY, but every image built from it carries the cluster id "cluster". */
+    private ClusterImage image = new ClusterImage(-1, "cluster", new TreeMap<>(), new TreeMap<>(), 0);
 
     public FakeCluster(int localBrokerId) {
         this(localBrokerId, new Controller());
@@ -56,19 +57,16 @@ public final class FakeCluster implements ClusterView {
 
     /** Registers unfenced brokers with endpoints PLAINTEXT://host-<id>:<9090+id>, epoch 100+id. */
     public FakeCluster withBrokers(int... ids) {
-        TreeMap<Integer, BrokerRegistration> brokers = new TreeMap<>(image.brokers());
+        List<BrokerRegistration> brokers = new ArrayList<>();
         for (int id : ids) {
-            brokers.put(id, new BrokerRegistration(id, 100 + id, new UUID(0, id),
-                    List.of(new Endpoint("PLAINTEXT", "host-" + id, 9090 + id)), null, false, false));
+            brokers.add(ImageEdits.plaintextBroker(id, 100 + id, "host-" + id, 9090 + id, null, false));
         }
-        controller.publish(new ClusterImage(image.offset() + 1, "cluster", brokers, image.topics(), image.nextProducerId()));
+        controller.publish(ImageEdits.withBrokers(image, brokers));
         return this;
     }
 
     public FakeCluster fence(int id) {
-        TreeMap<Integer, BrokerRegistration> brokers = new TreeMap<>(image.brokers());
-        brokers.put(id, brokers.get(id).withFenced(true));
-        controller.publish(new ClusterImage(image.offset() + 1, "cluster", brokers, image.topics(), image.nextProducerId()));
+        controller.publish(ImageEdits.withBrokers(image, List.of(image.brokers().get(id).withFenced(true))));
         return this;
     }
 
@@ -131,10 +129,7 @@ public final class FakeCluster implements ClusterView {
         }
 
         synchronized void publishTopic(TopicImage topic) {
-            ClusterImage image = current();
-            TreeMap<String, TopicImage> topics = new TreeMap<>(image.topics());
-            topics.put(topic.name(), topic);
-            publish(new ClusterImage(image.offset() + 1, "cluster", image.brokers(), topics, image.nextProducerId()));
+            publish(ImageEdits.withTopic(current(), topic));
         }
 
         @Override
@@ -149,7 +144,7 @@ public final class FakeCluster implements ClusterView {
                     return CompletableFuture.completedFuture(CommandResult.failed(image.offset(), ErrorCode.STALE_BROKER_EPOCH, null));
                 }
                 long first = image.nextProducerId();
-                publish(new ClusterImage(image.offset() + 1, "cluster", image.brokers(), image.topics(), first + BLOCK_SIZE));
+                publish(ImageEdits.withNextProducerId(image, first + BLOCK_SIZE));
                 return CompletableFuture.completedFuture(CommandResult.ok(image.offset() + 1, List.of(), first));
             }
             if (command instanceof ControllerCommand.CreateTopics create) {

@@ -1,6 +1,7 @@
 package io.odradek.broker.coordinators;
 
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.TestClusterView;
 import io.odradek.replication.cluster.BrokerHeartbeat;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.CommandResult;
@@ -12,7 +13,6 @@ import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.cluster.HeartbeatReply;
 import io.odradek.replication.cluster.QuorumInfo;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -49,33 +49,7 @@ final class ModelController implements ControllerChannel {
     }
 
     ClusterView view(int brokerId) {
-        ModelController controller = this;
-        return new ClusterView() {
-            @Override
-            public ClusterImage image() {
-                return controller.image();
-            }
-
-            @Override
-            public int localBrokerId() {
-                return brokerId;
-            }
-
-            @Override
-            public String clientListener() {
-                return "PLAINTEXT";
-            }
-
-            @Override
-            public Optional<ControllerChannel> controller() {
-                return Optional.of(controller);
-            }
-
-            @Override
-            public CompletableFuture<ClusterImage> awaitApplied(long offset) {
-                return CompletableFuture.completedFuture(controller.image());
-            }
-        };
+        return TestClusterView.of(this::image, brokerId, this);
     }
 
     @Override

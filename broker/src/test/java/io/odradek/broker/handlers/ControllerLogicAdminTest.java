@@ -3,6 +3,7 @@ package io.odradek.broker.handlers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import io.odradek.broker.cluster.TestClusterView;
 import io.odradek.broker.handlers.ClusterImages.FakeController;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.CommandResult;

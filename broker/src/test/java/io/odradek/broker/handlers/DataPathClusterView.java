@@ -1,10 +1,10 @@
 package io.odradek.broker.handlers;
 
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.ImageEdits;
 import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.ControllerChannel;
-import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
 import java.util.ArrayList;
@@ -32,9 +32,9 @@ final class DataPathClusterView implements ClusterView {
         image = new ClusterImage(0, "test-cluster", brokers, new TreeMap<>(), 0);
     }
 
+    /** A broker at epoch 0 with one {@link #LISTENER} endpoint. */
     static BrokerRegistration broker(int id, String host, int port, String rack, boolean fenced) {
-        return new BrokerRegistration(id, 0, new UUID(0, id), List.of(new Endpoint(LISTENER, host, port)), rack,
-                fenced, false);
+        return ImageEdits.plaintextBroker(id, 0, host, port, rack, fenced);
     }
 
     /** A topic led here at epoch 0, replicas and ISR this broker alone. */
@@ -43,16 +43,11 @@ final class DataPathClusterView implements ClusterView {
         for (int p = 0; p < partitions; p++) {
             parts.add(PartitionRegistration.initial(List.of(LOCAL)));
         }
-        TopicImage topic = new TopicImage(name, id, Map.of(), parts);
-        SortedMap<String, TopicImage> topics = new TreeMap<>(image.topics());
-        topics.put(name, topic);
-        image = new ClusterImage(image.offset() + 1, image.clusterId(), image.brokers(), topics, 0);
+        image = ImageEdits.withTopic(image, new TopicImage(name, id, Map.of(), parts));
     }
 
     void addBroker(BrokerRegistration broker) {
-        SortedMap<Integer, BrokerRegistration> brokers = new TreeMap<>(image.brokers());
-        brokers.put(broker.id(), broker);
-        image = new ClusterImage(image.offset() + 1, image.clusterId(), brokers, image.topics(), 0);
+        image = ImageEdits.withBrokers(image, List.of(broker));
     }
 
     /** The image now says {@code leader} leads the partition at {@code leaderEpoch}, with replicas [us, leader]. */
@@ -61,9 +56,7 @@ final class DataPathClusterView implements ClusterView {
         PartitionRegistration old = t.partition(partition);
         PartitionRegistration moved = new PartitionRegistration(List.of(LOCAL, leader), List.of(LOCAL, leader),
                 List.of(), List.of(), leader, leaderEpoch, old.partitionEpoch() + 1);
-        SortedMap<String, TopicImage> topics = new TreeMap<>(image.topics());
-        topics.put(topic, t.withPartition(partition, moved));
-        image = new ClusterImage(image.offset() + 1, image.clusterId(), image.brokers(), topics, 0);
+        image = ImageEdits.withTopic(image, t.withPartition(partition, moved));
     }
 
     @Override

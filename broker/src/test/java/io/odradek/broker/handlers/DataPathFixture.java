@@ -13,6 +13,7 @@ import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionWriters;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.replication.partition.WaitingOperations;
+import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.header.RequestHeader;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
@@ -35,6 +36,7 @@ import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -153,6 +155,36 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
     long append(String topic, int partition, long timestamp, String... values) {
         return partition(topic, partition).appendAsLeader(batch(timestamp, values), (short) 1)
                 .orTimeout(10, TimeUnit.SECONDS).join().baseOffset();
+    }
+
+    // ------------------------------------------------------------------ produce requests
+
+    /** A Produce request of one record (value "x") to partition 0 of {@code topic}. */
+    static Struct produceOneRecord(String topic, short acks, int timeoutMs) {
+        Struct request = ProduceApi.Request.SCHEMA.newStruct().set(ProduceApi.Request.ACKS, acks)
+                .set(ProduceApi.Request.TIMEOUT_MS, timeoutMs);
+        request.add(ProduceApi.Request.TOPIC_DATA).set(ProduceApi.Request.TopicProduceData.NAME, topic)
+                .add(ProduceApi.Request.TopicProduceData.PARTITION_DATA)
+                .set(ProduceApi.Request.TopicProduceData.PartitionProduceData.INDEX, 0)
+                .set(ProduceApi.Request.TopicProduceData.PartitionProduceData.RECORDS, (Records) wire(batch(1L, "x")));
+        return request;
+    }
+
+    /** The first partition answered in a Produce response. */
+    static Struct firstProducePartition(Struct response) {
+        return response.get(ProduceApi.Response.RESPONSES).get(0)
+                .get(ProduceApi.Response.TopicProduceResponse.PARTITION_RESPONSES).get(0);
+    }
+
+    /** Spins until {@code condition} holds; fails the test after 5 s. */
+    static void await(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 5 s");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     // ------------------------------------------------------------------ batches

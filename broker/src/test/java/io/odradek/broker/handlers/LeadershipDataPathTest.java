@@ -1,7 +1,7 @@
 package io.odradek.broker.handlers;
 
-import static io.odradek.broker.handlers.DataPathFixture.batch;
-import static io.odradek.broker.handlers.DataPathFixture.wire;
+import static io.odradek.broker.handlers.DataPathFixture.firstProducePartition;
+import static io.odradek.broker.handlers.DataPathFixture.produceOneRecord;
 import static io.odradek.broker.handlers.FetchHandlerTest.fetchRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +19,6 @@ import io.odradek.wire.api.OffsetForLeaderEpochApi;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.api.ProduceApi.Response.TopicProduceResponse.PartitionProduceResponse;
 import io.odradek.wire.codec.ResponseEncoder;
-import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import io.odradek.wire.schema.WireWriter;
 import java.nio.ByteBuffer;
@@ -319,18 +318,11 @@ class LeadershipDataPathTest {
     // ------------------------------------------------------------------ helpers
 
     private static Struct produceRequest(String topic, short acks) {
-        Struct request = ProduceApi.Request.SCHEMA.newStruct().set(ProduceApi.Request.ACKS, acks)
-                .set(ProduceApi.Request.TIMEOUT_MS, 30_000);
-        request.add(ProduceApi.Request.TOPIC_DATA).set(ProduceApi.Request.TopicProduceData.NAME, topic)
-                .add(ProduceApi.Request.TopicProduceData.PARTITION_DATA)
-                .set(ProduceApi.Request.TopicProduceData.PartitionProduceData.INDEX, 0)
-                .set(ProduceApi.Request.TopicProduceData.PartitionProduceData.RECORDS, (Records) wire(batch(1L, "x")));
-        return request;
+        return produceOneRecord(topic, acks, 30_000);
     }
 
     private static Struct producePartition(Struct response) {
-        return response.get(ProduceApi.Response.RESPONSES).get(0)
-                .get(ProduceApi.Response.TopicProduceResponse.PARTITION_RESPONSES).get(0);
+        return firstProducePartition(response);
     }
 
     private Struct fetchByIdRequest(String topic, long offset) {

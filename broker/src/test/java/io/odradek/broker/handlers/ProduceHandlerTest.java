@@ -1,5 +1,6 @@
 package io.odradek.broker.handlers;
 
+import static io.odradek.broker.handlers.DataPathFixture.await;
 import static io.odradek.broker.handlers.DataPathFixture.batch;
 import static io.odradek.broker.handlers.DataPathFixture.concat;
 import static io.odradek.broker.handlers.DataPathFixture.wire;
@@ -28,7 +29,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.compress.Compression;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -303,16 +303,6 @@ class ProduceHandlerTest {
         // Only the request's own reference is left, which the network layer releases with the frame.
         assertThat(ok.refCnt()).isEqualTo(1);
         assertThat(bad.refCnt()).isEqualTo(1);
-    }
-
-    private static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 5 s");
-            }
-            Thread.onSpinWait();
-        }
     }
 
     // ------------------------------------------------------------------ helpers

@@ -1,7 +1,8 @@
 package io.odradek.broker.handlers;
 
-import static io.odradek.broker.handlers.DataPathFixture.batch;
-import static io.odradek.broker.handlers.DataPathFixture.wire;
+import static io.odradek.broker.handlers.DataPathFixture.await;
+import static io.odradek.broker.handlers.DataPathFixture.firstProducePartition;
+import static io.odradek.broker.handlers.DataPathFixture.produceOneRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.replication.cluster.ClusterImage;
@@ -18,7 +19,6 @@ import io.odradek.wire.api.FetchApi;
 import io.odradek.wire.api.FetchApi.Response.FetchableTopicResponse.PartitionData;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.api.ProduceApi.Response.TopicProduceResponse.PartitionProduceResponse;
-import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,7 +27,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -330,28 +329,11 @@ class ReplicatedDataPathTest {
     }
 
     private static Struct produceRequest(short acks, int timeoutMs) {
-        Struct request = ProduceApi.Request.SCHEMA.newStruct().set(ProduceApi.Request.ACKS, acks)
-                .set(ProduceApi.Request.TIMEOUT_MS, timeoutMs);
-        request.add(ProduceApi.Request.TOPIC_DATA).set(ProduceApi.Request.TopicProduceData.NAME, "replicated")
-                .add(ProduceApi.Request.TopicProduceData.PARTITION_DATA)
-                .set(ProduceApi.Request.TopicProduceData.PartitionProduceData.INDEX, 0)
-                .set(ProduceApi.Request.TopicProduceData.PartitionProduceData.RECORDS, (Records) wire(batch(1L, "x")));
-        return request;
+        return produceOneRecord("replicated", acks, timeoutMs);
     }
 
     private static Struct producePartition(Struct response) {
-        return response.get(ProduceApi.Response.RESPONSES).get(0)
-                .get(ProduceApi.Response.TopicProduceResponse.PARTITION_RESPONSES).get(0);
-    }
-
-    private static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 5 s");
-            }
-            Thread.onSpinWait();
-        }
+        return firstProducePartition(response);
     }
 
     /** A controller that records what it is asked and never answers (ISR changes stay pending). */

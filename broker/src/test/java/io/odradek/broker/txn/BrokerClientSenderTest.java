@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.odradek.broker.Broker;
 import io.odradek.broker.BrokerConfig;
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.cluster.TestClusterView;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.ClusterImage;
-import io.odradek.replication.cluster.ControllerChannel;
 import io.odradek.replication.cluster.Endpoint;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.WriteTxnMarkersApi;
@@ -22,10 +22,8 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,32 +51,7 @@ class BrokerClientSenderTest {
         brokers.put(7, new BrokerRegistration(7, 1, new UUID(0, 7), List.of(new Endpoint("PLAINTEXT", "192.0.2.1", 9092),
                 new Endpoint("INTERNAL", "127.0.0.1", port)), null, false, false));
         ClusterImage image = new ClusterImage(5, "cluster", brokers, new TreeMap<>(), 0);
-        return new ClusterView() {
-            @Override
-            public ClusterImage image() {
-                return image;
-            }
-
-            @Override
-            public int localBrokerId() {
-                return 1;
-            }
-
-            @Override
-            public String clientListener() {
-                return "PLAINTEXT";
-            }
-
-            @Override
-            public Optional<ControllerChannel> controller() {
-                return Optional.empty();
-            }
-
-            @Override
-            public CompletableFuture<ClusterImage> awaitApplied(long offset) {
-                return CompletableFuture.completedFuture(image);
-            }
-        };
+        return TestClusterView.of(image, 1, null);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.odradek.coordinator.group;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.runtime.ForwardingCoordinatorLog;
 import io.odradek.coordinator.runtime.ManualScheduler;
 import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.log.LogConfig;
@@ -63,7 +64,7 @@ final class CoordinatorFixture implements AutoCloseable {
      */
     CoordinatorLog coordinatorLog(int p) {
         CoordinatorLog local = new PartitionLogCoordinatorLog(logs.get(p));
-        return new CoordinatorLog() {
+        return new ForwardingCoordinatorLog(local) {
             @Override
             public CompletableFuture<Long> append(ByteBuffer batch) {
                 return held(() -> local.append(batch));
@@ -72,21 +73,6 @@ final class CoordinatorFixture implements AutoCloseable {
             @Override
             public CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit) {
                 return held(() -> local.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit));
-            }
-
-            @Override
-            public long startOffset() {
-                return local.startOffset();
-            }
-
-            @Override
-            public long committedEndOffset() {
-                return local.committedEndOffset();
-            }
-
-            @Override
-            public ByteBuffer read(long offset, int maxBytes) {
-                return local.read(offset, maxBytes);
             }
         };
     }

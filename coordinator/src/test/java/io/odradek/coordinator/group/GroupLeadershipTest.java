@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.entry;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.runtime.ForwardingCoordinatorLog;
 import io.odradek.coordinator.runtime.ManualScheduler;
 import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
 import io.odradek.wire.ErrorCode;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,35 +61,10 @@ class GroupLeadershipTest {
     private CoordinatorLog log(int p) {
         CoordinatorLog local = new PartitionLogCoordinatorLog(logs.get(p));
         CompletableFuture<Void> waitFor = caughtUp;
-        return new CoordinatorLog() {
-            @Override
-            public CompletableFuture<Long> append(ByteBuffer batch) {
-                return local.append(batch);
-            }
-
-            @Override
-            public CompletableFuture<Long> appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit) {
-                return local.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit);
-            }
-
+        return new ForwardingCoordinatorLog(local) {
             @Override
             public CompletableFuture<Void> whenCaughtUp() {
                 return waitFor;
-            }
-
-            @Override
-            public long startOffset() {
-                return local.startOffset();
-            }
-
-            @Override
-            public long committedEndOffset() {
-                return local.committedEndOffset();
-            }
-
-            @Override
-            public ByteBuffer read(long offset, int maxBytes) {
-                return local.read(offset, maxBytes);
             }
         };
     }

@@ -349,7 +349,7 @@ class CoordinatorRuntimeTest {
         threads = new CoordinatorThreads("toy-coordinator", 2);
         ExecutorService writer = Executors.newSingleThreadExecutor(); // the partition's writer thread
         try {
-            CoordinatorLog asyncLog = new CoordinatorLog() {
+            CoordinatorLog asyncLog = new ForwardingCoordinatorLog(log) {
                 @Override
                 public CompletableFuture<Long> append(java.nio.ByteBuffer batch) {
                     CompletableFuture<Long> appended = log.append(batch);
@@ -362,21 +362,6 @@ class CoordinatorRuntimeTest {
                     CompletableFuture<Long> appended = log.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit);
                     writer.execute(log::commitNext);
                     return appended;
-                }
-
-                @Override
-                public long startOffset() {
-                    return log.startOffset();
-                }
-
-                @Override
-                public long committedEndOffset() {
-                    return log.committedEndOffset();
-                }
-
-                @Override
-                public java.nio.ByteBuffer read(long offset, int maxBytes) {
-                    return log.read(offset, maxBytes);
                 }
             };
             CoordinatorRuntime<KeyValueShard, Entry> threaded = newRuntime(threads::scheduler);

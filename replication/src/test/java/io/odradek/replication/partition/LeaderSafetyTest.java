@@ -1,5 +1,10 @@
 package io.odradek.replication.partition;
 
+import static io.odradek.replication.partition.PartitionTestData.await;
+import static io.odradek.replication.partition.PartitionTestData.batch;
+import static io.odradek.replication.partition.PartitionTestData.TOPIC_ID;
+import static io.odradek.replication.partition.PartitionTestData.onThreeBrokers;
+import static io.odradek.replication.partition.PartitionTestData.openOrdersLog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.log.AppendResult;
@@ -11,13 +16,9 @@ import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.wire.ErrorCode;
-import io.odradek.wire.batch.RecordBatchBuilder;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -34,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  * they were appended at, and only with enough in-sync replicas.
  */
 class LeaderSafetyTest {
-    private static final UUID TOPIC_ID = UUID.fromString("5f0c6c3e-9a57-4a8e-8f0f-3d1c2b7a9e11");
     private static final int L = 1;
     private static final int F2 = 2;
     private static final int F3 = 3;
@@ -54,9 +54,7 @@ class LeaderSafetyTest {
         writers = new PartitionWriters(2);
         waiting = new WaitingOperations<>("test");
         controller = new RecordingController();
-        log = PartitionLog.open(dir.resolve("b1").resolve("orders-0"), "orders", 0,
-                LogConfig.defaults().with(Map.of("min.insync.replicas", "2")),
-                PartitionLog.Options.defaults().withTopicId(TOPIC_ID));
+        log = openOrdersLog(dir, "b1", Map.of("min.insync.replicas", "2"));
         p = new Partition(log, TOPIC_ID, L, controller, () -> BROKER_EPOCH, writers.writerFor("orders", 0), waiting);
     }
 
@@ -68,20 +66,7 @@ class LeaderSafetyTest {
     }
 
     private static PartitionRegistration reg(int leader, List<Integer> isr, int leaderEpoch, int partitionEpoch) {
-        return new PartitionRegistration(List.of(L, F2, F3), isr, List.of(), List.of(), leader, leaderEpoch,
-                partitionEpoch);
-    }
-
-    private static ByteBuffer batch(String... values) {
-        RecordBatchBuilder b = new RecordBatchBuilder(1_000L);
-        for (String v : values) {
-            b.append(v.getBytes(StandardCharsets.UTF_8), v.getBytes(StandardCharsets.UTF_8));
-        }
-        return b.build();
-    }
-
-    private static <T> T await(CompletableFuture<T> f) {
-        return f.orTimeout(5, TimeUnit.SECONDS).join();
+        return onThreeBrokers(leader, isr, leaderEpoch, partitionEpoch);
     }
 
     private static ErrorCode errorOf(CompletableFuture<?> f) {

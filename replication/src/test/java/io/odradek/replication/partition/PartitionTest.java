@@ -1,5 +1,7 @@
 package io.odradek.replication.partition;
 
+import static io.odradek.replication.partition.PartitionTestData.await;
+import static io.odradek.replication.partition.PartitionTestData.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,18 +10,15 @@ import io.odradek.log.FileSlice;
 import io.odradek.log.LogConfig;
 import io.odradek.log.LogException;
 import io.odradek.log.PartitionLog;
-import io.odradek.wire.batch.RecordBatchBuilder;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,18 +54,6 @@ class PartitionTest {
 
     private Partition leaderWithFollower() {
         return new Partition(log, LEADER_EPOCH, Set.of(FOLLOWER), writers.writerFor("orders", 0), waiting);
-    }
-
-    private static ByteBuffer batch(String... values) {
-        RecordBatchBuilder b = new RecordBatchBuilder(1_000L);
-        for (String v : values) {
-            b.append(("k-" + v).getBytes(StandardCharsets.UTF_8), v.getBytes(StandardCharsets.UTF_8));
-        }
-        return b.build();
-    }
-
-    private static <T> T await(CompletableFuture<T> future) {
-        return future.orTimeout(5, TimeUnit.SECONDS).join();
     }
 
     /** Base offset and leader epoch of every batch in the slice, as "offset@epoch". */

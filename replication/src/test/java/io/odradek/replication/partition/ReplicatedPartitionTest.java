@@ -1,26 +1,25 @@
 package io.odradek.replication.partition;
 
+import static io.odradek.replication.partition.PartitionTestData.await;
+import static io.odradek.replication.partition.PartitionTestData.batch;
+import static io.odradek.replication.partition.PartitionTestData.TOPIC_ID;
+import static io.odradek.replication.partition.PartitionTestData.onThreeBrokers;
+import static io.odradek.replication.partition.PartitionTestData.openOrdersLog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.odradek.log.AppendResult;
 import io.odradek.log.LogAppendException;
-import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.wire.ErrorCode;
-import io.odradek.wire.batch.RecordBatchBuilder;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A leader and two followers of one partition over real logs, with a controller that records AlterPartition. */
 class ReplicatedPartitionTest {
-    private static final UUID TOPIC_ID = UUID.fromString("5f0c6c3e-9a57-4a8e-8f0f-3d1c2b7a9e11");
     private static final int LEADER = 1;
     private static final int F2 = 2;
     private static final int F3 = 3;
@@ -68,26 +66,12 @@ class ReplicatedPartitionTest {
     }
 
     private PartitionLog open(String broker, Map<String, String> topicConfig) {
-        return PartitionLog.open(dir.resolve(broker).resolve("orders-0"), "orders", 0,
-                LogConfig.defaults().with(topicConfig), PartitionLog.Options.defaults().withTopicId(TOPIC_ID));
+        return openOrdersLog(dir, broker, topicConfig);
     }
 
     private static PartitionRegistration registration(int leaderId, List<Integer> isr, int leaderEpoch,
             int partitionEpoch) {
-        return new PartitionRegistration(List.of(LEADER, F2, F3), isr, List.of(), List.of(), leaderId, leaderEpoch,
-                partitionEpoch);
-    }
-
-    private static ByteBuffer batch(String... values) {
-        RecordBatchBuilder b = new RecordBatchBuilder(1_000L);
-        for (String v : values) {
-            b.append(("k-" + v).getBytes(StandardCharsets.UTF_8), v.getBytes(StandardCharsets.UTF_8));
-        }
-        return b.build();
-    }
-
-    private static <T> T await(CompletableFuture<T> future) {
-        return future.orTimeout(5, TimeUnit.SECONDS).join();
+        return onThreeBrokers(leaderId, isr, leaderEpoch, partitionEpoch);
     }
 
     /** The leader of epoch 5 with all three replicas in sync and four records (offsets 0-3) in its log. */

@@ -1,6 +1,5 @@
-package io.odradek.broker.handlers;
+package io.odradek.broker.cluster;
 
-import io.odradek.broker.cluster.ClusterView;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.ControllerChannel;
 import java.util.Optional;
@@ -8,10 +7,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * A ClusterView for handler tests: a hand-made image (a cluster of several brokers), seen from one of them,
- * optionally with a controller channel.
+ * A ClusterView for tests: a hand-made image (a cluster of several brokers) or a controller's current one,
+ * seen from one of the brokers, optionally with a controller channel.
  */
-final class TestClusterView implements ClusterView {
+public final class TestClusterView implements ClusterView {
     private final Supplier<ClusterImage> image;
     private final int localBrokerId;
     private final ControllerChannel controller;
@@ -23,12 +22,12 @@ final class TestClusterView implements ClusterView {
     }
 
     /** A fixed image seen from broker {@code localBrokerId}; {@code controller} may be null (none). */
-    static TestClusterView of(ClusterImage image, int localBrokerId, ControllerChannel controller) {
+    public static TestClusterView of(ClusterImage image, int localBrokerId, ControllerChannel controller) {
         return new TestClusterView(() -> image, localBrokerId, controller);
     }
 
     /** An image whose content the test changes as it goes (a controller applying commands). */
-    static TestClusterView of(Supplier<ClusterImage> image, int localBrokerId, ControllerChannel controller) {
+    public static TestClusterView of(Supplier<ClusterImage> image, int localBrokerId, ControllerChannel controller) {
         return new TestClusterView(image, localBrokerId, controller);
     }
 
