@@ -25,9 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * (CreateTopics) when first needed, as Kafka creates them on the first FindCoordinator, with
  * {@code offsets.topic.replication.factor} / {@code transaction.state.log.replication.factor} replicas
  * (Kafka's default 3 when the key is not set; a single node keeps 1). The replication factor is capped at
- * the number of unfenced brokers, so a cluster of one or two brokers still gets its coordinators; Kafka
- * instead refuses the creation (COORDINATOR_NOT_AVAILABLE until enough brokers are up) — the cap is
- * Odradek's. {@code __transaction_state} gets {@code min.insync.replicas} =
+ * the number of registered brokers, so a cluster of one or two brokers still gets its coordinators (Kafka
+ * refuses there; the cap is Odradek's). Fenced brokers count, as in Kafka: while one is restarting the
+ * creation is refused (COORDINATOR_NOT_AVAILABLE, clients retry) rather than made with fewer replicas, which
+ * with {@code min.insync.replicas} 2 would leave the coordinator unable to commit once one replica is lost. {@code __transaction_state} gets {@code min.insync.replicas} =
  * {@code transaction.state.log.min.isr} (Kafka's 2 when unset), capped at its replication factor;
  * {@code __consumer_offsets} keeps the broker default, as in Kafka.
  */
@@ -73,10 +74,9 @@ public final class InternalTopics {
         return config.isDefault(key) ? KAFKA_REPLICATION_FACTOR : configured;
     }
 
-    /** The replication factor the topic is created with now: the wanted one, at most the unfenced brokers, at least 1. */
+    /** The replication factor the topic is created with: the wanted one, at most the registered brokers, at least 1. */
     static short replicationFactor(Spec spec, ClusterImage image) {
-        long unfenced = image.brokers().values().stream().filter(b -> !b.fenced()).count();
-        return (short) Math.max(1, Math.min(spec.replicationFactor(), unfenced));
+        return (short) Math.max(1, Math.min(spec.replicationFactor(), image.brokers().size()));
     }
 
     /** The topic configs sent to the controller: the spec's, with min.insync.replicas capped at the replication factor. */

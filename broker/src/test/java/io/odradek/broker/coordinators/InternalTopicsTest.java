@@ -42,8 +42,8 @@ class InternalTopicsTest {
     }
 
     @Test
-    void withFewerBrokersUpTheReplicationFactorAndMinIsrAreCappedAtThem() {
-        FakeCluster cluster = new FakeCluster(1).withBrokers(1, 2, 3).fence(3);
+    void withFewerBrokersRegisteredTheReplicationFactorAndMinIsrAreCappedAtThem() {
+        FakeCluster cluster = new FakeCluster(1).withBrokers(1, 2);
         InternalTopics internal = new InternalTopics(cluster);
 
         internal.ensure(InternalTopics.transactionState(DEFAULTS, 5)).join();
@@ -56,6 +56,13 @@ class InternalTopicsTest {
         assertThat(offsets.numPartitions()).isEqualTo(4);
         assertThat(offsets.replicationFactor()).isEqualTo((short) 2);
         assertThat(offsets.configs()).doesNotContainKey("min.insync.replicas").containsEntry("cleanup.policy", "compact");
+    }
+
+    @Test
+    void aFencedBrokerStillCountsSoARestartingBrokerDoesNotShrinkTheReplicationFactor() {
+        FakeCluster cluster = new FakeCluster(1).withBrokers(1, 2, 3).fence(3);
+        assertThat(InternalTopics.replicationFactor(InternalTopics.transactionState(DEFAULTS, 5), cluster.image()))
+                .isEqualTo((short) 3);
     }
 
     @Test
