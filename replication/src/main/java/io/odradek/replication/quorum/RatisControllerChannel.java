@@ -29,6 +29,7 @@ import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.RaftRetryFailureException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.retry.RetryPolicy;
@@ -159,7 +160,7 @@ public final class RatisControllerChannel implements ControllerChannel {
                     return;
                 }
                 try {
-                    sent.complete(client.io().send(message(encoded)));
+                    sent.complete(sendUntilAnswered(encoded, result));
                 } catch (IOException | RuntimeException e) {
                     sent.completeExceptionally(e);
                 }
@@ -168,6 +169,29 @@ public final class RatisControllerChannel implements ControllerChannel {
             return CompletableFuture.failedFuture(new IllegalStateException("the controller channel is closed", e));
         }
         return result;
+    }
+
+    /**
+     * One blocking send, again when Ratis refuses it with AlreadyClosedException while this channel is open: during
+     * a failover Ratis closes its proxy to the stopped peer, and a send that picks that proxy fails before anything
+     * is sent (so sending again cannot apply a command twice). Ends with the caller's deadline ({@code result} done).
+     */
+    private RaftClientReply sendUntilAnswered(byte[] encoded, CompletableFuture<?> result) throws IOException {
+        while (true) {
+            try {
+                return client.io().send(message(encoded));
+            } catch (AlreadyClosedException e) {
+                if (result.isDone() || sender.isShutdown()) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     @Override
