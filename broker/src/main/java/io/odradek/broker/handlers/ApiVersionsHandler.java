@@ -9,7 +9,6 @@ import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.api.ApiVersionsApi.Response;
 import io.odradek.wire.api.InitProducerIdApi;
-import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.schema.Struct;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
@@ -24,8 +23,8 @@ import java.util.regex.Pattern;
  * INVALID_REQUEST and no API list, as Kafka does. No API requires ApiVersions first: clients that never
  * send it (librdkafka with {@code api.version.request=false}, Java clients before 0.10) are served alike.
  *
- * <p>Produce is advertised from v0 although v0-2 are refused, as Kafka 4 does (KAFKA-18659): librdkafka
- * before 2.10 only compresses with gzip, snappy or lz4 when the broker's Produce range starts at v0.
+ * <p>Produce is advertised from v0, as its table now starts (Kafka 4 advertises v0 too though it refuses v0-2,
+ * KAFKA-18659: librdkafka before 2.10 only compresses with gzip, snappy or lz4 when the range starts at v0).
  *
  * <p>InitProducerId is advertised up to v5: v6 (KIP-939 two-phase commit) is "latestVersionUnstable" in Kafka
  * 4.4's schema, which a Kafka broker advertises only with {@code unstable.api.versions.enable}; so Kafka 4.4
@@ -40,7 +39,6 @@ import java.util.regex.Pattern;
  */
 public final class ApiVersionsHandler implements ApiHandler {
     private static final Pattern SOFTWARE_TOKEN = Pattern.compile("[a-zA-Z0-9](?:[a-zA-Z0-9\\-.]*[a-zA-Z0-9])?");
-    private static final short PRODUCE_ADVERTISED_MIN_VERSION = 0;
     private static final short INIT_PRODUCER_ID_ADVERTISED_MAX_VERSION = 5;
     private final ApiRegistry registry;
     private final BrokerFeatures features;
@@ -106,7 +104,7 @@ public final class ApiVersionsHandler implements ApiHandler {
             ApiSpec spec = handler.api();
             response.add(Response.API_KEYS)
                     .set(Response.ApiVersion.API_KEY, spec.key())
-                    .set(Response.ApiVersion.MIN_VERSION, advertisedMinVersion(spec))
+                    .set(Response.ApiVersion.MIN_VERSION, spec.minVersion())
                     .set(Response.ApiVersion.MAX_VERSION, advertisedMaxVersion(spec));
         });
         return response;
@@ -114,9 +112,5 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     private static short advertisedMaxVersion(ApiSpec spec) {
         return spec.key() == InitProducerIdApi.SPEC.key() ? INIT_PRODUCER_ID_ADVERTISED_MAX_VERSION : spec.maxVersion();
-    }
-
-    private static short advertisedMinVersion(ApiSpec spec) {
-        return spec.key() == ProduceApi.SPEC.key() ? PRODUCE_ADVERTISED_MIN_VERSION : spec.minVersion();
     }
 }
