@@ -167,6 +167,21 @@ class OldClientWireTest {
         }
     }
 
+    @Test
+    void metadataV0WithANullTopicListIsMalformedAndClosesTheConnection() throws IOException {
+        try (RawConnection client = new RawConnection(BROKER.port())) {
+            // Null (-1) means "all topics" only from v1; at v0 the array is not nullable (all topics is the empty list).
+            Body frame = new Body().int16(METADATA).int16((short) 0).int32(RawConnection.nextCorrelationId()).string("compat-raw")
+                    .array(-1);
+            client.sendFrame(frame.bytes.toByteArray());
+            assertThat(client.closedByBroker()).isTrue();
+        }
+        try (RawConnection client = new RawConnection(BROKER.port())) {
+            ByteBuffer all = call(client, METADATA, 0, new Body().array(0));
+            assertThat(all.getInt()).as("brokers").isEqualTo(1);
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** Sends a request (header v1: key, version, correlation id, client id) and returns the body of its answer. */
