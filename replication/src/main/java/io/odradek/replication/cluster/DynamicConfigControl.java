@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * AlterDynamicConfigs as Kafka's controller checks broker config entities (ControllerConfigurationValidator):
- * the name is "" (the cluster default) or a non-negative base-10 broker id, with Kafka's messages. The values
+ * the name is "" (the cluster default) or a non-negative base-10 broker id of a registered broker, with Kafka's
+ * messages (INVALID_REQUEST, BROKER_ID_NOT_REGISTERED). The values
  * were validated by the submitting broker against its config definitions (Kafka validates broker configs on the
  * forwarding broker too) and are stored as given.
  */
@@ -20,6 +21,10 @@ final class DynamicConfigControl {
         DynamicConfigs next = image.dynamicConfigs;
         for (Map.Entry<String, Map<String, String>> e : c.brokers().entrySet()) {
             validateBrokerName(e.getKey());
+            if (!e.getKey().isEmpty() && !image.brokers.containsKey(Integer.parseInt(e.getKey()))) {
+                throw new MetadataException(ErrorCode.BROKER_ID_NOT_REGISTERED, "No node with id " + e.getKey()
+                        + " found.");
+            }
             next = next.withBrokerChanges(e.getKey(), e.getValue());
         }
         image.dynamicConfigs = next.withQuotaChanges(c.quotas());
