@@ -38,7 +38,7 @@ import java.util.Optional;
  * watermark itself, listed first. No leader epoch check (v0 carries none); only the leader answers, except to
  * the debugging replica id -2. A timestamp below -2: UNSUPPORTED_VERSION; a negative MaxNumOffsets:
  * UNKNOWN_SERVER_ERROR (Kafka failed building a negative-sized array). Partitions listed twice are answered
- * twice, as in Kafka's v0 path.
+ * twice, as in Kafka's v0 path. The file times cost one stat per segment, on the request's thread: v0 is rare.
  */
 final class ListOffsetsV0 {
     private static final int CONSUMER_REPLICA_ID = -1;
