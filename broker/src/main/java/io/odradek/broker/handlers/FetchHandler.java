@@ -179,6 +179,9 @@ public final class FetchHandler implements ApiHandler {
     /** The request's partitions, in order; topic ids are resolved to names once per topic. */
     private List<SessionPartition> requestedPartitions(Struct request, boolean byId) {
         List<Struct> requested = request.get(Request.TOPICS);
+        if (requested == null || requested.isEmpty()) {
+            return List.of(); // an incremental request with nothing new
+        }
         List<SessionPartition> out = new ArrayList<>();
         for (Struct topic : requested) {
             UUID id = byId ? topic.get(FetchTopic.TOPIC_ID) : null;

@@ -380,7 +380,7 @@ class FetchHandlerTest {
     }
 
     /** Writes the frame's parts as the channel would (file regions by transferTo) and releases them. */
-    private static ByteBuffer gather(List<Object> parts) throws Exception {
+    static ByteBuffer gather(List<Object> parts) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         WritableByteChannel channel = Channels.newChannel(out);
         for (Object part : parts) {
