@@ -67,7 +67,9 @@ import java.util.function.Function;
  *     session's id), FETCH_SESSION_TOPIC_ID_ERROR (a session made by name used from v13, or the reverse). A
  *     session made by id keeps a partition whose id is unknown (UNKNOWN_TOPIC_ID) and resolves it once the id
  *     is known; when its topic is re-created under the same name, the partition answers INCONSISTENT_TOPIC_ID
- *     until the fetcher replaces it. Sessions outlive connections, as in Kafka.</li>
+ *     until the fetcher replaces it. Sessions outlive connections, as in Kafka. Memory: a session holds at
+ *     most {@code odradek.max.partitions} partitions (a full request with more gets no session; an incremental
+ *     one growing past it closes its session and is served without one, as Kafka serves a session emptied).</li>
  * <li>Records are a slice of a segment file, written to the socket as a file region (sendfile with epoll):
  *     never read into the heap. Sizes as in Kafka's ReplicaManager (KIP-74): the response's max_bytes is
  *     capped at {@code fetch.max.bytes} (min_bytes at that cap), as Kafka does for consumers and replicas
@@ -110,7 +112,12 @@ import java.util.function.Function;
  *     transaction marker moving the last stable offset) the fetch re-reads on its connection's event loop and
  *     answers once min_bytes are there (read_committed counts only bytes below the LSO, as its reads stop
  *     there); after max_wait_ms it answers with whatever is there; if its connection closes it is dropped at
- *     once. Any partition error answers at once.</li>
+ *     once. Any partition error answers at once (but an unknown topic id, as in Kafka). A parked fetch of an
+ *     incremental session reads every partition of the session and records in the session what it finally
+ *     sends; if another request of the session came in meanwhile, it answers INVALID_FETCH_SESSION_EPOCH.</li>
+ * <li>Hooks: a partition's records for the response are made in one place ({@code records}); a throttled
+ *     response must ask the session for its answer ({@code FetchContext.throttled}), as Kafka's
+ *     getThrottledResponse, so nothing is recorded as sent.</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
