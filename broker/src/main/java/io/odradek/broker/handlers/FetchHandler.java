@@ -160,10 +160,6 @@ public final class FetchHandler implements ApiHandler {
         return FetchApi.SPEC;
     }
 
-    public FetchSessionCache sessions() {
-        return sessions;
-    }
-
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();

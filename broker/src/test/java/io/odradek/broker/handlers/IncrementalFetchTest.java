@@ -219,7 +219,7 @@ class IncrementalFetchTest {
     }
 
     @Test
-    void anUnknownTopicIdStaysInTheSessionAndIsAnsweredOnlyWhileItSaysSomethingNew() {
+    void anUnknownTopicIdStaysInTheSessionAndIsAnsweredEveryTimeAsAnError() {
         UUID stranger = UUID.randomUUID();
         Struct full = FetchHandlerTest.baseRequest(0, 1).set(Request.SESSION_EPOCH, 0);
         FetchHandlerTest.addPartition(full.add(Request.TOPICS).set(FetchTopic.TOPIC_ID, stranger), 0, 0L);
