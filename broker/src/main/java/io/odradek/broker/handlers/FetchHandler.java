@@ -116,8 +116,8 @@ import java.util.function.Function;
  *     incremental session reads every partition of the session and records in the session what it finally
  *     sends; if another request of the session came in meanwhile, it answers INVALID_FETCH_SESSION_EPOCH.</li>
  * <li>Hooks: a partition's records for the response are made in one place ({@code records}); a throttled
- *     response must ask the session for its answer ({@code FetchContext.throttled}), as Kafka's
- *     getThrottledResponse, so nothing is recorded as sent.</li>
+ *     response is {@code responseOf(session.throttled())} (Kafka's getThrottledResponse: no partitions, and
+ *     nothing recorded in the session as sent).</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
@@ -185,7 +185,11 @@ public final class FetchHandler implements ApiHandler {
         if (requested == null || requested.isEmpty()) {
             return List.of(); // an incremental request with nothing new
         }
-        List<SessionPartition> out = new ArrayList<>();
+        int count = 0;
+        for (Struct topic : requested) {
+            count += topic.get(FetchTopic.PARTITIONS).size();
+        }
+        List<SessionPartition> out = new ArrayList<>(count);
         for (Struct topic : requested) {
             UUID id = byId ? topic.get(FetchTopic.TOPIC_ID) : null;
             String name = byId ? topicNames.apply(id) : topic.get(FetchTopic.TOPIC);
@@ -470,7 +474,14 @@ public final class FetchHandler implements ApiHandler {
                     }
                 }
             }
-            FetchContext.Answer<PartitionFetch> answer = session.answer(fetches);
+            return responseOf(session.answer(fetches));
+        }
+
+        /**
+         * The response for what the session answered ({@link FetchContext#answer}, or
+         * {@link FetchContext#throttled} for a throttled client: no partitions, nothing recorded as sent).
+         */
+        Struct responseOf(FetchContext.Answer<PartitionFetch> answer) {
             Struct response = Response.SCHEMA.newStruct()
                     .set(Response.THROTTLE_TIME_MS, 0)
                     .set(Response.ERROR_CODE, answer.error().code())

@@ -203,6 +203,23 @@ class FetchSessionCacheTest {
     }
 
     @Test
+    void aThrottledResponseCarriesNothingAndRecordsNothingAsSent() {
+        FetchSessionCache cache = cache(10);
+        int id = openSession(cache, false, 1);
+        FetchContext throttled = incremental(cache, id, 1, List.of(), List.of());
+
+        FetchContext.Answer<Read> answer = throttled.throttled();
+
+        assertThat(answer.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(answer.sessionId()).isEqualTo(id);
+        assertThat(answer.partitions()).isEmpty();
+        // The high watermark move the throttled response did not carry is still sent by the next one.
+        FetchContext next = incremental(cache, id, 2, List.of(), List.of());
+        Read moved = Read.quiet(partitionsOf(next).get(0), 7L);
+        assertThat(next.answer(List.of(moved)).partitions()).containsExactly(moved);
+    }
+
+    @Test
     void forgettingEveryPartitionClosesTheSession() {
         FetchSessionCache cache = cache(10);
         int id = openSession(cache, false, 1);
