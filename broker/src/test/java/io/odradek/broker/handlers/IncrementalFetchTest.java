@@ -240,6 +240,33 @@ class IncrementalFetchTest {
                 .isEqualTo(ErrorCode.UNKNOWN_TOPIC_ID.code());
     }
 
+    @Test
+    void aTopicRecreatedUnderItsNameIsInconsistentInASessionUntilTheFetcherReplacesItsId(@TempDir Path newDir) {
+        UUID old = fx.topicId("orders").orElseThrow();
+        Struct full = FetchHandlerTest.baseRequest(0, 1).set(Request.SESSION_EPOCH, 0);
+        FetchHandlerTest.addPartition(full.add(Request.TOPICS).set(FetchTopic.TOPIC_ID, old), 0, 0L);
+        int id = fx.callAndWait(handler, 18, full).get(Response.SESSION_ID);
+
+        UUID recreated = fx.recreateTopic("orders", 3, newDir);
+        fx.append("orders", 0, 1L, "new-life");
+        Struct incremental = FetchHandlerTest.baseRequest(0, 1).set(Request.SESSION_ID, id).set(Request.SESSION_EPOCH, 1);
+        Struct stale = fx.callAndWait(handler, 18, incremental);
+        assertThat(FetchHandlerTest.partition(stale, 0, 0).get(FetchApi.Response.FetchableTopicResponse.PartitionData.ERROR_CODE))
+                .isEqualTo(ErrorCode.INCONSISTENT_TOPIC_ID.code());
+
+        // What Kafka's client does after refreshing its metadata: forget the old id, add the new one.
+        Struct replace = FetchHandlerTest.baseRequest(0, 1).set(Request.SESSION_ID, id).set(Request.SESSION_EPOCH, 2);
+        FetchHandlerTest.addPartition(replace.add(Request.TOPICS).set(FetchTopic.TOPIC_ID, recreated), 0, 0L);
+        replace.add(Request.FORGOTTEN_TOPICS_DATA).set(ForgottenTopic.TOPIC_ID, old).set(ForgottenTopic.PARTITIONS, List.of(0));
+        Struct replaced = fx.callAndWait(handler, 18, replace);
+
+        assertThat(replaced.get(Response.RESPONSES)).hasSize(1);
+        assertThat(replaced.get(Response.RESPONSES).get(0).get(FetchApi.Response.FetchableTopicResponse.TOPIC_ID))
+                .isEqualTo(recreated);
+        assertThat(DataPathFixture.records(FetchHandlerTest.records(replaced, 0, 0))).containsExactly("0:k-new-life=new-life");
+        assertThat(sessions.session(id).orElseThrow().size()).isEqualTo(1);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     static List<Integer> requestedPartitions(Struct request) {
