@@ -140,10 +140,6 @@ public sealed interface FetchContext {
             this.topicNames = topicNames;
         }
 
-        public FetchSession session() {
-            return session;
-        }
-
         @Override
         public void forEachPartition(Consumer<SessionPartition> action) {
             synchronized (session) {
