@@ -50,6 +50,26 @@ public final class DownConvertedRecords implements Records {
     public record Result(ErrorCode error, Records records) {
     }
 
+    /** Fetch v4+ read v2 batches as stored; v0-3 get them converted here. */
+    public static final short FIRST_V2_FETCH_VERSION = 4;
+
+    /**
+     * A Fetch v0-3 partition's answer from its read (Kafka 3.9's KafkaApis.maybeConvertFetchedData): a topic
+     * whose compression.type is zstd is UNSUPPORTED_COMPRESSION_TYPE for these versions whatever its data;
+     * else the slice (null when nothing was read) converted to the version's magic. v0-2 (no KIP-74) read at
+     * most {@code hardLimit} bytes of it; v3 its whole first batch.
+     */
+    public static Result forFetch(short version, String topicCompressionType, FileSlice slice, long fetchOffset,
+            int hardLimit) {
+        if ("zstd".equals(topicCompressionType)) {
+            return new Result(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, null);
+        }
+        if (slice == null || slice.isEmpty()) {
+            return new Result(ErrorCode.NONE, null);
+        }
+        return convert(slice, magicFor(version), fetchOffset, version <= 2 ? hardLimit : Integer.MAX_VALUE);
+    }
+
     /** The message format a Fetch version reads: magic 0 for v0-1, magic 1 for v2-3. */
     public static byte magicFor(short fetchVersion) {
         return fetchVersion <= 1 ? (byte) 0 : (byte) 1;

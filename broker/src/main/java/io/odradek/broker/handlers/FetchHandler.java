@@ -6,10 +6,12 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.CurrentLeader;
+import io.odradek.broker.fetch.DownConvertedRecords;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.log.EpochEndOffset;
 import io.odradek.log.FileSlice;
+import io.odradek.log.LogConfig;
 import io.odradek.log.LogException;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.replication.partition.DelayedOperation;
@@ -26,6 +28,7 @@ import io.odradek.wire.api.FetchApi.Response;
 import io.odradek.wire.api.FetchApi.Response.FetchableTopicResponse;
 import io.odradek.wire.api.FetchApi.Response.FetchableTopicResponse.PartitionData;
 import io.odradek.wire.schema.MemoryRecords;
+import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,10 +38,16 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Fetch (key 1), versions 4-18.
+ * Fetch (key 1), versions 0-18.
  *
  * <p>Behaviour / version notes:
  * <ul>
+ * <li>v0-3 (Kafka 3.9's; read_uncommitted only, no log start or LSO; v3 adds max_bytes) get the response's
+ *     v2 batches converted to magic 0 (v0-1) or magic 1 (v2-3) message sets ({@code DownConvertedRecords}):
+ *     control batches dropped, heap-built per response, and UNSUPPORTED_COMPRESSION_TYPE for zstd (the topic's
+ *     compression.type or a first zstd batch), as Kafka 3.9 did. v0-2 have no KIP-74: a partition's read is
+ *     cut at its limit, so a first batch larger than it converts to nothing (as in Kafka 3.9). v4+ are
+ *     untouched: the records stay a file region.</li>
  * <li>No fetch sessions (KIP-227): every request is served in full and answered with session_id 0, which
  *     tells Kafka's {@code FetchSessionHandler} that no session was created, so it keeps sending full
  *     requests (session_id 0, epoch 0). An incremental request (epoch other than 0 / -1) names a session
@@ -361,6 +370,16 @@ public final class FetchHandler implements ApiHandler {
                             p.error = e.errorCode();
                         }
                     }
+                    Records records = p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS;
+                    if (version < DownConvertedRecords.FIRST_V2_FETCH_VERSION && p.error == ErrorCode.NONE
+                            && p.diverging == null) {
+                        // formats (issue 9): v0-3 get this response's v2 batches as a magic 0/1 message set.
+                        DownConvertedRecords.Result converted = DownConvertedRecords.forFetch(version,
+                                p.partition.log().config().get(LogConfig.COMPRESSION_TYPE), p.slice, p.fetchOffset,
+                                Math.min(p.maxBytes, maxBytes));
+                        p.error = converted.error();
+                        records = converted.records() != null ? converted.records() : NO_RECORDS;
+                    }
                     if (p.error != ErrorCode.NONE) {
                         out.set(PartitionData.ERROR_CODE, p.error.code())
                                 .set(PartitionData.HIGH_WATERMARK, -1L)
@@ -395,7 +414,7 @@ public final class FetchHandler implements ApiHandler {
                                 .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
                                 .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
                                 .set(PartitionData.ABORTED_TRANSACTIONS, aborted)
-                                .set(PartitionData.RECORDS, p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS);
+                                .set(PartitionData.RECORDS, records);
                     }
                 }
             }
