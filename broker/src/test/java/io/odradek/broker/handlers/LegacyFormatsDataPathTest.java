@@ -144,6 +144,31 @@ class LegacyFormatsDataPathTest {
     }
 
     @Test
+    void aLogAppendTimeTopicStampsOldSetsAndServesTheTimeToOldConsumers() {
+        fx.createTopic("lat", 1, Map.of(LogConfig.MESSAGE_TIMESTAMP_TYPE, LogConfig.LOG_APPEND_TIME));
+        Struct request = ProduceApi.Request.SCHEMA.newStruct().set(ProduceApi.Request.ACKS, (short) 1)
+                .set(ProduceApi.Request.TIMEOUT_MS, 1000);
+        request.add(ProduceApi.Request.TOPIC_DATA).set(ProduceApi.Request.TopicProduceData.NAME, "lat")
+                .add(ProduceApi.Request.TopicProduceData.PARTITION_DATA)
+                .set(ProduceApi.Request.TopicProduceData.PartitionProduceData.INDEX, 0)
+                .set(ProduceApi.Request.TopicProduceData.PartitionProduceData.RECORDS,
+                        (Records) DataPathFixture.wire(legacySet((byte) 1, Compression.snappy().build(), "a", "b")));
+
+        Struct produced = DataPathFixture.firstProducePartition(fx.callAndWait(produce, 2, request));
+
+        long appendTime = produced.get(PartitionProduceResponse.LOG_APPEND_TIME_MS);
+        assertThat(produced.get(PartitionProduceResponse.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(appendTime).isGreaterThan(TS);
+        Struct fetched = FetchHandlerTest.partition(fx.callAndWait(fetch, 2, FetchHandlerTest.fetchRequest(0, 1, "lat", 0, 0L)), 0, 0);
+        assertThat(read(fetched.get(PartitionData.RECORDS))).containsExactly(
+                "0:k-a=a@" + appendTime + "/v1", "1:k-b=b@" + appendTime + "/v1");
+        MutableRecordBatch wrapper = MemoryRecords.readableRecords(bytesOf(fetched.get(PartitionData.RECORDS)))
+                .batches().iterator().next();
+        assertThat(wrapper.timestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);
+        assertThat(wrapper.compressionType().name).isEqualTo("snappy");
+    }
+
+    @Test
     void aMagic1SetInProduceV3IsAnInvalidRecord() {
         Struct refused = produce(3, legacySet((byte) 1, Compression.NONE, "a"));
 
