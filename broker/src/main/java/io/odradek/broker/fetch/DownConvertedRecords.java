@@ -34,7 +34,9 @@ import java.nio.ByteBuffer;
  *     have no KIP-74, that is the partition's limit, so a first batch larger than it converts to nothing
  *     (Kafka 3.9 cut the read there too and sent an empty set); Fetch v3 gets its whole first batch. The
  *     converted set stops at the last whole message within max(bytes read, the first converted message),
- *     the size Kafka committed the response to (it then cut the last message short).</li>
+ *     the size Kafka committed the response to (it then cut the last message short). The conversion runs where
+ *     the response is built (the connection's event loop), as Kafka's ran on its network threads: its work is
+ *     bounded by the bytes read.</li>
  * </ul>
  */
 public final class DownConvertedRecords implements Records {

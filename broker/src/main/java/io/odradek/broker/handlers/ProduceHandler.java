@@ -448,15 +448,14 @@ public final class ProduceHandler implements ApiHandler {
         // The frame is released when handle() returns: keep its bytes alive until the writer is done with
         // them. A view, not a copy: the log stamps offsets into it and writes it out.
         ByteBuf frameBytes = records.retainedSlice();
+        ByteBuffer view = frameBytes.nioBuffer();
         CompletableFuture<AppendResult> appending;
-        if (version <= MAX_LEGACY_VERSION && LegacyUpConverter.isLegacy(frameBytes.nioBuffer())) {
+        if (version <= MAX_LEGACY_VERSION && LegacyUpConverter.isLegacy(view)) {
             // formats (issue 9): a magic 0/1 message set is validated and converted to one v2 batch on the writer.
-            ByteBuffer set = frameBytes.nioBuffer();
-            appending = partition.appendConvertedAsLeader(config -> LegacyUpConverter.toBatch(set, config,
+            appending = partition.appendConvertedAsLeader(config -> LegacyUpConverter.toBatch(view, config,
                     partition.topic(), partition.partition(), System.currentTimeMillis()), acks);
         } else {
-            appending = guard == null ? partition.appendAsLeader(frameBytes.nioBuffer(), acks)
-                    : partition.appendAsLeader(frameBytes.nioBuffer(), acks, guard);
+            appending = guard == null ? partition.appendAsLeader(view, acks) : partition.appendAsLeader(view, acks, guard);
         }
         return appending.handle((result, error) -> {
             frameBytes.release();
