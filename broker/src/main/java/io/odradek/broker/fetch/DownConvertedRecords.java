@@ -33,8 +33,9 @@ import java.nio.ByteBuffer;
  * <li>Bounded: the slice is read into the heap only up to {@code readLimit} bytes. For Fetch v0-2, which
  *     have no KIP-74, that is the partition's limit, so a first batch larger than it converts to nothing
  *     (Kafka 3.9 cut the read there too and sent an empty set); Fetch v3 gets its whole first batch. The
- *     converted set stops at the last whole message within max(bytes read, the first converted message),
- *     the size Kafka committed the response to (it then cut the last message short). The conversion runs where
+ *     first converted batch always goes in whole; later messages only while the set stays within
+ *     max(bytes read, that first converted batch), the size Kafka committed the response to (Kafka then cut
+ *     the last message short; here it is left out). The conversion runs where
  *     the response is built (the connection's event loop), as Kafka's ran on its network threads: its work is
  *     bounded by the bytes read.</li>
  * </ul>
@@ -113,6 +114,8 @@ public final class DownConvertedRecords implements Records {
                     break;
                 }
                 boolean logAppendTime = h.isLogAppendTime();
+                // Kafka always sends the first converted batch whole, whatever the bytes read.
+                boolean first = out.size() == 0;
                 try (RecordBatchReader reader = RecordBatchReader.open(h)) {
                     if (codec == LegacyCodecs.NONE) {
                         while (reader.next()) {
@@ -124,7 +127,7 @@ public final class DownConvertedRecords implements Records {
                             LegacyMessageSetWriter.write(unit, reader.offset(), toMagic,
                                     LegacyMessageSetWriter.attributes(toMagic, 0, logAppendTime), timestamp, reader.key(),
                                     reader.value());
-                            if (!add(out, unit, budget)) {
+                            if (!add(out, unit, first ? Integer.MAX_VALUE : budget)) {
                                 break convert;
                             }
                         }
@@ -139,7 +142,7 @@ public final class DownConvertedRecords implements Records {
                         }
                         unit.reset();
                         wrapper.writeTo(unit);
-                        if (!add(out, unit, budget)) {
+                        if (!add(out, unit, first ? Integer.MAX_VALUE : budget)) {
                             break;
                         }
                     }
@@ -154,9 +157,9 @@ public final class DownConvertedRecords implements Records {
         return new Result(ErrorCode.NONE, new DownConvertedRecords(out.toByteArray(), out.size()));
     }
 
-    /** Appends a converted message unless it passes the budget; the first one always goes in. */
+    /** Appends a converted message unless it passes the budget. */
     private static boolean add(ByteArrayOutputStream out, ByteArrayOutputStream unit, int budget) {
-        if (out.size() > 0 && (long) out.size() + unit.size() > budget) {
+        if ((long) out.size() + unit.size() > budget) {
             return false;
         }
         out.writeBytes(unit.toByteArray());

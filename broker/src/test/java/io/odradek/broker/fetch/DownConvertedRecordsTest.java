@@ -193,31 +193,40 @@ class DownConvertedRecordsTest {
                 .containsExactly(new Msg(0, -1, "a", "1"));
     }
 
-    @Test
-    void theConvertedSetStopsAtTheLastWholeMessageWithinTheBytesRead() {
-        // v0 messages are larger than v2 records: 10 small records do not all fit in the 10 records' v2 size.
-        String[] kv = new String[20];
-        for (int i = 0; i < 10; i++) {
+    private static String[] smallRecords(int n) {
+        String[] kv = new String[2 * n];
+        for (int i = 0; i < n; i++) {
             kv[2 * i] = "key-" + i;
             kv[2 * i + 1] = "v";
         }
-        ByteBuffer batch = v2(0, Compression.NONE, TimestampType.CREATE_TIME, kv);
+        return kv;
+    }
+
+    @Test
+    void theFirstBatchIsConvertedWholeEvenWhenItGrowsPastTheBytesRead() {
+        // magic 1 messages are larger than v2 records: 10 small records grow past the batch's own size.
+        ByteBuffer batch = v2(0, Compression.NONE, TimestampType.CREATE_TIME, smallRecords(10));
         int v2Size = batch.remaining();
 
         byte[] set = written(DownConvertedRecords.convert(batch, (byte) 1, 0));
 
-        assertThat(set.length).isLessThanOrEqualTo(v2Size);
-        List<Msg> got = messages(set);
-        assertThat(got).isNotEmpty().hasSizeLessThan(10);
-        assertThat(got).extracting(Msg::offset).containsExactly(
-                java.util.stream.LongStream.range(0, got.size()).boxed().toArray(Long[]::new));
+        assertThat(set.length).isGreaterThan(v2Size);
+        assertThat(messages(set)).extracting(Msg::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
     }
 
     @Test
-    void theFirstMessageAlwaysGoesInEvenWhenLargerThanTheBytesRead() {
-        ByteBuffer batch = v2(0, Compression.NONE, TimestampType.CREATE_TIME, "k", "v");
+    void laterBatchesStopAtTheLastWholeMessageWithinTheBytesRead() {
+        ByteBuffer batches = concat(v2(0, Compression.NONE, TimestampType.CREATE_TIME, "a", "1"),
+                v2(1, Compression.NONE, TimestampType.CREATE_TIME, smallRecords(10)));
+        int read = batches.remaining();
 
-        assertThat(messages(written(DownConvertedRecords.convert(batch, (byte) 1, 0)))).hasSize(1);
+        byte[] set = written(DownConvertedRecords.convert(batches, (byte) 1, 0));
+
+        assertThat(set.length).isLessThanOrEqualTo(read);
+        List<Msg> got = messages(set);
+        assertThat(got.size()).isBetween(2, 10);
+        assertThat(got).extracting(Msg::offset).containsExactly(
+                java.util.stream.LongStream.range(0, got.size()).boxed().toArray(Long[]::new));
     }
 
     @Test
