@@ -99,6 +99,11 @@ public final class LegacyUpConverter {
         if (sourceCodec != LegacyCodecs.NONE && messages > 1) {
             throw invalid("Compressed outer record has more than one batch");
         }
+        if (sourceCodec > LegacyCodecs.LZ4) {
+            // zstd (never allowed in these formats) or an unknown codec: refused before anything is built
+            throw invalid("Invalid wrapper compressionType " + sourceCodec + " found in legacy deep record iterator"
+                    + " (magic " + magic + ")");
+        }
         int topicCodec = LegacyCodecs.forTopicConfig(config.get(LogConfig.COMPRESSION_TYPE));
         int target = topicCodec < 0 ? sourceCodec : topicCodec;
         ConvertedBatchBuilder out = new ConvertedBatchBuilder(target, config.maxMessageBytes(), partitionName);
@@ -174,10 +179,6 @@ public final class LegacyUpConverter {
     private void convertWrapper(LegacyMessage wrapper, ConvertedBatchBuilder out) throws IOException {
         int codec = wrapper.codec();
         byte magic = wrapper.magic();
-        if (codec > LegacyCodecs.LZ4) {
-            throw invalid("Invalid wrapper compressionType " + codec + " found in legacy deep record iterator (magic "
-                    + magic + ")");
-        }
         checkFraming(wrapper);
         ByteBuffer value = wrapper.value();
         if (value == null) {

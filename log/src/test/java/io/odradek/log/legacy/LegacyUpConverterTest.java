@@ -296,4 +296,72 @@ class LegacyUpConverterTest {
             assertThat(ours.toByteArray()).isEqualTo(expected);
         }
     }
+
+    private static ByteBuffer wrapper(byte magic, long offset, int attributes, byte[] value) throws Exception {
+        java.io.ByteArrayOutputStream set = new java.io.ByteArrayOutputStream();
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(set, offset, magic, attributes, NOW, null, value);
+        return ByteBuffer.wrap(set.toByteArray());
+    }
+
+    private static byte[] gzip(byte[] bytes) throws Exception {
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+            out.write(bytes);
+        }
+        return gz.toByteArray();
+    }
+
+    private static ErrorCode refusal(ByteBuffer set) {
+        try {
+            LegacyUpConverter.toBatch(set, LogConfig.defaults(), "t", 0, NOW);
+        } catch (LogAppendException e) {
+            return e.errorCode();
+        }
+        return ErrorCode.NONE;
+    }
+
+    @Test
+    void malformedWrappersAreInvalidRecordsAsInKafka() throws Exception {
+        java.io.ByteArrayOutputStream inner = new java.io.ByteArrayOutputStream();
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(inner, 0, (byte) 1, 0, NOW, null, bytes("x").array());
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(inner, 1, (byte) 1, 0, NOW, null, bytes("y").array());
+        byte[] twoInner = gzip(inner.toByteArray());
+
+        assertThat(refusal(wrapper((byte) 1, 1, 1, twoInner))).isEqualTo(ErrorCode.NONE);
+        assertThat(refusal(wrapper((byte) 1, 0, 1, twoInner))).isEqualTo(ErrorCode.NONE); // librdkafka's wrapper offset 0
+        assertThat(refusal(wrapper((byte) 1, 5, 1, twoInner))).isEqualTo(ErrorCode.NONE);
+        // a wrapper offset below its last relative inner offset, and not 0
+        java.io.ByteArrayOutputStream far = new java.io.ByteArrayOutputStream();
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(far, 0, (byte) 1, 0, NOW, null, bytes("x").array());
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(far, 7, (byte) 1, 0, NOW, null, bytes("y").array());
+        assertThat(refusal(wrapper((byte) 1, 3, 1, gzip(far.toByteArray())))).isEqualTo(ErrorCode.INVALID_RECORD);
+        assertThat(refusal(wrapper((byte) 1, 1, 1, null))).isEqualTo(ErrorCode.INVALID_RECORD); // null value
+        assertThat(refusal(wrapper((byte) 1, 1, 1, gzip(new byte[0])))).isEqualTo(ErrorCode.INVALID_RECORD); // no inner
+        assertThat(refusal(wrapper((byte) 1, 1, 4, twoInner))).isEqualTo(ErrorCode.INVALID_RECORD); // zstd
+        assertThat(refusal(wrapper((byte) 1, 1, 5, twoInner))).isEqualTo(ErrorCode.INVALID_RECORD); // codec 5
+        assertThat(refusal(wrapper((byte) 1, 1, 1, new byte[] {1, 2, 3}))).isEqualTo(ErrorCode.INVALID_RECORD); // not gzip
+        // an inner message that is itself compressed
+        java.io.ByteArrayOutputStream nested = new java.io.ByteArrayOutputStream();
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(nested, 0, (byte) 1, 1, NOW, null, twoInner);
+        assertThat(refusal(wrapper((byte) 1, 0, 1, gzip(nested.toByteArray())))).isEqualTo(ErrorCode.INVALID_RECORD);
+    }
+
+    @Test
+    void anInnerMessageOfAnotherMagicIsAnInvalidRecord() throws Exception {
+        java.io.ByteArrayOutputStream inner = new java.io.ByteArrayOutputStream();
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(inner, 0, (byte) 0, 0, -1, null, bytes("x").array());
+
+        assertThat(refusal(wrapper((byte) 1, 0, 1, gzip(inner.toByteArray())))).isEqualTo(ErrorCode.INVALID_RECORD);
+    }
+
+    @Test
+    void aKeySizeThatDoesNotFitItsMessageIsACorruptMessage() throws Exception {
+        ByteBuffer set = kafkaSet((byte) 0, Compression.NONE, TimestampType.CREATE_TIME, 0L, "key", "value");
+        set.putInt(12 + 6, 1000); // key size, then the CRC made right again so only the framing is wrong
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(set.array(), 16, set.limit() - 16);
+        set.putInt(12, (int) crc.getValue());
+
+        assertThat(refusal(set)).isEqualTo(ErrorCode.CORRUPT_MESSAGE);
+    }
 }
