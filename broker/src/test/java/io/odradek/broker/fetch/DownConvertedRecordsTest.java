@@ -252,4 +252,23 @@ class DownConvertedRecordsTest {
         assertThat(DownConvertedRecords.magicFor((short) 2)).isEqualTo((byte) 1);
         assertThat(DownConvertedRecords.magicFor((short) 3)).isEqualTo((byte) 1);
     }
+
+    @ParameterizedTest(name = "to magic {0}, {1}")
+    @CsvSource({"0, none", "1, none", "0, gzip", "1, gzip", "0, snappy", "1, snappy", "0, lz4", "1, lz4"})
+    void theConvertedSetIsByteForByteWhatKafkasBuilderWritesForThoseRecords(byte magic, String codec) {
+        ByteBuffer batch = v2(40, Compression.of(codec).build(), TimestampType.CREATE_TIME, "a", "1", null, "2", "c", null);
+
+        byte[] ours = written(DownConvertedRecords.convert(batch, magic, 40));
+
+        // What Kafka 3.9's RecordsUtil.convertRecordBatch did: a builder of the target magic and the batch's codec.
+        MemoryRecordsBuilder kafka = MemoryRecords.builder(ByteBuffer.allocate(4096), magic, Compression.of(codec).build(),
+                TimestampType.CREATE_TIME, 40L);
+        kafka.appendWithOffset(40, T, bytes("a"), bytes("1"));
+        kafka.appendWithOffset(41, T + 2, null, bytes("2"));
+        kafka.appendWithOffset(42, T + 4, bytes("c"), null);
+        ByteBuffer expected = kafka.build().buffer();
+        byte[] expectedBytes = new byte[expected.remaining()];
+        expected.get(expectedBytes);
+        assertThat(ours).isEqualTo(expectedBytes);
+    }
 }
