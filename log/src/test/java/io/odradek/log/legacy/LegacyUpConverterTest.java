@@ -364,4 +364,24 @@ class LegacyUpConverterTest {
 
         assertThat(refusal(set)).isEqualTo(ErrorCode.CORRUPT_MESSAGE);
     }
+
+    @ParameterizedTest(name = "magic {0} to {1}")
+    @CsvSource({"0, uncompressed", "1, uncompressed", "1, gzip", "0, snappy", "1, lz4", "1, zstd"})
+    void theBatchIsByteForByteWhatKafkasBuilderWritesForThoseRecords(byte magic, String topicType) {
+        ByteBuffer set = kafkaSet(magic, Compression.NONE, TimestampType.CREATE_TIME, 0L, "k1", "v1", null, "v2", "k3", null);
+
+        ByteBuffer ours = LegacyUpConverter.toBatch(set, config(LogConfig.COMPRESSION_TYPE, topicType), "t", 0, NOW);
+
+        // What Kafka 3.9's LogValidator built (base offset and leader epoch are stamped by the log in both).
+        String codec = topicType.equals("uncompressed") ? "none" : topicType;
+        MemoryRecordsBuilder kafka = MemoryRecords.builder(ByteBuffer.allocate(4096), RecordBatch.MAGIC_VALUE_V2,
+                Compression.of(codec).build(), TimestampType.CREATE_TIME, 0L, NOW, -1L, (short) -1, -1, false,
+                RecordBatch.NO_PARTITION_LEADER_EPOCH);
+        long t = magic == 0 ? -1 : NOW - 1000;
+        kafka.appendWithOffset(0, t, bytes("k1"), bytes("v1"));
+        kafka.appendWithOffset(1, magic == 0 ? -1 : NOW - 998, null, bytes("v2"));
+        kafka.appendWithOffset(2, magic == 0 ? -1 : NOW - 996, bytes("k3"), null);
+        ByteBuffer expected = kafka.build().buffer();
+        assertThat(ours).isEqualTo(expected);
+    }
 }

@@ -59,7 +59,8 @@ public final class LegacyCodecs {
                 if (magic < 2) {
                     throw new IllegalArgumentException("zstd is not allowed in message format v" + magic);
                 }
-                yield new ZstdOutputStreamNoFinalizer(out, RecyclingBufferPool.INSTANCE);
+                // as Kafka's ZstdCompression: level 3 (zstd's default) behind a 16 KiB buffer
+                yield new BufferedOutputStream(new ZstdOutputStreamNoFinalizer(out, RecyclingBufferPool.INSTANCE), 16 * 1024);
             }
             default -> throw new IllegalArgumentException("unknown compression codec " + codec);
         };
