@@ -83,6 +83,8 @@ public final class LogManager implements AutoCloseable {
     private final StorageErrorLog storageErrorLog;
     private volatile LogConfig defaults;
     private volatile boolean closed;
+    /** Serialises checkpoint writes: the periodic one and a log start's (each replaces the same files). */
+    private final Object checkpointLock = new Object();
 
     private LogManager(List<Path> dirs, LogConfig defaults, Clock clock, Background background) {
         this.dirs = List.copyOf(dirs);
@@ -269,6 +271,7 @@ public final class LogManager implements AutoCloseable {
 
     private void put(Key key, Path dir, PartitionLog log) {
         log.onStorageError((what, e) -> storageError(dir, log, what, e));
+        log.onLogStartOffsetIncremented(moved -> checkpointLogStartOffsets(dir));
         logs.put(key, log);
         logDirOf.put(key, dir);
     }
@@ -617,8 +620,41 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes {@code log-start-offset-checkpoint} of {@code dir} now: a log's start moved forward (DeleteRecords,
+     * or a follower taking its leader's), and it must survive an unclean restart, which otherwise brings back
+     * the records of every segment still on disk. Kafka writes it every
+     * log.flush.start.offset.checkpoint.interval.ms only; a failure here is left to that periodic write.
+     */
+    private void checkpointLogStartOffsets(Path dir) {
+        if (offlineDirs.contains(dir) || closed) {
+            return;
+        }
+        synchronized (checkpointLock) {
+            Map<String, Long> starts = new HashMap<>();
+            logDirOf.forEach((key, d) -> {
+                PartitionLog log = logs.get(key);
+                if (d.equals(dir) && log != null) {
+                    starts.put(key.dirName(), log.logStartOffset());
+                }
+            });
+            try {
+                OffsetCheckpointFile.write(dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET), starts);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "Cannot write the log start offsets of " + dir + " now ("
+                        + e.getMessage() + "); the periodic checkpoint retries");
+            }
+        }
+    }
+
     /** Writes recovery-point and log-start-offset checkpoints of every log dir. */
     public void checkpoint() throws IOException {
+        synchronized (checkpointLock) {
+            checkpointAllDirs();
+        }
+    }
+
+    private void checkpointAllDirs() throws IOException {
         for (Path dir : dirs) {
             if (offlineDirs.contains(dir)) {
                 continue; // nothing more is written to a failed dir; the next start recovers it
