@@ -173,6 +173,8 @@ public final class FetchHandler implements ApiHandler {
         long highWatermark;
         long lastStableOffset;
         long logStartOffset;
+        /** records: the fetching replica's log start (LogStartOffset, v5+), which DeleteRecords waits for. */
+        long replicaLogStartOffset = -1;
 
         PartitionFetch(int index, long fetchOffset, int maxBytes, int currentLeaderEpoch, Partition partition,
                 ErrorCode lookupError) {
@@ -239,6 +241,7 @@ public final class FetchHandler implements ApiHandler {
                     fetches[p] = fetch;
                     if (partition != null) {
                         watched.add(partition);
+                        fetch.replicaLogStartOffset = part.get(FetchPartition.LOG_START_OFFSET); // records: DeleteRecords
                         beforeFirstRead(fetch, part.get(FetchPartition.LAST_FETCHED_EPOCH), replicaId,
                                 replicaEpoch(version, request));
                     }
@@ -271,7 +274,8 @@ public final class FetchHandler implements ApiHandler {
                     }
                 }
                 if (replicaId >= 0) {
-                    p.partition.updateFollowerFetchState(replicaId, replicaEpoch, p.fetchOffset, System.currentTimeMillis());
+                    p.partition.updateFollowerFetchState(replicaId, replicaEpoch, p.fetchOffset, p.replicaLogStartOffset,
+                            System.currentTimeMillis());
                 }
             } catch (LogException e) {
                 p.checkError = e.errorCode(); // e.g. OFFSET_OUT_OF_RANGE: no epoch history to compare with
