@@ -12,6 +12,7 @@ import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
 import io.odradek.broker.handlers.CreatePartitionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
 import io.odradek.broker.handlers.DeleteGroupsHandler;
+import io.odradek.broker.handlers.DeleteRecordsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
@@ -105,6 +106,9 @@ final class Handlers {
                 .register(new ListTransactionsHandler(services.transactions))
                 .register(new DescribeTransactionsHandler(services.transactions))
                 .register(new DescribeProducersHandler(services.partitions, services.cluster));
+
+        // records (issue 9): DeleteRecords moves a partition's log start offset forward.
+        registry.register(new DeleteRecordsHandler(services.partitions, services.cluster));
         return registry;
     }
 }
