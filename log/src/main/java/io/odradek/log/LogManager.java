@@ -178,6 +178,11 @@ public final class LogManager implements AutoCloseable {
         Map<Key, Callable<PartitionLog>> toLoad = new LinkedHashMap<>();
         for (Path p : partitionDirs) {
             String name = p.getFileName().toString();
+            if (name.endsWith(FUTURE_SUFFIX) || name.endsWith(MOVED_SUFFIX)) {
+                // A moveLog a crash interrupted: an unfinished copy, or the old dir of a finished one.
+                deleteRecursively(p);
+                continue;
+            }
             if (name.endsWith(DELETE_SUFFIX)) {
                 // A deletion a crash interrupted: free the space now, keep the emptied dir as the marker
                 // until the topic is out of the catalog (see beginTopicDeletion).
@@ -396,6 +401,107 @@ public final class LogManager implements AutoCloseable {
     public List<PartitionLog> topicLogs(String topic) {
         return logs.values().stream().filter(l -> l.topic().equals(topic))
                 .sorted(Comparator.comparingInt(PartitionLog::partition)).toList();
+    }
+
+    /** Suffix of a partition's copy being written into another log dir by {@link #moveLog} (Kafka's future replica). */
+    public static final String FUTURE_SUFFIX = "-future";
+    /** Suffix of a moved partition's old dir, removed once the copy is live (or at the next start). */
+    public static final String MOVED_SUFFIX = "-moved";
+
+    /**
+     * Moves a partition's log to another of this broker's log dirs (AlterReplicaLogDirs), while nothing is
+     * appended to it (the caller runs this on the partition's writer). Kafka copies into a future replica that a
+     * fetcher thread keeps up with the current one until it swaps them; this copies at once instead: the log
+     * is closed (producer snapshot, trimmed indexes), its files copied and forced into
+     * {@code <dest>/<topic>-<p>.<id>-future}, which is renamed {@code <topic>-<p>}; the old dir is renamed
+     * {@code .<id>-moved} and deleted, and the log is opened again from its new place with its log start and
+     * recovery point. A crash before the rename into place leaves the old dir live (the {@code -future} copy is
+     * deleted at the next start); after it, the new one (a leftover {@code -moved} dir is deleted); a crash
+     * between the two renames leaves two identical copies of the partition. Reads still sending from the
+     * old files fail (their channels are closed), and the caller's Partition must be replaced: the returned
+     * log is a new object.
+     *
+     * @param destDir one of {@code log.dirs}, as an absolute path
+     * @return the log in its new dir, or the same log when it already lives in {@code destDir}
+     * @throws LogException LOG_DIR_NOT_FOUND (not one of log.dirs), KAFKA_STORAGE_ERROR (either dir offline, or
+     *         the copy failed: the log stays where it was), REPLICA_NOT_AVAILABLE (no such log here)
+     */
+    public synchronized PartitionLog moveLog(String topic, int partition, Path destDir) {
+        ensureOpen();
+        Path to = dirs.stream().filter(d -> d.toAbsolutePath().normalize().equals(destDir.toAbsolutePath().normalize()))
+                .findFirst().orElseThrow(() -> new LogException(ErrorCode.LOG_DIR_NOT_FOUND,
+                        "Log dir " + destDir + " is not found in the config."));
+        if (offlineDirs.contains(to)) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "Log directory " + destDir + " is offline");
+        }
+        Key key = new Key(topic, partition);
+        PartitionLog old = logs.get(key);
+        Path from = logDirOf.get(key);
+        if (old == null || from == null) {
+            throw new LogException(ErrorCode.REPLICA_NOT_AVAILABLE, "Replica of " + key.dirName() + " is not here");
+        }
+        if (offlineDirs.contains(from)) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "Partition " + key.dirName() + " is offline");
+        }
+        if (from.equals(to)) {
+            return old;
+        }
+        String unique = UUID.randomUUID().toString().replace("-", "");
+        Path future = to.resolve(key.dirName() + "." + unique + FUTURE_SUFFIX);
+        PartitionLog.Options reopen = PartitionLog.Options.defaults().withTopicId(old.topicId()).withCleanShutdown(true)
+                .withClock(clock).withScheduler(scheduler);
+        LogConfig config = old.config();
+        long logStart = old.logStartOffset();
+        old.onStorageError((what, e) -> { });
+        old.close();
+        reopen = reopen.withCheckpoints(old.recoveryPoint(), logStart);
+        try {
+            copyForced(old.dir(), future);
+            Files.move(future, to.resolve(key.dirName()), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            io.odradek.log.checkpoint.AtomicFile.syncDirectory(to);
+        } catch (IOException e) {
+            try {
+                deleteRecursively(future);
+            } catch (IOException ignored) {
+                // a -future leftover is deleted at the next start
+            }
+            put(key, from, PartitionLog.open(from, topic, partition, config, reopen)); // back where it was
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot move " + old.dir() + " to " + to + ": "
+                    + e.getMessage(), e);
+        }
+        PartitionLog moved = PartitionLog.open(to, topic, partition, config, reopen);
+        put(key, to, moved);
+        Path retired = from.resolve(key.dirName() + "." + unique + MOVED_SUFFIX);
+        try {
+            Files.move(old.dir(), retired, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            io.odradek.log.checkpoint.AtomicFile.syncDirectory(from);
+            deleteRecursively(retired);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Moved " + key.dirName() + " to " + to + " but cannot remove "
+                    + old.dir() + " (" + e.getMessage() + "); remove it before the next start");
+        }
+        checkpointQuietly();
+        return moved;
+    }
+
+    /** Copies a partition dir's files (not {@code .deleted} or temp files) and forces each, and the dir. */
+    private static void copyForced(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (!Files.isRegularFile(f) || name.endsWith(".deleted") || name.endsWith(".tmp")) {
+                    continue;
+                }
+                Path target = to.resolve(name);
+                Files.copy(f, target);
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(target,
+                        java.nio.file.StandardOpenOption.WRITE)) {
+                    ch.force(true);
+                }
+            }
+        }
+        io.odradek.log.checkpoint.AtomicFile.syncDirectory(to);
     }
 
     /** Kafka's suffix of a partition dir being deleted: {@code <topic>-<p>.<32 hex>-delete}. */
