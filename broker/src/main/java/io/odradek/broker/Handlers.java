@@ -6,6 +6,7 @@ import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
+import io.odradek.broker.handlers.AlterReplicaLogDirsHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
@@ -107,8 +108,10 @@ final class Handlers {
                 .register(new DescribeTransactionsHandler(services.transactions))
                 .register(new DescribeProducersHandler(services.partitions, services.cluster));
 
-        // records (issue 9): DeleteRecords moves a partition's log start offset forward.
-        registry.register(new DeleteRecordsHandler(services.partitions, services.cluster));
+        // records (issue 9): DeleteRecords moves a partition's log start offset forward; AlterReplicaLogDirs moves
+        // a partition's log to another log dir.
+        registry.register(new DeleteRecordsHandler(services.partitions, services.cluster))
+                .register(new AlterReplicaLogDirsHandler(services.topics, services.partitions));
         return registry;
     }
 }
