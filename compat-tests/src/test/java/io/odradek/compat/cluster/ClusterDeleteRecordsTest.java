@@ -16,10 +16,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.DeletedRecords;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +70,7 @@ class ClusterDeleteRecordsTest {
         }
 
         int oldLeader = leader(cluster, topic, 0);
+        assertThat(oldLeader).as("the preferred replica leads").isEqualTo(1);
         cluster.kill(oldLeader);
         OdradekCluster.awaitCondition("a new leader for " + tp, Duration.ofSeconds(30), () -> {
             int now = leader(cluster, topic, 0);
@@ -81,6 +84,18 @@ class ClusterDeleteRecordsTest {
         cluster.start(oldLeader);
         awaitIsr(cluster, topic, 0, Set.of(1, 2, 3), Duration.ofSeconds(60));
         assertThat(logStartCheckpoint(oldLeader)).contains(topic + " 0 6\n");
+
+        // Leading again after its unclean restart, the killed node answers the same earliest offset.
+        try {
+            cluster.admin().electLeaders(ElectionType.PREFERRED, Set.of(tp)).partitions().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            // ELECTION_NOT_NEEDED: an automatic rebalance got there first
+        }
+        OdradekCluster.awaitCondition("node 1 leading " + tp + " again", Duration.ofSeconds(30),
+                () -> leader(cluster, topic, 0) == oldLeader);
+        long earliest = cluster.admin().listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp)
+                .get(30, TimeUnit.SECONDS).offset();
+        assertThat(earliest).isEqualTo(6L);
     }
 
     private static String logStartCheckpoint(int id) throws java.io.IOException {
