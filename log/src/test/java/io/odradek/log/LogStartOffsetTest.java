@@ -121,6 +121,24 @@ class LogStartOffsetTest {
     }
 
     @Test
+    void aTransactionOpenBelowTheNewStartHoldsTheLastStableOffsetAtTheStartUntilItEnds() {
+        try (PartitionLog log = open(Map.of())) {
+            log.append(batch(1L, "a", "b"), 0);                                          // 0-1
+            log.append(Batches.transactional(9L, (short) 0, 0, 1L, "t1", "t2"), 0);      // 2-3, open
+            log.append(batch(1L, "c"), 0);                                               // 4
+
+            log.maybeIncrementLogStartOffset(3L);
+
+            assertThat(log.firstUnstableOffset()).isEqualTo(3L); // Kafka: never below the log start
+            assertThat(log.read(3L, 1000, Long.MAX_VALUE, true).isEmpty()).isTrue();
+            log.appendMarker(9L, (short) 0, 0, true, 0);                                   // 5: commit
+            assertThat(log.firstUnstableOffset()).isEqualTo(Long.MAX_VALUE);
+            assertThat(offsetsAndValues(readSlice(log.read(3L, 1000, Long.MAX_VALUE, true))))
+                    .startsWith("2:t1", "3:t2", "4:c");
+        }
+    }
+
+    @Test
     void retentionDeletesSegmentsBelowARestoredLogStartEvenWhenCompacted() {
         Map<String, String> compacted = new java.util.HashMap<>(twoBatchSegments());
         compacted.put(LogConfig.CLEANUP_POLICY, "compact");
