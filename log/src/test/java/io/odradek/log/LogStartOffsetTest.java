@@ -121,7 +121,7 @@ class LogStartOffsetTest {
     }
 
     @Test
-    void aTransactionOpenBelowTheNewStartHoldsTheLastStableOffsetAtTheStartUntilItEnds() {
+    void aTransactionOpenBelowTheNewStartHoldsTheLastStableOffsetAtTheStartUntilItEnds() throws Exception {
         try (PartitionLog log = open(Map.of())) {
             log.append(batch(1L, "a", "b"), 0);                                          // 0-1
             log.append(Batches.transactional(9L, (short) 0, 0, 1L, "t1", "t2"), 0);      // 2-3, open
