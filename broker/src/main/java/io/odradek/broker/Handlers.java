@@ -111,7 +111,7 @@ final class Handlers {
         // records (issue 9): DeleteRecords moves a partition's log start offset forward; AlterReplicaLogDirs moves
         // a partition's log to another log dir.
         registry.register(new DeleteRecordsHandler(services.partitions, services.cluster))
-                .register(new AlterReplicaLogDirsHandler(services.topics, services.partitions));
+                .register(new AlterReplicaLogDirsHandler(services.topics, services.partitions, services.replicaManager));
         return registry;
     }
 }

@@ -7,6 +7,7 @@ import io.odradek.log.LogException;
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.metadata.TopicNames;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.replication.partition.ReplicaManager;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.AlterReplicaLogDirsApi;
 import io.odradek.wire.api.AlterReplicaLogDirsApi.Request.AlterReplicaLogDir;
@@ -36,14 +37,16 @@ import java.util.concurrent.RejectedExecutionException;
  *     KAFKA_STORAGE_ERROR when that dir, or the partition's own, is offline; REPLICA_NOT_AVAILABLE when this
  *     broker holds no replica of the partition (Kafka's answer for NOT_LEADER_OR_FOLLOWER here).</li>
  * <li>Already in that dir: NONE, nothing happens.</li>
- * <li>Otherwise the log moves on one node before the answer (Kafka answers at once and copies in the
- *     background through a future replica that DescribeLogDirs lists with isFuture): on the partition's
- *     writer, so no append interleaves, the log is closed, copied, forced and opened again in the new dir
- *     (see {@code LogManager.moveLog}); the next request finds a fresh Partition over the moved log. Appends
- *     wait for the copy; reads still sending from the old files fail and are retried by the client.</li>
- * <li>Not done (answered without moving): in a cluster (process.roles set) the ReplicaManager's Partition
- *     and fetcher would have to move with the log: KAFKA_STORAGE_ERROR; internal topics, whose coordinators
- *     hold their partition: INVALID_TOPIC_EXCEPTION. Kafka moves both.</li>
+ * <li>Otherwise the log moves before the answer (Kafka answers at once and copies in the background through
+ *     a future replica that DescribeLogDirs lists with isFuture): on the partition's writer, so no append
+ *     interleaves, the log is closed, copied, forced and opened again in the new dir (see
+ *     {@code LogManager.moveLog}). On one node the next request finds a fresh Partition over the moved log;
+ *     in a cluster the ReplicaManager retires the replica's Partition and installs a fresh one with the same
+ *     registration ({@code ReplicaManager.moveReplica}, on the metadata thread): a leader starts over at its
+ *     epoch, a follower fetches again. Appends wait for the copy; reads still sending from the old files fail
+ *     and are retried by the client.</li>
+ * <li>Not done: on one node, internal topics (their coordinators hold their partition) answer
+ *     INVALID_TOPIC_EXCEPTION without moving; Kafka moves them.</li>
  * <li>A partition listed twice goes to the last dir named, as Kafka's map does. No authorization yet (issue 10;
  *     Kafka needs ALTER on the cluster).</li>
  * </ul>
@@ -54,10 +57,14 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
 
     private final TopicService topics;
     private final Partitions partitions;
+    /** The cluster's replicas; null on one node. */
+    private final ReplicaManager replicaManager;
 
-    public AlterReplicaLogDirsHandler(TopicService topics, Partitions partitions) {
+    /** @param replicaManager null on one node */
+    public AlterReplicaLogDirsHandler(TopicService topics, Partitions partitions, ReplicaManager replicaManager) {
         this.topics = topics;
         this.partitions = partitions;
+        this.replicaManager = replicaManager;
     }
 
     @Override
@@ -128,10 +135,7 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
         if (log.dir().getParent().toAbsolutePath().normalize().equals(configured.toAbsolutePath().normalize())) {
             return ErrorCode.NONE;
         }
-        if (topics.isClusterMode()) {
-            return ErrorCode.KAFKA_STORAGE_ERROR;
-        }
-        if (TopicNames.isInternal(tp.topic())) {
+        if (replicaManager == null && TopicNames.isInternal(tp.topic())) {
             return ErrorCode.INVALID_TOPIC_EXCEPTION;
         }
         return null;
@@ -144,6 +148,14 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
 
     /** Moves the log on the partition's writer, so that appends wait for the copy instead of racing it. */
     private CompletableFuture<PartitionLog> move(TopicPartition tp, Path destination) {
+        if (replicaManager != null) {
+            // Blocks until the replica serves again from its new dir: on the metadata thread, not the event loop.
+            return topics.async(() -> {
+                replicaManager.moveReplica(tp.topic(), tp.partition(),
+                        () -> topics.moveLog(tp.topic(), tp.partition(), destination));
+                return topics.partitionLog(tp.topic(), tp.partition()).orElse(null);
+            });
+        }
         CompletableFuture<PartitionLog> moved = new CompletableFuture<>();
         try {
             partitions.writerFor(tp.topic(), tp.partition()).execute(() -> {

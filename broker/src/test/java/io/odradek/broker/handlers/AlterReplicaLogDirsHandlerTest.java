@@ -49,7 +49,7 @@ class AlterReplicaLogDirsHandlerTest {
                 "log.dirs", dirA + "," + dirB));
         topics = TopicService.open(config);
         partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(2), new WaitingOperations<>("test"));
-        handler = new AlterReplicaLogDirsHandler(topics, partitions);
+        handler = new AlterReplicaLogDirsHandler(topics, partitions, null);
         topics.createTopic("orders", 2, Map.of(), false); // orders-0 in dirA, orders-1 in dirB
     }
 
