@@ -53,6 +53,10 @@ import java.util.function.Supplier;
  * result when the metadata image shows it. Follower: appends what its fetcher brings from the leader and takes
  * the leader's high watermark, clamped to its log end; it refuses produce appends. State changes and
  * follower bookkeeping hold this object's monitor; readers take the volatile state without it.
+ *
+ * <p>Log start (DeleteRecords): the leader moves its log start forward ({@link #deleteRecordsOnLeader}); each
+ * follower follows the leader's from the fetch responses ({@link #followLeaderLogStartOffset}) and reports its
+ * own in its fetches; the {@link #lowWatermark} over the alive replicas is what DeleteRecords waits for.
  */
 public final class Partition {
     /** The local broker id of a partition made by the single-node constructor, which knows no brokers. */
