@@ -3,6 +3,7 @@ package io.odradek.broker;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.fetch.session.FetchSessionCache;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
@@ -16,7 +17,9 @@ import io.odradek.broker.handlers.DeleteGroupsHandler;
 import io.odradek.broker.handlers.DeleteRecordsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
+import io.odradek.broker.handlers.AlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
+import io.odradek.broker.handlers.IncrementalAlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
 import io.odradek.broker.handlers.DescribeLogDirsHandler;
 import io.odradek.broker.handlers.DescribeProducersHandler;
@@ -56,7 +59,7 @@ final class Handlers {
         registry.register(new ApiVersionsHandler(registry, services.features));
 
         // Topics and cluster metadata.
-        ConfigDescriber configs = new ConfigDescriber(config);
+        ConfigDescriber configs = new ConfigDescriber(services.dynamicBrokerConfig);
         ClusterView cluster = services.cluster;
         registry.register(new MetadataHandler(services.topics, cluster))
                 .register(new CreateTopicsHandler(services.topics, configs))
@@ -71,12 +74,17 @@ final class Handlers {
                 .register(new ListPartitionReassignmentsHandler(cluster))
                 .register(new DescribeLogDirsHandler(services.topics))
                 .register(new DescribeQuorumHandler(cluster));
+        // Dynamic configs (issue 9, configs): topic and broker configs altered, stored and applied live.
+        registry.register(new AlterConfigsHandler(services.topics, services.dynamicBrokerConfig))
+                .register(new IncrementalAlterConfigsHandler(services.topics, services.dynamicBrokerConfig));
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
         registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactionVerifier,
                         config.transactionPartitionVerificationEnable()))
-                .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes()))
+                // Fetch sessions (issue 9, sessions): one cache per broker, sessions of at most the broker's partitions.
+                .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes(),
+                        FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions())))
                 .register(new ListOffsetsHandler(services.partitions, services.cluster))
                 .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));
