@@ -286,12 +286,12 @@ class AdminToolsTest {
                     "--execute", "--reassignment-json-file", plan.toString());
             KafkaTool.Output verified = KafkaTool.run(
                     org.apache.kafka.tools.reassign.ReassignPartitionsCommand::main, "--bootstrap-server", bootstrap,
-                    "--verify", "--preserve-throttles", "--reassignment-json-file", plan.toString());
+                    "--verify", "--reassignment-json-file", plan.toString());
 
             assertThat(executed.stdout()).contains("Successfully started moving log directory to " + dirB
                     + " for replica moving-0 with broker 1");
-            // --preserve-throttles: clearing them needs IncrementalAlterConfigs, which is another part of issue 9.
-            assertThat(verified.stdout()).contains("Reassignment of replica moving-0-1 completed successfully.");
+            assertThat(verified.stdout()).contains("Reassignment of replica moving-0-1 completed successfully.")
+                    .contains("Clearing broker-level throttles on broker 1");
 
             assertThat(dirB.resolve("moving-0")).isDirectory();
             assertThat(dirA.resolve("moving-0")).doesNotExist();
