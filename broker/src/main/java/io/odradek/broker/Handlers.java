@@ -7,12 +7,14 @@ import io.odradek.broker.fetch.session.FetchSessionCache;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
+import io.odradek.broker.handlers.AlterReplicaLogDirsHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
 import io.odradek.broker.handlers.CreatePartitionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
 import io.odradek.broker.handlers.DeleteGroupsHandler;
+import io.odradek.broker.handlers.DeleteRecordsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.AlterConfigsHandler;
@@ -113,6 +115,11 @@ final class Handlers {
                 .register(new ListTransactionsHandler(services.transactions))
                 .register(new DescribeTransactionsHandler(services.transactions))
                 .register(new DescribeProducersHandler(services.partitions, services.cluster));
+
+        // records (issue 9): DeleteRecords moves a partition's log start offset forward; AlterReplicaLogDirs moves
+        // a partition's log to another log dir.
+        registry.register(new DeleteRecordsHandler(services.partitions, services.cluster))
+                .register(new AlterReplicaLogDirsHandler(services.topics, services.partitions, services.replicaManager));
         return registry;
     }
 }

@@ -401,7 +401,9 @@ public final class FetchHandler implements ApiHandler {
                     }
                 }
                 if (replicaId >= 0) {
-                    p.partition.updateFollowerFetchState(replicaId, replicaEpoch, p.fetchOffset, System.currentTimeMillis());
+                    // records: the follower's LogStartOffset, which DeleteRecords waits for (the low watermark).
+                    p.partition.updateFollowerFetchState(replicaId, replicaEpoch, p.fetchOffset,
+                            p.requested.fetcherLogStartOffset(), System.currentTimeMillis());
                 }
             } catch (LogException e) {
                 p.checkError = e.errorCode(); // e.g. OFFSET_OUT_OF_RANGE: no epoch history to compare with
