@@ -213,6 +213,10 @@ public final class BrokerConfigDef {
                 "Where the Ratis metadata log lives (in __cluster_metadata-ratis); default: the first log dir.");
         define("inter.broker.listener.name", STRING, null, ANY,
                 "The listener followers fetch from; default: the client listener (the only one served).");
+
+        // Client quotas (issue 9, quotas): the sample windows rates are measured over.
+        define("quota.window.num", INT, "11", atLeast(1), "Samples a client quota rate is measured over.");
+        define("quota.window.size.seconds", INT, "1", atLeast(1), "Time span of each client quota sample.");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();
