@@ -6,7 +6,9 @@ import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
+import io.odradek.broker.handlers.AlterClientQuotasHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
+import io.odradek.broker.handlers.DescribeClientQuotasHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
 import io.odradek.broker.handlers.CreatePartitionsHandler;
@@ -74,6 +76,10 @@ final class Handlers {
         // Dynamic configs (issue 9, configs): topic and broker configs altered, stored and applied live.
         registry.register(new AlterConfigsHandler(services.topics, services.dynamicBrokerConfig))
                 .register(new IncrementalAlterConfigsHandler(services.topics, services.dynamicBrokerConfig));
+
+        // Client quotas (issue 9, quotas): stored in the dynamic configs; enforced on the request path.
+        registry.register(new DescribeClientQuotasHandler(services.dynamicConfigs))
+                .register(new AlterClientQuotasHandler(services.dynamicConfigs));
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
