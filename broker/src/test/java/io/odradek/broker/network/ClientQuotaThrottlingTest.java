@@ -15,6 +15,7 @@ import io.odradek.broker.api.BrokerFeatures;
 import io.odradek.replication.config.QuotaEntity;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.FetchApi;
+import io.odradek.wire.api.ListGroupsApi;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Struct;
@@ -28,12 +29,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.ListGroupsRequest;
+import org.apache.kafka.common.requests.ListGroupsResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -78,6 +82,14 @@ class ClientQuotaThrottlingTest {
                     .set(FetchApi.Response.FetchableTopicResponse.PartitionData.RECORDS,
                             new MemoryRecords(Unpooled.wrappedBuffer(new byte[5000])));
             return response;
+        }));
+        // A request that keeps the event loop busy for 20 ms, for request_percentage.
+        registry.register(stub(ListGroupsApi.SPEC, r -> {
+            long until = System.nanoTime() + 20_000_000L;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            return ListGroupsApi.Response.SCHEMA.newStruct();
         }));
         RequestThrottler throttler = new RequestThrottler(ClientQuotas.following(store, QuotaWindows.KAFKA_DEFAULTS),
                 System::currentTimeMillis);
@@ -186,5 +198,15 @@ class ClientQuotaThrottlingTest {
         assertThat(r.data().sessionId()).isEqualTo(77);
         assertThat(r.data().responses()).singleElement().satisfies(t ->
                 assertThat(t.partitions().get(0).records().sizeInBytes()).isEqualTo(5000));
+    }
+
+    @Test
+    void anyRequestOverRequestPercentageCarriesTheThrottleInItsResponse() throws Exception {
+        start();
+        clientQuota("request_percentage", 1); // a hundredth of a thread: 10 ms of handling a second
+        client.send(RawClient.frame(new ListGroupsRequest.Builder(new ListGroupsRequestData()).build((short) 4), CLIENT, 1));
+        ListGroupsResponse r = (ListGroupsResponse) read(ApiKeys.LIST_GROUPS, (short) 4, 1);
+        // 20 ms of handling in a one-second window is 2 %: twice the quota, so one window's throttle (Kafka's cap).
+        assertThat(r.throttleTimeMs()).isBetween(900, 1000);
     }
 }
