@@ -7,7 +7,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
-import io.odradek.broker.quota.InMemoryDynamicConfigStore;
+import io.odradek.broker.quota.TestQuotaStore;
 import io.odradek.replication.config.QuotaEntity;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.wire.ErrorCode;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 
 /** AlterClientQuotas and DescribeClientQuotas over a store in memory, with Kafka 4.4's answers and messages. */
 class ClientQuotasHandlersTest {
-    private final InMemoryDynamicConfigStore store = new InMemoryDynamicConfigStore();
+    private final TestQuotaStore store = new TestQuotaStore();
     private final AlterClientQuotasHandler alter = new AlterClientQuotasHandler(store);
     private final DescribeClientQuotasHandler describe = new DescribeClientQuotasHandler(store);
 

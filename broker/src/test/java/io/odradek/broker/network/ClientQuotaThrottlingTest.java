@@ -8,7 +8,7 @@ import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.quota.ClientQuotas;
-import io.odradek.broker.quota.InMemoryDynamicConfigStore;
+import io.odradek.broker.quota.TestQuotaStore;
 import io.odradek.broker.quota.QuotaWindows;
 import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.broker.api.BrokerFeatures;
@@ -52,7 +52,7 @@ import org.junit.jupiter.api.Test;
 class ClientQuotaThrottlingTest {
     private static final String CLIENT = "throttled-app";
 
-    private final InMemoryDynamicConfigStore store = new InMemoryDynamicConfigStore();
+    private final TestQuotaStore store = new TestQuotaStore();
     private final AtomicInteger fetchMaxBytesSeen = new AtomicInteger();
     private KafkaServer server;
     private RawClient client;
