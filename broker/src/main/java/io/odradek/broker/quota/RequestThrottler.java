@@ -45,6 +45,8 @@ import java.util.function.LongSupplier;
  */
 public final class RequestThrottler {
     private static final String THROTTLE_FIELD = "ThrottleTimeMs";
+    /** Sizing a response encodes it aside: on the heap, file slices as regions (no bytes read). */
+    private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
 
     private final ClientQuotas quotas;
     private final LongSupplier clockMs;
@@ -74,7 +76,8 @@ public final class RequestThrottler {
     /**
      * Records a handled request against its client's quotas.
      *
-     * @param requestBytes the request frame's size (Produce counts it)
+     * @param requestBytes the request frame's size, header included (Produce counts it; Kafka counts the body
+     *     alone, a few dozen bytes less)
      * @param handlerNanos how long the handler's call took
      * @param response what the handler answered (null for produce acks=0)
      */
@@ -148,9 +151,13 @@ public final class RequestThrottler {
         return replicaId >= 0;
     }
 
-    /** The size of the response as it would be sent (Kafka counts the whole response, not just records). */
+    /**
+     * The size of the response as it would be sent, header included (Kafka counts the whole response body, not
+     * just its records). Only done while someone has a consumer quota; records held in memory (down-converted
+     * ones) are copied aside to be counted, file slices are not read.
+     */
     private static long responseBytes(Request request, Struct response) {
-        List<Object> parts = ResponseEncoder.encode(UnpooledByteBufAllocator.DEFAULT, request.api(), request.version(),
+        List<Object> parts = ResponseEncoder.encode(HEAP, request.api(), request.version(),
                 request.header().correlationId(), response);
         long size = 0;
         for (Object part : parts) {
