@@ -71,6 +71,14 @@ class ClientQuotasTest {
     }
 
     @Test
+    void quotasSurviveARestart() throws Exception {
+        configs("--alter", "--add-config", "consumer_byte_rate=65536", "--entity-type", "users", "--entity-default");
+        broker.restart();
+        assertThat(configs("--describe", "--entity-type", "users", "--entity-default").stdout())
+                .isEqualToIgnoringNewLines("Quota configs for the default user-principal are consumer_byte_rate=65536.0");
+    }
+
+    @Test
     void kafkaConfigsRefusesAFractionalByteRate() throws Exception {
         KafkaTool.Exited bad = KafkaTool.runToExit(ConfigCommand::main, "--bootstrap-server", broker.bootstrap(),
                 "--alter", "--add-config", "producer_byte_rate=10.5", "--entity-type", "clients", "--entity-name", "x");
