@@ -217,6 +217,11 @@ public final class BrokerConfigDef {
         // Client quotas (issue 9, quotas): the sample windows rates are measured over.
         define("quota.window.num", INT, "11", atLeast(1), "Samples a client quota rate is measured over.");
         define("quota.window.size.seconds", INT, "1", atLeast(1), "Time span of each client quota sample.");
+
+        // Incremental fetch sessions (issue 9, sessions): KIP-227's cache, as Kafka's FetchSessionCache.
+        define("max.incremental.fetch.session.cache.slots", INT, "1000", atLeast(0),
+                "Most incremental fetch sessions kept (split over 8 shards as Kafka: fewer than 8 means none);"
+                        + " a full fetch finding no room gets session id 0 and its fetcher keeps sending full fetches.");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();
