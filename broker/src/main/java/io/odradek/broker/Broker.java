@@ -40,10 +40,10 @@ public final class Broker implements AutoCloseable {
                 config.get("broker.rack"));
         BrokerServices services = BrokerServices.open(config, node, quorum);
         try {
-            ApiRegistry registry = Handlers.registry(config, services);
             // Client quotas (issue 9, quotas): they follow the dynamic configs and apply to every response.
             RequestThrottler throttler = new RequestThrottler(
                     ClientQuotas.following(services.dynamicConfigs, config.quotaWindows()), System::currentTimeMillis);
+            ApiRegistry registry = Handlers.registry(config, services, throttler);
             KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler);
             boundPort.set(server.address().getPort());
             if (services.clusterNode != null) {

@@ -47,6 +47,7 @@ import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
+import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.broker.topics.ConfigDescriber;
 
 /** Every API this broker serves, and the services each handler is given. */
@@ -54,7 +55,8 @@ final class Handlers {
     private Handlers() {
     }
 
-    static ApiRegistry registry(BrokerConfig config, BrokerServices services) {
+    /** {@code throttler}: the client quotas (issue 9, quotas), which the fetch handler consults for consumers. */
+    static ApiRegistry registry(BrokerConfig config, BrokerServices services, RequestThrottler throttler) {
         ApiRegistry registry = new ApiRegistry();
         registry.register(new ApiVersionsHandler(registry, services.features));
 
@@ -88,7 +90,8 @@ final class Handlers {
                         config.transactionPartitionVerificationEnable()))
                 // Fetch sessions (issue 9, sessions): one cache per broker, sessions of at most the broker's partitions.
                 .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes(),
-                        FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions())))
+                        FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions()))
+                        .withConsumerQuota(throttler.consumerFetchQuota())) // client quotas (issue 9, quotas)
                 .register(new ListOffsetsHandler(services.partitions, services.cluster))
                 .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));

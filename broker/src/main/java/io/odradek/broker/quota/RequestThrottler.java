@@ -34,8 +34,10 @@ import java.util.function.LongSupplier;
  *     window, and {@code min_bytes} by that; the response's bytes then count against
  *     {@code consumer_byte_rate} and the handling time against {@code request_percentage}. If either is
  *     violated the bytes are taken back and the answer is an empty response with the throttle time, as
- *     Kafka's throttled fetch (session id 0: a session the handler may have moved on is left, and the
- *     consumer starts a new one with a full fetch).</li>
+ *     Kafka's throttled fetch. The fetch handler makes the byte check itself ({@link #consumerFetchQuota}),
+ *     before its fetch session records anything as sent, and answers with the session's throttled response;
+ *     a fetch over its request quota alone, or from a handler without that check, is replaced here by an
+ *     empty response with session id 0 (the consumer starts a new session with a full fetch).</li>
  * <li>Fetch from a follower and WriteTxnMarkers (a cluster action) are exempt; every other API counts its
  *     handling time against {@code request_percentage}.</li>
  * </ul>
@@ -51,6 +53,8 @@ public final class RequestThrottler {
     private final ClientQuotas quotas;
     private final LongSupplier clockMs;
     private final Map<Schema, Optional<Field<Integer>>> throttleFields = new ConcurrentHashMap<>();
+    /** Set once the fetch handler counts consumer bytes itself ({@link #consumerFetchQuota}). */
+    private volatile boolean handlerCountsFetchBytes;
 
     public RequestThrottler(ClientQuotas quotas, LongSupplier clockMs) {
         this.quotas = quotas;
@@ -59,6 +63,28 @@ public final class RequestThrottler {
 
     /** The response to send (null: none, produce acks=0) and how long to mute the connection afterwards. */
     public record Outcome(Struct response, int throttleMs) {
+    }
+
+    /**
+     * The consumer byte-rate check for the fetch handler to make itself, before its fetch session records
+     * what it sends. Asking for it hands the counting of fetch bytes to that handler: from then on
+     * {@link #afterHandle} counts only a fetch's handling time and mutes for the throttle its response carries.
+     */
+    public ConsumerFetchQuota consumerFetchQuota() {
+        handlerCountsFetchBytes = true;
+        return (header, request, wouldSend) -> {
+            if (!quotas.enabled(QuotaKind.FETCH) || replicaId(header.apiVersion(), request) >= 0) {
+                return 0;
+            }
+            String user = ClientQuotas.ANONYMOUS; // until issue 10 gives the handler the connection's principal
+            long now = clockMs.getAsLong();
+            long bytes = responseBytes(FetchApi.SPEC, header.apiVersion(), header.correlationId(), wouldSend);
+            int throttle = quotas.recordAndGetThrottleMs(QuotaKind.FETCH, user, header.clientId(), bytes, now);
+            if (throttle > 0) {
+                quotas.unrecord(QuotaKind.FETCH, user, header.clientId(), bytes, now);
+            }
+            return throttle;
+        };
     }
 
     /** Bounds a consumer fetch to what its quota lets through in one window (Kafka's handleFetchRequest). */
@@ -96,10 +122,18 @@ public final class RequestThrottler {
                 return new Outcome(response, 0);
             }
             int time = requestTime(user, clientId, handlerNanos, now);
+            if (handlerCountsFetchBytes) {
+                // The handler already answered empty if the bytes were over the quota.
+                int bandwidth = response == null ? 0 : response.get(FetchApi.Response.THROTTLE_TIME_MS);
+                if (time > 0 && bandwidth == 0 && response != null) {
+                    return withThrottle(request, throttledFetch(response), time);
+                }
+                return withThrottle(request, response, Math.max(time, bandwidth));
+            }
             int bandwidth = 0;
             long bytes = 0;
             if (quotas.enabled(QuotaKind.FETCH) && response != null) {
-                bytes = responseBytes(request, response);
+                bytes = responseBytes(request.api(), request.version(), request.header().correlationId(), response);
                 bandwidth = quotas.recordAndGetThrottleMs(QuotaKind.FETCH, user, clientId, bytes, now);
             }
             int throttle = Math.max(time, bandwidth);
@@ -140,15 +174,15 @@ public final class RequestThrottler {
     }
 
     private static boolean isFromFollower(Request request) {
-        Struct body = request.body();
-        int replicaId;
-        if (request.version() >= 15) {
+        return replicaId(request.version(), request.body()) >= 0;
+    }
+
+    private static int replicaId(short version, Struct body) {
+        if (version >= 15) {
             Struct state = body.get(FetchApi.Request.REPLICA_STATE);
-            replicaId = state == null ? -1 : state.get(FetchApi.Request.ReplicaState.REPLICA_ID);
-        } else {
-            replicaId = body.get(FetchApi.Request.REPLICA_ID);
+            return state == null ? -1 : state.get(FetchApi.Request.ReplicaState.REPLICA_ID);
         }
-        return replicaId >= 0;
+        return body.get(FetchApi.Request.REPLICA_ID);
     }
 
     /**
@@ -156,9 +190,8 @@ public final class RequestThrottler {
      * just its records). Only done while someone has a consumer quota; records held in memory (down-converted
      * ones) are copied aside to be counted, file slices are not read.
      */
-    private static long responseBytes(Request request, Struct response) {
-        List<Object> parts = ResponseEncoder.encode(HEAP, request.api(), request.version(),
-                request.header().correlationId(), response);
+    private static long responseBytes(ApiSpec api, short version, int correlationId, Struct response) {
+        List<Object> parts = ResponseEncoder.encode(HEAP, api, version, correlationId, response);
         long size = 0;
         for (Object part : parts) {
             size += part instanceof io.netty.buffer.ByteBuf b ? b.readableBytes()
