@@ -119,7 +119,8 @@ import java.util.function.Function;
  *     sends; if another request of the session came in meanwhile, it answers INVALID_FETCH_SESSION_EPOCH.</li>
  * <li>Hooks: a partition's records for the response are made in one place ({@code records}); a throttled
  *     response is {@code responseOf(session.throttled())} (Kafka's getThrottledResponse: no partitions, and
- *     nothing recorded in the session as sent).</li>
+ *     nothing recorded in the session as sent); it is what a consumer over its {@code consumer_byte_rate}
+ *     gets, decided just before the session's answer by the {@link ConsumerFetchQuota} (client quotas).</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
