@@ -30,7 +30,9 @@ import java.util.function.UnaryOperator;
  * <ul>
  * <li>v0 carries no generation or member id: a simple commit, stored in {@code __consumer_offsets} like
  *     every other version so OffsetFetch of any version reads it (Kafka kept v0 offsets in ZooKeeper, and
- *     Kafka 3.9 in KRaft mode refused v0).</li>
+ *     Kafka 3.9 in KRaft mode refused v0). Unlike ZooKeeper-era Kafka, which wrote v0 commits whatever the
+ *     group's state, a v0 commit into a classic group that has members is refused UNKNOWN_MEMBER_ID, as any
+ *     commit from outside the group is.</li>
  * <li>v1 adds the generation, member id and a per-partition commit timestamp (-1 = now), stored as the
  *     offset's commit time: a simple group's offsets expire {@code offsets.retention.minutes} after it, as
  *     Kafka 3.9 did.</li>

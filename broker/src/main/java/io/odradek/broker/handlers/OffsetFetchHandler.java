@@ -34,6 +34,8 @@ import java.util.concurrent.CompletableFuture;
  * COORDINATOR_LOAD_IN_PROGRESS, is every partition's). v0 reads the same store as every other version
  * (Kafka read ZooKeeper for v0, where OffsetCommit v0 wrote); as Kafka's v0 path, a partition of an unknown
  * topic, or out of its range, answers UNKNOWN_TOPIC_OR_PARTITION (v1+ answer it offset -1 with no error).
+ * Unlike Kafka's ZooKeeper path, which answered UNKNOWN_TOPIC_OR_PARTITION also for a partition with no
+ * offset, v0 answers that like v1 (offset -1, no error): old clients (kafka-python pinned at 0.8) read both.
  * Null topics (v2+) asks for every committed partition. A
  * partition without a committed offset — of an unknown group too — answers offset -1, leader epoch -1 and
  * metadata "" with no error, as Kafka does. v7+ require_stable: a partition whose transactional offset
