@@ -57,11 +57,10 @@ class KafkaByteOracleTest {
     }
 
     /**
-     * Messages we have no table for, with schemas built from Kafka's JSON: they carry types none of our
-     * tables uses (float64) and uint16 (also in DescribeQuorum's table), so those are checked against Kafka too.
+     * Messages we have no table for, with schemas built from Kafka's JSON: uint16 (also in DescribeQuorum's
+     * table) in more shapes, checked against Kafka too.
      */
-    private static final List<String> TYPE_COVERAGE = List.of(
-            "DescribeClientQuotas", "AlterClientQuotas", "BrokerRegistration");
+    private static final List<String> TYPE_COVERAGE = List.of("BrokerRegistration");
 
     private static final Map<String, KafkaMessageSpec> SPECS = new ConcurrentHashMap<>();
 
@@ -78,7 +77,9 @@ class KafkaByteOracleTest {
     }
 
     static Stream<Named<Case>> cases() {
-        return Stream.concat(Apis.ALL.stream(), TYPE_COVERAGE.stream().map(KafkaByteOracleTest::fromJson)).flatMap(api -> IntStream.rangeClosed(api.minVersion(), api.maxVersion())
+        // Versions below Kafka 4.4's minimum (KIP-896 dropped them) are not readable by its classes.
+        return Stream.concat(Apis.ALL.stream(), TYPE_COVERAGE.stream().map(KafkaByteOracleTest::fromJson)).flatMap(api -> IntStream.rangeClosed(
+                Math.max(api.minVersion(), spec(api.name() + "Request").validVersions().min()), api.maxVersion())
                 .boxed()
                 .flatMap(v -> Stream.of(true, false).map(request -> new Case(api, request, v.shortValue()))))
                 .map(c -> Named.of(c.kafkaName() + " v" + c.version(), c));
