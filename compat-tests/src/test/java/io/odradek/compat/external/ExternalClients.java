@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * reason; under CI ({@code CI=true}) they fail instead, so a broken install cannot pass as a green run.
  */
 public final class ExternalClients implements BeforeAllCallback {
-    private static final Duration SETUP_TIMEOUT = Duration.ofMinutes(5);
+    // A clean machine installs Go and Sarama as well (about 100 MB of packages) and builds cgo code.
+    private static final Duration SETUP_TIMEOUT = Duration.ofMinutes(10);
     private static String failure; // null: set up; guarded by the class
     private static boolean done;
 
