@@ -96,10 +96,14 @@ install_kafkajs() {
 }
 
 # kafka-python on Python 3.12+ fails to import its vendored six (kafka.vendor.six.moves); python/kafka_python_client.py
-# works around that itself with Debian's python3-six, which python3-kafka depends on.
+# works around that itself with Debian's python3-six (only suggested by python3-kafka: installed there too).
 install_kafka_python() {
-    if ! /usr/bin/python3 -c 'import kafka' >/dev/null 2>&1 && ! dpkg -s python3-kafka >/dev/null 2>&1; then
+    if ! dpkg -s python3-kafka >/dev/null 2>&1; then
         apt_install python3-kafka
+    fi
+    if /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 12))' \
+        && ! /usr/bin/python3 -c 'import six.moves' >/dev/null 2>&1; then
+        apt_install python3-six
     fi
     local version
     version="$(/usr/bin/python3 "$here/python/kafka_python_client.py" '{"mode": "version"}')"
