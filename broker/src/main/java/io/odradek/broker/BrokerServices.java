@@ -23,7 +23,12 @@ import io.odradek.coordinator.runtime.CoordinatorLog;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionVerifier;
+import io.odradek.broker.config.DynamicBrokerConfig;
 import io.odradek.replication.cluster.ControllerSettings;
+import io.odradek.replication.config.DynamicConfigStore;
+import io.odradek.replication.config.ImageDynamicConfigStore;
+import io.odradek.replication.config.LocalDynamicConfigStore;
+import io.odradek.replication.metadata.ClusterMetadata;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionCoordinatorLog;
@@ -68,13 +73,17 @@ final class BrokerServices implements AutoCloseable {
     final ClusterNode clusterNode;
     /** Cluster mode: this broker's replicas made leader or follower by each image; null on a single node. */
     final ReplicaManager replicaManager;
+    // Dynamic configs (issue 9, configs): broker configs and client quotas, a file on a single node, the
+    // metadata image in a cluster; the broker config with its dynamic layers, which the log defaults follow.
+    public final DynamicConfigStore dynamicConfigs;
+    final DynamicBrokerConfig dynamicBrokerConfig;
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
             Partitions partitions, BrokerFeatures features, TransactionCoordinator transactions,
             TransactionStateTopic transactionStateTopic, CoordinatorLocator coordinatorLocator,
             TransactionVerifier transactionVerifier, LocalTransactionMarkerWriter localMarkers,
-            ClusterCoordinators clusterCoordinators) {
+            ClusterCoordinators clusterCoordinators, DynamicBrokerConfig dynamicBrokerConfig) {
         this.clusterNode = clusterNode;
         this.replicaManager = replicaManager;
         this.cluster = cluster;
@@ -89,6 +98,8 @@ final class BrokerServices implements AutoCloseable {
         this.transactionVerifier = transactionVerifier;
         this.localMarkers = localMarkers;
         this.clusterCoordinators = clusterCoordinators;
+        this.dynamicBrokerConfig = dynamicBrokerConfig;
+        this.dynamicConfigs = dynamicBrokerConfig.store();
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
@@ -132,9 +143,14 @@ final class BrokerServices implements AutoCloseable {
                         config.interBrokerListenerName(), ControllerSettings.DEFAULTS.producerIdBlockSize());
                 replicaManager.addLeadershipListener(coordinators.elections::onLeadershipChange);
                 clusterNode.addImageListener(replicaManager::applyImage);
+                ClusterView view = cluster;
+                ImageDynamicConfigStore store = new ImageDynamicConfigStore(clusterNode.channel(),
+                        offset -> view.awaitApplied(offset));
+                DynamicBrokerConfig dynamic = dynamicBrokerConfig(config, store, topics);
+                clusterNode.addImageListener(store::apply);
                 return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
                         coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
-                        coordinators.verifier, coordinators.localMarkers, coordinators);
+                        coordinators.verifier, coordinators.localMarkers, coordinators, dynamic);
             }
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
@@ -143,9 +159,11 @@ final class BrokerServices implements AutoCloseable {
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
+            DynamicBrokerConfig dynamic = dynamicBrokerConfig(config, new LocalDynamicConfigStore(
+                    config.logDirs().get(0).resolve(ClusterMetadata.DIR_NAME)), topics);
             return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
                     transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
-                    new LocalTransactionMarkerWriter(partitions, groups), null);
+                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic);
         } catch (RuntimeException e) {
             if (coordinators != null) {
                 coordinators.close();
@@ -171,6 +189,20 @@ final class BrokerServices implements AutoCloseable {
             topics.close();
             throw e;
         }
+    }
+
+    /**
+     * The broker config with its dynamic layers from {@code store}; the log defaults follow it from now on (and
+     * at once, when stored dynamic configs differ from the static ones: persisted changes survive a restart).
+     */
+    private static DynamicBrokerConfig dynamicBrokerConfig(BrokerConfig config, DynamicConfigStore store,
+            TopicService topics) {
+        DynamicBrokerConfig dynamic = new DynamicBrokerConfig(config, store);
+        dynamic.addListener(current -> topics.updateLogDefaults(current.logDefaults()));
+        if (!dynamic.current().logDefaults().equals(topics.logDefaults())) {
+            topics.updateLogDefaults(dynamic.current().logDefaults());
+        }
+        return dynamic;
     }
 
     /**

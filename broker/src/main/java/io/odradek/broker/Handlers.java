@@ -14,7 +14,9 @@ import io.odradek.broker.handlers.CreateTopicsHandler;
 import io.odradek.broker.handlers.DeleteGroupsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
+import io.odradek.broker.handlers.AlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
+import io.odradek.broker.handlers.IncrementalAlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
 import io.odradek.broker.handlers.DescribeLogDirsHandler;
 import io.odradek.broker.handlers.DescribeProducersHandler;
@@ -54,7 +56,7 @@ final class Handlers {
         registry.register(new ApiVersionsHandler(registry, services.features));
 
         // Topics and cluster metadata.
-        ConfigDescriber configs = new ConfigDescriber(config);
+        ConfigDescriber configs = new ConfigDescriber(services.dynamicBrokerConfig);
         ClusterView cluster = services.cluster;
         registry.register(new MetadataHandler(services.topics, cluster))
                 .register(new CreateTopicsHandler(services.topics, configs))
@@ -69,6 +71,9 @@ final class Handlers {
                 .register(new ListPartitionReassignmentsHandler(cluster))
                 .register(new DescribeLogDirsHandler(services.topics))
                 .register(new DescribeQuorumHandler(cluster));
+        // Dynamic configs (issue 9, configs): topic and broker configs altered, stored and applied live.
+        registry.register(new AlterConfigsHandler(services.topics, services.dynamicBrokerConfig))
+                .register(new IncrementalAlterConfigsHandler(services.topics, services.dynamicBrokerConfig));
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);

@@ -513,9 +513,22 @@ public final class LogManager implements AutoCloseable {
     }
 
     /** Applies new topic-level overrides to every partition of the topic; validates before changing anything. */
-    public void updateConfig(String topic, Map<String, String> topicConfig) {
+    public synchronized void updateConfig(String topic, Map<String, String> topicConfig) {
         LogConfig config = defaults.with(topicConfig);
         topicLogs(topic).forEach(l -> l.updateConfig(config));
+    }
+
+    /**
+     * New broker-wide defaults (dynamic broker configs, issue 9 "configs"): logs made from now on use them, and
+     * every open log gets them under its topic's overrides ({@code topicOverrides}), so a topic without an
+     * override follows the broker's value at once.
+     */
+    public synchronized void updateDefaults(LogConfig newDefaults,
+            java.util.function.Function<String, Map<String, String>> topicOverrides) {
+        this.defaults = newDefaults;
+        for (PartitionLog log : logs.values()) {
+            log.updateConfig(newDefaults.with(topicOverrides.apply(log.topic())));
+        }
     }
 
     public LogConfig defaults() {

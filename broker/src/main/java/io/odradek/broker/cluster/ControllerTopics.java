@@ -64,6 +64,16 @@ final class ControllerTopics implements TopicService.TopicController {
         return topic;
     }
 
+    /** AlterTopicConfigs (issue 9, configs): the topic's overrides replaced, returning once applied here. */
+    @Override
+    public TopicInfo alterConfigs(TopicInfo topic, Map<String, String> configs) {
+        CommandResult result = await(channel.submit(new ControllerCommand.AlterTopicConfigs(topic.name(), configs)),
+                "alter the configs of topic '" + topic.name() + "'");
+        check(result);
+        await(view.awaitApplied(result.offset()), "apply the configs of topic '" + topic.name() + "'");
+        return topics.topic(topic.name()).orElse(topic.withConfigs(configs));
+    }
+
     /** The command's error, else its one item's, as a MetadataException. */
     private static void check(CommandResult result) {
         if (result.error() != ErrorCode.NONE) {

@@ -22,12 +22,13 @@ import java.util.concurrent.CompletableFuture;
 /**
  * DescribeConfigs (key 32), versions 1-4 (v0, with IsDefault, is below Kafka 4's minimum).
  * <ul>
- * <li>TOPIC (2): every topic-level config with its effective value; source TOPIC_CONFIG when the topic
- *     overrides it, STATIC_BROKER_CONFIG when a broker key given at start sets it, else DEFAULT_CONFIG.
- *     An unknown topic is UNKNOWN_TOPIC_OR_PARTITION, an illegal name INVALID_TOPIC_EXCEPTION.</li>
- * <li>BROKER (4): name = our node id gives every broker config (read-only: none is dynamic); "" asks
- *     for the cluster-wide dynamic defaults, of which there are none. Another id, or a non-number, is
- *     INVALID_REQUEST, with Kafka's messages.</li>
+ * <li>TOPIC (2): every topic-level config with its effective value (the topic's override, else the broker's
+ *     dynamic or static value, else the default); sources and synonyms as Kafka 4.4's ConfigHelper gives them
+ *     (see {@link ConfigDescriber}). An unknown topic is UNKNOWN_TOPIC_OR_PARTITION, an illegal name
+ *     INVALID_TOPIC_EXCEPTION.</li>
+ * <li>BROKER (4): name = our node id gives every broker config with the value in force (dynamic layers over the
+ *     static config), read-only unless Kafka can change the key dynamically; "" gives the cluster-wide dynamic
+ *     defaults only. Another id, or a non-number, is INVALID_REQUEST, with Kafka's messages.</li>
  * <li>Other types (BROKER_LOGGER, CLIENT_METRICS, GROUP) are INVALID_REQUEST for that resource.</li>
  * <li>Keys: null or empty = all, else only those named (unknown names are simply absent).</li>
  * <li>Synonyms only when IncludeSynonyms; documentation (v3+) only when IncludeDocumentation, and only
@@ -89,7 +90,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
         }
         if (type == BROKER) {
             if (name == null || name.isEmpty()) {
-                return List.of(); // no dynamic cluster-wide defaults
+                return configs.describeClusterDefault();
             }
             int id;
             try {

@@ -3,7 +3,9 @@ package io.odradek.broker.topics;
 import io.odradek.broker.BrokerConfig;
 import io.odradek.broker.config.BrokerConfigDef;
 import io.odradek.broker.config.ConfigKey;
+import io.odradek.broker.config.DynamicBrokerConfig;
 import io.odradek.log.LogConfig;
+import io.odradek.replication.config.InMemoryDynamicConfigStore;
 import io.odradek.replication.metadata.TopicInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,14 +13,27 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Topic and broker configs as DescribeConfigs and CreateTopics report them: effective value, where it
- * comes from, synonyms and type, following Kafka's ConfigHelper. A topic key's synonyms are, in order of
- * precedence, its topic override (TOPIC_CONFIG), the broker keys that set its default when they were
- * given (STATIC_BROKER_CONFIG), and Kafka's built-in default (DEFAULT_CONFIG); the first one is the source.
+ * Topic and broker configs as DescribeConfigs and CreateTopics report them: value, source, synonyms and type,
+ * following Kafka 4.4's ConfigHelper exactly:
+ * <ul>
+ * <li>A broker key's synonyms are its own name and its alternative names (log.retention.ms, .minutes, .hours;
+ *     log.roll.ms, .hours; log.flush.interval.ms, log.flush.scheduler.interval.ms), listed source by source in
+ *     precedence order: DYNAMIC_BROKER_CONFIG (2), DYNAMIC_DEFAULT_BROKER_CONFIG (3), STATIC_BROKER_CONFIG (4),
+ *     DEFAULT_CONFIG (5), each source's names in that order; entries before the first one with the described name
+ *     itself are dropped (so a static log.retention.hours is not a synonym of log.retention.ms). The source is the
+ *     first synonym's, DEFAULT_CONFIG when there is none.</li>
+ * <li>A topic key's synonyms are its topic override (TOPIC_CONFIG, 1) if any, then its broker key's synonyms as
+ *     above.</li>
+ * <li>Broker entries are read-only unless Kafka 4.4 can change the key dynamically; a key without a value (e.g.
+ *     log.retention.ms when only the hours are set) is reported with a null value, as Kafka does. Sensitive keys
+ *     (passwords, JAAS) are reported without values.</li>
+ * </ul>
  */
 public final class ConfigDescriber {
     /** Config sources, by Kafka's ids (DescribeConfigsResponse.ConfigSource). */
     public static final byte TOPIC_CONFIG = 1;
+    public static final byte DYNAMIC_BROKER_CONFIG = 2;
+    public static final byte DYNAMIC_DEFAULT_BROKER_CONFIG = 3;
     public static final byte STATIC_BROKER_CONFIG = 4;
     public static final byte DEFAULT_CONFIG = 5;
 
@@ -29,6 +44,7 @@ public final class ConfigDescriber {
     public static final byte TYPE_INT = 3;
     public static final byte TYPE_SHORT = 4;
     public static final byte TYPE_LONG = 5;
+    public static final byte TYPE_DOUBLE = 6;
     public static final byte TYPE_LIST = 7;
 
     public record Synonym(String name, String value, byte source) {
@@ -38,31 +54,15 @@ public final class ConfigDescriber {
                         String documentation, List<Synonym> synonyms) {
     }
 
-    private static final Map<String, Byte> TOPIC_TYPES = Map.ofEntries(
-            Map.entry(LogConfig.SEGMENT_BYTES, TYPE_INT),
-            Map.entry(LogConfig.SEGMENT_MS, TYPE_LONG),
-            Map.entry(LogConfig.RETENTION_MS, TYPE_LONG),
-            Map.entry(LogConfig.RETENTION_BYTES, TYPE_LONG),
-            Map.entry(LogConfig.INDEX_INTERVAL_BYTES, TYPE_INT),
-            Map.entry(LogConfig.SEGMENT_INDEX_BYTES, TYPE_INT),
-            Map.entry(LogConfig.FLUSH_MESSAGES, TYPE_LONG),
-            Map.entry(LogConfig.FLUSH_MS, TYPE_LONG),
-            Map.entry(LogConfig.MAX_MESSAGE_BYTES, TYPE_INT),
-            Map.entry(LogConfig.FILE_DELETE_DELAY_MS, TYPE_LONG),
-            Map.entry(LogConfig.MESSAGE_TIMESTAMP_TYPE, TYPE_STRING),
-            Map.entry(LogConfig.CLEANUP_POLICY, TYPE_LIST),
-            Map.entry(LogConfig.COMPRESSION_TYPE, TYPE_STRING),
-            Map.entry(LogConfig.MIN_INSYNC_REPLICAS, TYPE_INT));
+    private final DynamicBrokerConfig broker;
 
-    /** Topic keys whose default comes from several broker keys, most specific first (Kafka's synonym lists). */
-    private static final Map<String, List<String>> MULTI_SYNONYMS = Map.of(
-            LogConfig.RETENTION_MS, List.of("log.retention.ms", "log.retention.minutes", "log.retention.hours"),
-            LogConfig.SEGMENT_MS, List.of("log.roll.ms", "log.roll.hours"));
-
-    private final BrokerConfig broker;
-
-    public ConfigDescriber(BrokerConfig broker) {
+    public ConfigDescriber(DynamicBrokerConfig broker) {
         this.broker = broker;
+    }
+
+    /** A broker without dynamic configs (its static config only). */
+    public ConfigDescriber(BrokerConfig broker) {
+        this(new DynamicBrokerConfig(broker, new InMemoryDynamicConfigStore()));
     }
 
     /** Every topic-level config of {@code topic} with its effective value, sorted by name. */
@@ -74,54 +74,88 @@ public final class ConfigDescriber {
             if (topic.configs().containsKey(key)) {
                 synonyms.add(new Synonym(key, value, TOPIC_CONFIG));
             }
-            List<String> brokerKeys = brokerSynonyms(key);
-            for (String brokerKey : brokerKeys) {
-                if (!broker.isDefault(brokerKey) && broker.get(brokerKey) != null) {
-                    synonyms.add(new Synonym(brokerKey, broker.get(brokerKey), STATIC_BROKER_CONFIG));
-                }
-            }
-            for (String brokerKey : brokerKeys) {
-                ConfigKey def = BrokerConfigDef.key(brokerKey);
-                if (def != null && def.defaultValue() != null) {
-                    synonyms.add(new Synonym(brokerKey, def.defaultValue(), DEFAULT_CONFIG));
-                    break;
-                }
+            String brokerKey = LogConfig.brokerSynonym(key);
+            if (brokerKey != null) {
+                synonyms.addAll(brokerSynonyms(brokerKey, false));
             }
             byte source = synonyms.isEmpty() ? DEFAULT_CONFIG : synonyms.get(0).source();
-            entries.add(new Entry(key, value, source, false, false, TOPIC_TYPES.getOrDefault(key, TYPE_UNKNOWN),
-                    null, synonyms));
+            entries.add(new Entry(key, value, source, false, false, topicType(key), null, synonyms));
         }
         return entries;
     }
 
-    /**
-     * Every broker config with its effective value, sorted by name. They are read-only: this broker has no
-     * dynamic configs, so AlterConfigs cannot change them. Secrets are reported without a value.
-     */
+    /** Every config of this broker (entity = its node id) with the value in force, sorted by name. */
     public List<Entry> describeBroker() {
+        Map<String, String> merged = broker.current().originals();
+        Map<String, String> values = new TreeMap<>();
+        BrokerConfigDef.keys().forEach((key, def) -> values.put(key, merged.getOrDefault(key, def.defaultValue())));
+        merged.forEach(values::putIfAbsent);
         List<Entry> entries = new ArrayList<>();
-        new TreeMap<>(broker.effectiveConfigs()).forEach((key, value) -> {
-            boolean sensitive = isSensitive(key);
-            String shown = sensitive ? null : value;
-            byte source = broker.isDefault(key) ? DEFAULT_CONFIG : STATIC_BROKER_CONFIG;
-            ConfigKey def = BrokerConfigDef.key(key);
-            entries.add(new Entry(key, shown, source, true, sensitive, def == null ? TYPE_UNKNOWN : typeId(def),
-                    def == null ? null : def.doc(), List.of(new Synonym(key, shown, source))));
-        });
+        values.forEach((key, value) -> entries.add(brokerEntry(key, value, false)));
         return entries;
     }
 
-    private static List<String> brokerSynonyms(String topicKey) {
-        List<String> multi = MULTI_SYNONYMS.get(topicKey);
-        if (multi != null) {
-            return multi;
-        }
-        String single = LogConfig.brokerSynonym(topicKey);
-        return single == null ? List.of() : List.of(single);
+    /** The cluster-wide dynamic defaults (entity ""), with only that source among the synonyms, sorted by name. */
+    public List<Entry> describeClusterDefault() {
+        List<Entry> entries = new ArrayList<>();
+        new TreeMap<>(broker.clusterDefault()).forEach((key, value) -> entries.add(brokerEntry(key, value, true)));
+        return entries;
     }
 
-    private static boolean isSensitive(String key) {
-        return key.contains("password") || key.endsWith("jaas.config") || key.endsWith("secret");
+    private Entry brokerEntry(String key, String value, boolean clusterDefaultOnly) {
+        boolean sensitive = isSensitive(key);
+        List<Synonym> synonyms = new ArrayList<>(brokerSynonyms(key, sensitive));
+        if (clusterDefaultOnly) {
+            synonyms.removeIf(s -> s.source() != DYNAMIC_DEFAULT_BROKER_CONFIG);
+        }
+        byte source = synonyms.isEmpty() ? DEFAULT_CONFIG : synonyms.get(0).source();
+        ConfigKey def = BrokerConfigDef.key(key);
+        return new Entry(key, sensitive ? null : value, source, !DynamicBrokerConfig.DYNAMIC_KEYS.contains(key),
+                sensitive, def == null ? TYPE_UNKNOWN : typeId(def), def == null ? null : def.doc(), synonyms);
+    }
+
+    /** Kafka's ConfigHelper.configSynonyms for broker key {@code name}. */
+    private List<Synonym> brokerSynonyms(String name, boolean sensitive) {
+        List<String> names = DynamicBrokerConfig.synonyms(name);
+        List<Synonym> all = new ArrayList<>();
+        addFrom(all, broker.perBroker(), names, DYNAMIC_BROKER_CONFIG, sensitive);
+        addFrom(all, broker.clusterDefault(), names, DYNAMIC_DEFAULT_BROKER_CONFIG, sensitive);
+        addFrom(all, broker.staticConfig().originals(), names, STATIC_BROKER_CONFIG, sensitive);
+        for (String n : names) {
+            ConfigKey def = BrokerConfigDef.key(n);
+            if (def != null && def.defaultValue() != null) {
+                all.add(new Synonym(n, sensitive ? null : def.defaultValue(), DEFAULT_CONFIG));
+            }
+        }
+        int first = 0;
+        while (first < all.size() && !all.get(first).name().equals(name)) {
+            first++;
+        }
+        return List.copyOf(all.subList(first, all.size()));
+    }
+
+    private static void addFrom(List<Synonym> into, Map<String, String> layer, List<String> names, byte source,
+            boolean sensitive) {
+        for (String n : names) {
+            String v = layer.get(n);
+            if (v != null) {
+                into.add(new Synonym(n, sensitive ? null : v, source));
+            }
+        }
+    }
+
+    private static byte topicType(String key) {
+        if (key.equals(LogConfig.MIN_CLEANABLE_DIRTY_RATIO)) {
+            return TYPE_DOUBLE;
+        }
+        ConfigKey def = TopicConfigDef.key(key);
+        return def == null ? TYPE_UNKNOWN : typeId(def);
+    }
+
+    /** Kafka's PASSWORD-typed keys, by name: their values are never shown. */
+    static boolean isSensitive(String key) {
+        return key.contains("password") || key.endsWith("jaas.config") || key.endsWith("secret")
+                || key.endsWith("ssl.keystore.key");
     }
 
     private static byte typeId(ConfigKey key) {

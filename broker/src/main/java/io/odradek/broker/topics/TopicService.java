@@ -103,6 +103,11 @@ public final class TopicService implements AutoCloseable {
                 Map<Integer, List<Integer>> assignments, Map<String, String> configs, boolean validateOnly);
 
         TopicInfo deleteTopic(TopicInfo topic);
+
+        /** Replaces the topic's config overrides (AlterTopicConfigs); returns once applied here. */
+        default TopicInfo alterConfigs(TopicInfo topic, Map<String, String> configs) {
+            throw new MetadataException(ErrorCode.UNSUPPORTED_VERSION, "Topic configs cannot be altered here.");
+        }
     }
 
     private final Settings settings;
@@ -520,6 +525,45 @@ public final class TopicService implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "deleted topic " + name + " (id " + Ids.toBase64(topic.id()) + ")");
         deletionListeners.forEach(listener -> listener.accept(name));
         return topic;
+    }
+
+    // ---------------------------------------------------------------- configs (issue 9, configs)
+
+    /**
+     * Replaces a topic's config overrides, as AlterConfigs and IncrementalAlterConfigs do, in Kafka's order of
+     * checks: the name (INVALID_REQUEST for "", INVALID_TOPIC_EXCEPTION), the values ({@link TopicConfigDef},
+     * INVALID_CONFIG), then existence (UNKNOWN_TOPIC_OR_PARTITION). Single node: the catalog is written first,
+     * then every partition log takes the new config; cluster: an AlterTopicConfigs command, applied to the logs
+     * with the image. {@code validateOnly} checks and changes nothing. Throws {@link MetadataException}.
+     */
+    public TopicInfo alterConfigs(String name, Map<String, String> overrides, boolean validateOnly) {
+        if (name == null || name.isEmpty()) {
+            throw new MetadataException(ErrorCode.INVALID_REQUEST, "Default topic resources are not allowed.");
+        }
+        io.odradek.replication.metadata.TopicNames.validate(name);
+        TopicConfigDef.validate(overrides, logs.defaults());
+        TopicInfo topic = topic(name).orElseThrow(() -> new MetadataException(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                "The topic '" + name + "' does not exist."));
+        if (validateOnly) {
+            return topic.withConfigs(overrides);
+        }
+        if (image != null) {
+            return controller().alterConfigs(topic, overrides);
+        }
+        synchronized (this) {
+            TopicInfo altered = metadata.replaceConfigs(name, overrides);
+            logs.updateConfig(name, overrides);
+            LOG.log(System.Logger.Level.INFO, "topic " + name + " configs now " + new TreeMap<>(overrides));
+            return altered;
+        }
+    }
+
+    /**
+     * New broker-wide topic defaults (dynamic broker configs changed): every log takes them under its topic's
+     * overrides, so topics without an override follow the broker's value at once.
+     */
+    public void updateLogDefaults(LogConfig defaults) {
+        logs.updateDefaults(defaults, t -> topic(t).map(TopicInfo::configs).orElse(Map.of()));
     }
 
     /** Whether the partition's log dir is offline (I/O error): Metadata reports it without a leader. */

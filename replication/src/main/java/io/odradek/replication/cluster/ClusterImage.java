@@ -1,5 +1,6 @@
 package io.odradek.replication.cluster;
 
+import io.odradek.replication.config.DynamicConfigs;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,15 +16,24 @@ import java.util.UUID;
  * {@code settings}: the cluster-wide controller defaults (unclean election, producer-id block size), in the
  * log so every controller applies commands alike whatever its local config: Kafka's defaults until the first
  * registration brings its broker's proposal (with the cluster id), then changed only by AlterClusterSettings.
+ * {@code dynamicConfigs}: dynamic broker configs and client quotas (AlterDynamicConfigs), read by every broker.
  */
 public record ClusterImage(long offset, String clusterId, SortedMap<Integer, BrokerRegistration> brokers,
-        SortedMap<String, TopicImage> topics, long nextProducerId, ControllerSettings settings) {
+        SortedMap<String, TopicImage> topics, long nextProducerId, ControllerSettings settings,
+        DynamicConfigs dynamicConfigs) {
     public static final ClusterImage EMPTY = new ClusterImage(-1, null, new TreeMap<>(), new TreeMap<>(), 0);
 
     public ClusterImage {
         brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
         topics = Collections.unmodifiableSortedMap(new TreeMap<>(topics));
         settings = settings == null ? ControllerSettings.DEFAULTS : settings;
+        dynamicConfigs = dynamicConfigs == null ? DynamicConfigs.EMPTY : dynamicConfigs;
+    }
+
+    /** An image without dynamic configs (the older form). */
+    public ClusterImage(long offset, String clusterId, SortedMap<Integer, BrokerRegistration> brokers,
+            SortedMap<String, TopicImage> topics, long nextProducerId, ControllerSettings settings) {
+        this(offset, clusterId, brokers, topics, nextProducerId, settings, DynamicConfigs.EMPTY);
     }
 
     /** An image with Kafka's default controller settings (the older form). */

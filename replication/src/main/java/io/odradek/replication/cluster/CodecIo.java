@@ -1,5 +1,6 @@
 package io.odradek.replication.cluster;
 
+import io.odradek.replication.config.QuotaEntity;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -113,6 +114,55 @@ final class CodecIo {
             configs.put(readText(in), readString(in));
         }
         return configs;
+    }
+
+    /** Broker config entities: name -> configs (values may be null in a command: removals). */
+    static void writeBrokerConfigs(DataOutputStream out, Map<String, Map<String, String>> brokers) throws IOException {
+        out.writeInt(brokers.size());
+        for (Map.Entry<String, Map<String, String>> e : brokers.entrySet()) {
+            writeText(out, e.getKey());
+            writeConfigs(out, e.getValue());
+        }
+    }
+
+    static Map<String, Map<String, String>> readBrokerConfigs(DataInputStream in) throws IOException {
+        int n = readLength(in, 0);
+        Map<String, Map<String, String>> brokers = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            brokers.put(readText(in), readConfigs(in));
+        }
+        return brokers;
+    }
+
+    /** Quota entities (parts with nullable names) -> quota key -> nullable value (null: a removal). */
+    static void writeQuotas(DataOutputStream out, Map<QuotaEntity, Map<String, Double>> quotas) throws IOException {
+        out.writeInt(quotas.size());
+        for (Map.Entry<QuotaEntity, Map<String, Double>> e : quotas.entrySet()) {
+            writeConfigs(out, e.getKey().parts());
+            out.writeInt(e.getValue().size());
+            for (Map.Entry<String, Double> q : new java.util.TreeMap<>(e.getValue()).entrySet()) {
+                writeText(out, q.getKey());
+                out.writeBoolean(q.getValue() != null);
+                if (q.getValue() != null) {
+                    out.writeDouble(q.getValue());
+                }
+            }
+        }
+    }
+
+    static Map<QuotaEntity, Map<String, Double>> readQuotas(DataInputStream in) throws IOException {
+        int n = readLength(in, 0);
+        Map<QuotaEntity, Map<String, Double>> quotas = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            QuotaEntity entity = QuotaEntity.of(readConfigs(in));
+            int m = readLength(in, 0);
+            Map<String, Double> values = new LinkedHashMap<>();
+            for (int j = 0; j < m; j++) {
+                values.put(readText(in), in.readBoolean() ? in.readDouble() : null);
+            }
+            quotas.put(entity, values);
+        }
+        return quotas;
     }
 
     static void writeEndpoints(DataOutputStream out, List<Endpoint> endpoints) throws IOException {

@@ -1,16 +1,20 @@
 package io.odradek.replication.cluster;
 
+import static io.odradek.replication.cluster.CodecIo.readBrokerConfigs;
 import static io.odradek.replication.cluster.CodecIo.readConfigs;
 import static io.odradek.replication.cluster.CodecIo.readEndpoints;
 import static io.odradek.replication.cluster.CodecIo.readInts;
+import static io.odradek.replication.cluster.CodecIo.readQuotas;
 import static io.odradek.replication.cluster.CodecIo.readLength;
 import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
 import static io.odradek.replication.cluster.CodecIo.readText;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
+import static io.odradek.replication.cluster.CodecIo.writeBrokerConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
+import static io.odradek.replication.cluster.CodecIo.writeQuotas;
 import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
 import static io.odradek.replication.cluster.CodecIo.writeText;
@@ -18,6 +22,7 @@ import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
 import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
+import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
 import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
@@ -49,7 +54,7 @@ import java.util.UUID;
  * The metadata log's entry format: {@link ControllerCommand}s and their {@link CommandResult}s as compact
  * binary (DataOutputStream fields). Every encoding starts with a format byte (bumped when the layout
  * changes, so a newer controller can still read an older log); a command then has a type byte. Type bytes
- * are part of the format: append new ones, never renumber.
+ * are part of the format: append new ones, never renumber (AlterDynamicConfigs, 14, was appended so).
  */
 public final class CommandCodec {
     public static final byte FORMAT = 2;
@@ -67,6 +72,7 @@ public final class CommandCodec {
     private static final byte ALTER_REASSIGNMENTS = 11;
     private static final byte ALLOCATE_PRODUCER_IDS = 12;
     private static final byte ALTER_CLUSTER_SETTINGS = 13;
+    private static final byte ALTER_DYNAMIC_CONFIGS = 14;
 
     private CommandCodec() {
     }
@@ -222,6 +228,10 @@ public final class CommandCodec {
                 writeRef(out, e.getKey());
                 writeInts(out, e.getValue());
             }
+        } else if (command instanceof AlterDynamicConfigs c) {
+            out.writeByte(ALTER_DYNAMIC_CONFIGS);
+            writeBrokerConfigs(out, c.brokers());
+            writeQuotas(out, c.quotas());
         } else if (command instanceof AllocateProducerIds c) {
             out.writeByte(ALLOCATE_PRODUCER_IDS);
             out.writeInt(c.brokerId());
@@ -297,6 +307,8 @@ public final class CommandCodec {
             }
             case ALLOCATE_PRODUCER_IDS:
                 return new AllocateProducerIds(in.readInt(), in.readLong());
+            case ALTER_DYNAMIC_CONFIGS:
+                return new AlterDynamicConfigs(readBrokerConfigs(in), readQuotas(in));
             default:
                 throw new IOException("unknown command type " + type);
         }

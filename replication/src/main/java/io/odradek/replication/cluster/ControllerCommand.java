@@ -1,5 +1,6 @@
 package io.odradek.replication.cluster;
 
+import io.odradek.replication.config.QuotaEntity;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,6 +99,19 @@ public sealed interface ControllerCommand {
 
     /** Replaces a topic's config overrides. */
     record AlterTopicConfigs(String topic, Map<String, String> configs) implements ControllerCommand {
+    }
+
+    /**
+     * Changes dynamic broker configs ({@code brokers}: entity "" = cluster default, or a node id -> key ->
+     * value) and client quotas (entity -> quota key -> value), all or nothing; a null value removes the key.
+     * The submitting broker validated the values; the controller checks the entity names as Kafka's does.
+     */
+    record AlterDynamicConfigs(Map<String, Map<String, String>> brokers,
+            Map<QuotaEntity, Map<String, Double>> quotas) implements ControllerCommand {
+        public AlterDynamicConfigs {
+            brokers = Collections.unmodifiableMap(new LinkedHashMap<>(brokers));
+            quotas = Collections.unmodifiableMap(new LinkedHashMap<>(quotas));
+        }
     }
 
     /**

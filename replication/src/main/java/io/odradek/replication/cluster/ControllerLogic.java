@@ -2,6 +2,7 @@ package io.odradek.replication.cluster;
 
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
 import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
+import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
 import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
@@ -110,6 +111,8 @@ public final class ControllerLogic {
             return CommandResult.ok(offset, List.of(ItemResult.ok(c.topic())), -1);
         } else if (command instanceof AlterTopicConfigs c) {
             topics.alterConfigs(image, c);
+        } else if (command instanceof AlterDynamicConfigs c) {
+            DynamicConfigControl.apply(image, c);
         } else if (command instanceof AlterPartition c) {
             return CommandResult.ok(offset, none, replication.alterPartition(image, c));
         } else if (command instanceof ElectLeaders c) {
@@ -125,6 +128,6 @@ public final class ControllerLogic {
     /** {@code image} unchanged but at {@code offset}: the log entry there changed nothing. */
     public static ClusterImage withOffset(ClusterImage image, long offset) {
         return new ClusterImage(offset, image.clusterId(), image.brokers(), image.topics(), image.nextProducerId(),
-                image.settings());
+                image.settings(), image.dynamicConfigs());
     }
 }

@@ -1,5 +1,6 @@
 package io.odradek.replication.cluster;
 
+import io.odradek.replication.config.DynamicConfigs;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -16,6 +17,7 @@ final class ImageBuilder {
     String clusterId;
     long nextProducerId;
     ControllerSettings settings;
+    DynamicConfigs dynamicConfigs;
 
     ImageBuilder(ClusterImage base) {
         this.brokers = new TreeMap<>(base.brokers());
@@ -23,10 +25,11 @@ final class ImageBuilder {
         this.clusterId = base.clusterId();
         this.nextProducerId = base.nextProducerId();
         this.settings = base.settings();
+        this.dynamicConfigs = base.dynamicConfigs();
     }
 
     ClusterImage build(long offset) {
-        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings);
+        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings, dynamicConfigs);
     }
 
     /** May lead and be in an ISR: registered, unfenced and not in controlled shutdown. */

@@ -1,21 +1,26 @@
 package io.odradek.replication.cluster;
 
+import static io.odradek.replication.cluster.CodecIo.readBrokerConfigs;
 import static io.odradek.replication.cluster.CodecIo.readConfigs;
 import static io.odradek.replication.cluster.CodecIo.readEndpoints;
 import static io.odradek.replication.cluster.CodecIo.readInts;
+import static io.odradek.replication.cluster.CodecIo.readQuotas;
 import static io.odradek.replication.cluster.CodecIo.readLength;
 import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
 import static io.odradek.replication.cluster.CodecIo.readText;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
+import static io.odradek.replication.cluster.CodecIo.writeBrokerConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
+import static io.odradek.replication.cluster.CodecIo.writeQuotas;
 import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
 import static io.odradek.replication.cluster.CodecIo.writeText;
 import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
+import io.odradek.replication.config.DynamicConfigs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -31,10 +36,14 @@ import java.util.TreeMap;
 
 /**
  * A whole {@link ClusterImage} as bytes, for Ratis snapshots: a format byte, then the offset, cluster id,
- * producer-id counter, cluster settings, brokers and topics (both in key order, so equal images give equal bytes).
+ * producer-id counter, cluster settings, brokers and topics (both in key order, so equal images give equal bytes),
+ * and from format 3 on the dynamic configs (broker entities, then quota entities). Format 2 snapshots, written
+ * before dynamic configs existed, are still read (with none).
  */
 public final class ImageCodec {
-    public static final byte FORMAT = 2;
+    public static final byte FORMAT = 3;
+    /** The format before the dynamic-config section was appended. */
+    static final byte FORMAT_WITHOUT_DYNAMIC_CONFIGS = 2;
 
     private ImageCodec() {
     }
@@ -97,6 +106,8 @@ public final class ImageCodec {
                 out.writeInt(p.partitionEpoch());
             }
         }
+        writeBrokerConfigs(out, image.dynamicConfigs().brokers());
+        writeQuotas(out, image.dynamicConfigs().quotas());
         out.flush();
     }
 
@@ -104,7 +115,7 @@ public final class ImageCodec {
     public static ClusterImage read(InputStream stream) throws IOException {
         DataInputStream in = new DataInputStream(stream);
         byte format = in.readByte();
-        if (format != FORMAT) {
+        if (format != FORMAT && format != FORMAT_WITHOUT_DYNAMIC_CONFIGS) {
             throw new IOException("unknown image format " + format);
         }
         long offset = in.readLong();
@@ -132,6 +143,8 @@ public final class ImageCodec {
             }
             topics.put(name, new TopicImage(name, id, configs, partitions));
         }
-        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings);
+        DynamicConfigs dynamic = format == FORMAT_WITHOUT_DYNAMIC_CONFIGS ? DynamicConfigs.EMPTY
+                : new DynamicConfigs(readBrokerConfigs(in), readQuotas(in));
+        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings, dynamic);
     }
 }

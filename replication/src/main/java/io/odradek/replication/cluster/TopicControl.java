@@ -231,7 +231,7 @@ final class TopicControl {
     void alterConfigs(ImageBuilder image, AlterTopicConfigs c) {
         TopicImage topic = image.topics.get(c.topic());
         if (topic == null) {
-            throw new MetadataException(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, null);
+            throw new MetadataException(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "The topic '" + c.topic() + "' does not exist.");
         }
         Map<String, String> configs = new TreeMap<>();
         c.configs().forEach((k, v) -> {

@@ -1,0 +1,261 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.config.BrokerConfigDef;
+import io.odradek.broker.config.ConfigKey;
+import io.odradek.broker.config.ConfigType;
+import io.odradek.broker.config.DynamicBrokerConfig;
+import io.odradek.broker.topics.TopicConfigDef;
+import io.odradek.broker.topics.TopicService;
+import io.odradek.log.LogConfig;
+import io.odradek.replication.metadata.MetadataException;
+import io.odradek.wire.ErrorCode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What AlterConfigs and IncrementalAlterConfigs do to TOPIC and BROKER resources, in Kafka 4.4's order and with
+ * its errors (ConfigAdminManager's checks on the broker, then ConfigurationControlManager's on the controller):
+ * <ol>
+ * <li>A resource named twice: INVALID_REQUEST "Each resource must appear at most once." for each.</li>
+ * <li>A key named twice: INVALID_REQUEST "Error due to duplicate config keys"; a null value (other than for
+ *     DELETE): INVALID_REQUEST "Null value not supported for : k1, k2".</li>
+ * <li>BROKER: the name is "" (cluster default) or this node's id ("Node id must be an integer, but it is: x",
+ *     "Unexpected broker id, expected 1, but received 2"); the entity's new set is checked by
+ *     {@link DynamicBrokerConfig#validate} and stored in the dynamic config store.</li>
+ * <li>TOPIC: the overrides' new set goes to {@link TopicService#alterConfigs} (name, values, existence).</li>
+ * <li>Any other type: INVALID_REQUEST "Unknown resource type N" (BROKER_LOGGER, GROUP and CLIENT_METRICS are
+ *     not supported here; legacy AlterConfigs refuses BROKER_LOGGER the same way in Kafka).</li>
+ * </ol>
+ * AlterConfigs replaces the whole set (keys not given are removed); IncrementalAlterConfigs applies SET (0),
+ * DELETE (1), APPEND (2) and SUBTRACT (3) to the current set, the last two only on LIST keys (starting from the
+ * key's default when it has no value). validate_only checks everything and changes nothing. Each resource
+ * succeeds or fails on its own.
+ */
+final class ConfigAlterations {
+    static final byte TOPIC = 2;
+    static final byte BROKER = 4;
+    static final byte SET = 0;
+    static final byte DELETE = 1;
+    static final byte APPEND = 2;
+    static final byte SUBTRACT = 3;
+    private static final long STORE_TIMEOUT_MS = 30_000;
+
+    /** One key change; {@code operation} is ignored by the legacy API (every entry is a SET of the whole). */
+    record Op(String name, byte operation, String value) {
+    }
+
+    record Resource(byte type, String name, List<Op> ops) {
+    }
+
+    record Outcome(ErrorCode error, String message) {
+        static final Outcome OK = new Outcome(ErrorCode.NONE, null);
+    }
+
+    private final TopicService topics;
+    private final DynamicBrokerConfig broker;
+
+    ConfigAlterations(TopicService topics, DynamicBrokerConfig broker) {
+        this.topics = topics;
+        this.broker = broker;
+    }
+
+    /** The outcome of each resource, in request order. Blocks on syncs and the controller: not on an event loop. */
+    List<Outcome> alter(List<Resource> resources, boolean incremental, boolean validateOnly) {
+        Map<String, Integer> seen = new HashMap<>();
+        Set<Integer> duplicated = new HashSet<>();
+        for (int i = 0; i < resources.size(); i++) {
+            Integer previous = seen.put(resources.get(i).type() + "/" + resources.get(i).name(), i);
+            if (previous != null) {
+                duplicated.add(previous);
+                duplicated.add(i);
+            }
+        }
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < resources.size(); i++) {
+            if (duplicated.contains(i)) {
+                outcomes.add(new Outcome(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once."));
+                continue;
+            }
+            try {
+                alterOne(resources.get(i), incremental, validateOnly);
+                outcomes.add(Outcome.OK);
+            } catch (MetadataException e) {
+                outcomes.add(new Outcome(e.error(), e.getMessage()));
+            }
+        }
+        return outcomes;
+    }
+
+    private void alterOne(Resource r, boolean incremental, boolean validateOnly) {
+        Set<String> names = new HashSet<>();
+        List<String> nulls = new ArrayList<>();
+        for (Op op : r.ops()) {
+            if (!names.add(op.name())) {
+                throw new MetadataException(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys");
+            }
+            if (op.value() == null && !(incremental && op.operation() == DELETE)) {
+                nulls.add(op.name());
+            }
+        }
+        if (!nulls.isEmpty()) {
+            throw new MetadataException(ErrorCode.INVALID_REQUEST, "Null value not supported for : "
+                    + String.join(", ", nulls));
+        }
+        if (r.type() == BROKER) {
+            alterBroker(r, incremental, validateOnly);
+        } else if (r.type() == TOPIC) {
+            alterTopic(r, incremental, validateOnly);
+        } else {
+            throw new MetadataException(ErrorCode.INVALID_REQUEST, "Unknown resource type " + r.type());
+        }
+    }
+
+    private void alterBroker(Resource r, boolean incremental, boolean validateOnly) {
+        String entity = r.name() == null ? "" : r.name();
+        if (!entity.isEmpty()) {
+            checkIsThisNode(entity);
+        }
+        Map<String, String> current = broker.store().brokerConfigs(entity);
+        Map<String, String> next;
+        if (incremental) {
+            next = new LinkedHashMap<>(current);
+            for (Op op : r.ops()) {
+                applyBrokerOp(next, op);
+            }
+        } else {
+            next = new LinkedHashMap<>();
+            r.ops().forEach(op -> next.put(op.name(), op.value()));
+        }
+        broker.validate(entity, next);
+        if (validateOnly) {
+            return;
+        }
+        Map<String, String> changes = new HashMap<>();
+        next.forEach((k, v) -> {
+            if (!v.equals(current.get(k))) {
+                changes.put(k, v);
+            }
+        });
+        current.keySet().forEach(k -> {
+            if (!next.containsKey(k)) {
+                changes.put(k, null);
+            }
+        });
+        if (!changes.isEmpty()) {
+            await(broker.store().alterBrokerConfigs(entity, changes));
+        }
+    }
+
+    /** ConfigAdminManager.validateResourceNameIsCurrentNodeId. */
+    private void checkIsThisNode(String name) {
+        int id;
+        try {
+            id = Integer.parseInt(name);
+        } catch (NumberFormatException e) {
+            throw new MetadataException(ErrorCode.INVALID_REQUEST, "Node id must be an integer, but it is: " + name);
+        }
+        if (id != topics.nodeId()) {
+            throw new MetadataException(ErrorCode.INVALID_REQUEST, "Unexpected broker id, expected "
+                    + topics.nodeId() + ", but received " + name);
+        }
+    }
+
+    /** ConfigAdminManager.prepareIncrementalConfigs, on one broker entity's stored set. */
+    private static void applyBrokerOp(Map<String, String> configs, Op op) {
+        switch (op.operation()) {
+            case SET -> configs.put(op.name(), op.value());
+            case DELETE -> configs.remove(op.name());
+            case APPEND, SUBTRACT -> {
+                ConfigKey def = BrokerConfigDef.key(op.name());
+                String verb = op.operation() == APPEND ? "append" : "subtract";
+                if (def == null) {
+                    throw new MetadataException(ErrorCode.INVALID_CONFIG, "Unknown config name: " + op.name());
+                }
+                if (def.type() != ConfigType.LIST) {
+                    throw new MetadataException(ErrorCode.INVALID_CONFIG, "Config value " + verb
+                            + " is not allowed for config key: " + op.name());
+                }
+                String old = configs.getOrDefault(op.name(), def.defaultValue());
+                configs.put(op.name(), listOp(old, op));
+            }
+            default -> throw new MetadataException(ErrorCode.INVALID_REQUEST,
+                    "Unknown operations type " + op.operation());
+        }
+    }
+
+    private void alterTopic(Resource r, boolean incremental, boolean validateOnly) {
+        Map<String, String> next;
+        if (incremental) {
+            Map<String, String> current = r.name() == null ? Map.of()
+                    : topics.topic(r.name()).map(t -> t.configs()).orElse(Map.of());
+            next = new LinkedHashMap<>(current);
+            for (Op op : r.ops()) {
+                switch (op.operation()) {
+                    case SET -> next.put(op.name(), op.value());
+                    case DELETE -> next.remove(op.name());
+                    case APPEND, SUBTRACT -> {
+                        if (!TopicConfigDef.isList(op.name())) {
+                            throw new MetadataException(ErrorCode.INVALID_CONFIG, "Can't "
+                                    + (op.operation() == APPEND ? "APPEND" : "SUBTRACT") + " to key " + op.name()
+                                    + " because its type is not LIST.");
+                        }
+                        String old = next.getOrDefault(op.name(), LogConfig.defaults().get(op.name()));
+                        next.put(op.name(), listOp(old, op));
+                    }
+                    default -> throw new MetadataException(ErrorCode.INVALID_REQUEST,
+                            "Unknown operations type " + op.operation());
+                }
+            }
+        } else {
+            next = new LinkedHashMap<>();
+            r.ops().forEach(op -> next.put(op.name(), op.value()));
+        }
+        topics.alterConfigs(r.name(), next, validateOnly);
+    }
+
+    /** APPEND adds the values not yet in the list; SUBTRACT removes them (Kafka drops empty entries first). */
+    private static String listOp(String old, Op op) {
+        List<String> values = new ArrayList<>();
+        if (old != null) {
+            Arrays.stream(old.split(",")).filter(s -> !s.isEmpty()).forEach(values::add);
+        }
+        for (String v : op.value().split(",")) {
+            if (op.operation() == APPEND) {
+                if (!values.contains(v)) {
+                    values.add(v);
+                }
+            } else {
+                values.remove(v);
+            }
+        }
+        return String.join(",", values);
+    }
+
+    private static void await(java.util.concurrent.CompletableFuture<Void> change) {
+        try {
+            change.get(STORE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new MetadataException(ErrorCode.REQUEST_TIMED_OUT, "Timed out after " + STORE_TIMEOUT_MS
+                    + " ms waiting for the dynamic configs to be stored.");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MetadataException(ErrorCode.REQUEST_TIMED_OUT, "Interrupted while storing the dynamic configs.");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof MetadataException m) {
+                throw m;
+            }
+            throw new MetadataException(ErrorCode.UNKNOWN_SERVER_ERROR, "Cannot store the dynamic configs: "
+                    + Objects.toString(e.getCause().getMessage(), e.getCause().toString()));
+        }
+    }
+}

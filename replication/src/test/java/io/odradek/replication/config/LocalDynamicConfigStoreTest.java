@@ -1,0 +1,60 @@
+package io.odradek.replication.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalDynamicConfigStoreTest {
+    @TempDir
+    Path dir;
+
+    private static <V> Map<String, V> nullable(String key, V value) {
+        Map<String, V> map = new HashMap<>();
+        map.put(key, value);
+        return map;
+    }
+
+    @Test
+    void brokerConfigsAndQuotasSurviveAReopen() throws Exception {
+        LocalDynamicConfigStore store = new LocalDynamicConfigStore(dir);
+        QuotaEntity defaultClient = QuotaEntity.of(nullable(QuotaEntity.CLIENT_ID, null));
+        QuotaEntity alice = QuotaEntity.of(Map.of(QuotaEntity.USER, "alice & bob", QuotaEntity.CLIENT_ID, "x=y"));
+        store.alterBrokerConfigs("", Map.of("log.retention.ms", "60000")).get();
+        store.alterBrokerConfigs("1", Map.of("message.max.bytes", "2000", "log.cleanup.policy", "compact,delete")).get();
+        store.alterQuotas(Map.of(defaultClient, Map.of("producer_byte_rate", 1048576.0),
+                alice, Map.of("consumer_byte_rate", 0.5))).get();
+
+        LocalDynamicConfigStore reopened = new LocalDynamicConfigStore(dir);
+
+        assertThat(reopened.brokerConfigs("")).containsExactly(Map.entry("log.retention.ms", "60000"));
+        assertThat(reopened.brokerConfigs("1")).containsExactly(Map.entry("log.cleanup.policy", "compact,delete"),
+                Map.entry("message.max.bytes", "2000"));
+        assertThat(reopened.brokerConfigs("2")).isEmpty();
+        assertThat(reopened.quotas()).containsOnly(Map.entry(defaultClient, Map.of("producer_byte_rate", 1048576.0)),
+                Map.entry(alice, Map.of("consumer_byte_rate", 0.5)));
+        assertThat(Files.readAllLines(dir.resolve("dynamic-configs"), StandardCharsets.UTF_8))
+                .contains("broker\t\tlog.retention.ms=60000", "quota\tclient-id\tproducer_byte_rate=1048576.0");
+    }
+
+    @Test
+    void removingTheLastKeyDropsTheEntityAndListenersHearEachChange() throws Exception {
+        LocalDynamicConfigStore store = new LocalDynamicConfigStore(dir);
+        AtomicInteger changes = new AtomicInteger();
+        store.addListener(changes::incrementAndGet);
+
+        store.alterBrokerConfigs("1", Map.of("log.segment.bytes", "1048576")).get();
+        store.alterBrokerConfigs("1", Map.of("log.segment.bytes", "1048576")).get(); // no change
+        store.alterBrokerConfigs("1", nullable("log.segment.bytes", null)).get();
+
+        assertThat(changes).hasValue(2);
+        assertThat(store.snapshot().brokers()).isEmpty();
+        assertThat(new LocalDynamicConfigStore(dir).brokerConfigs("1")).isEmpty();
+    }
+}
