@@ -42,11 +42,14 @@ final class Sarama {
         }
     }
 
-    /** A SyncProducer sends keyed messages ({@code key -> value}, in order) in one SendMessages. */
-    Run produce(String topic, Map<String, String> messages) throws Exception {
+    /**
+     * A SyncProducer sends keyed messages ({@code key -> value}, in order) in one SendMessages, compressed with
+     * this codec (none, gzip, snappy, lz4).
+     */
+    Run produce(String topic, String compression, Map<String, String> messages) throws Exception {
         List<Map<String, String>> list = new ArrayList<>();
         messages.forEach((k, v) -> list.add(Map.of("key", k, "value", v)));
-        return run("produce", Map.of("topic", topic, "compression", "none", "messages", list));
+        return run("produce", Map.of("topic", topic, "compression", compression, "messages", list));
     }
 
     /** Partition consumers read each partition from the oldest offset to the end ListOffsets gave. */

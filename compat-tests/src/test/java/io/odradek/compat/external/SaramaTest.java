@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -26,16 +27,17 @@ class SaramaTest {
     @RegisterExtension
     static final OdradekBroker broker = OdradekBroker.withConfig(Map.of("group.initial.rebalance.delay.ms", "0"));
 
-    @ParameterizedTest(name = "Sarama version {0}")
-    @ValueSource(strings = {"default", "2.1.0"})
-    void syncProducerKeyedMessagesAreReadBackExactlyByPartitionConsumers(String version) throws Exception {
+    @ParameterizedTest(name = "Sarama version {0}, compression {1}")
+    @CsvSource({"default, none", "default, gzip", "0.10.2.0, snappy", "0.10.2.0, lz4", "2.1.0, none"})
+    void syncProducerKeyedMessagesAreReadBackExactlyByPartitionConsumers(String version, String codec)
+            throws Exception {
         Sarama sarama = new Sarama(broker, version.equals("default") ? Sarama.DEFAULT_VERSION : version);
-        String topic = "sarama-" + version;
+        String topic = "sarama-" + version + "-" + codec;
         broker.createTopic(topic, 3);
         Map<String, String> messages = OldClientRecords.messages("", 0, 12);
         List<String> expected = OldClientRecords.expected(messages, k -> Sarama.partition(k, 3), Map.of());
 
-        Sarama.Run produced = sarama.produce(topic, messages);
+        Sarama.Run produced = sarama.produce(topic, codec, messages);
         assertThat(produced.events("delivered")).extracting(OldClientRecords::line)
                 .as("Sarama's FNV-1a partitions, offsets in send order")
                 .containsExactlyElementsOf(expected);
@@ -48,6 +50,10 @@ class SaramaTest {
                         "2:" + ends.getOrDefault(2, 0L));
         assertThat(read.events("message")).extracting(OldClientRecords::line)
                 .containsExactlyElementsOf(OldClientRecords.sorted(expected));
+        for (int p = 0; p < 3; p++) {
+            assertThat(StoredBatches.codecs(broker.partitionDir(topic, p))).as("partition %d stored as sent", p)
+                    .containsOnly(codec);
+        }
     }
 
     @ParameterizedTest(name = "Sarama version {0}")
@@ -59,7 +65,7 @@ class SaramaTest {
         broker.createTopic(topic, 2);
         Map<String, String> first = OldClientRecords.messages("", 0, 7);
         List<String> firstLines = OldClientRecords.expected(first, k -> Sarama.partition(k, 2), Map.of());
-        assertThat(sarama.produce(topic, first).events("delivered")).extracting(OldClientRecords::line)
+        assertThat(sarama.produce(topic, "none", first).events("delivered")).extracting(OldClientRecords::line)
                 .containsExactlyElementsOf(firstLines);
 
         Sarama.Run read = sarama.group(topic, group, first.size());
@@ -74,7 +80,7 @@ class SaramaTest {
 
         Map<String, String> second = OldClientRecords.messages("", 7, 11);
         List<String> secondLines = OldClientRecords.expected(second, k -> Sarama.partition(k, 2), firstEnds);
-        sarama.produce(topic, second);
+        sarama.produce(topic, "none", second);
         Sarama.Run resumed = sarama.group(topic, group, second.size());
         assertThat(resumed.events("groupError")).as(resumed.process().describe()).isEmpty();
         assertThat(OldClientRecords.sorted(lines(resumed.events("message"))))
