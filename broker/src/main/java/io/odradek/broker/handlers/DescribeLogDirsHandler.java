@@ -28,7 +28,8 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * DescribeLogDirs (key 35), versions 1-5 (flexible from v2; v0 is gone from Kafka 4): {@code kafka-log-dirs
+ * DescribeLogDirs (key 35), versions 0-5 (flexible from v2; v0, dropped by Kafka 4, answered as v1, as Kafka
+ * 3.9 did; they differ only in how a quota throttles them): {@code kafka-log-dirs
  * --describe}, Admin.describeLogDirs / describeReplicaLogDirs. Every log dir of this broker ({@code log.dirs},
  * as absolute paths) with the replicas it holds here, as Kafka's ReplicaManager.describeLogDirs:
  * <ul>

@@ -27,7 +27,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * ListOffsets (key 2), versions 1-11.
+ * ListOffsets (key 2), versions 0-11. v0 (a list of up to MaxNumOffsets offsets per partition, Kafka 3.9's
+ * semantics, dropped by Kafka 4) is answered by {@link ListOffsetsV0}; the notes below are v1+.
  *
  * <p>Behaviour / version notes (Kafka's Partition.fetchOffsetForTimestamp and UnifiedLog.fetchOffsetByTimestamp):
  * <ul>
@@ -91,6 +92,10 @@ public final class ListOffsetsHandler implements ApiHandler {
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
+        if (version == 0) {
+            return CompletableFuture.completedFuture(ListOffsetsV0.answer(partitions, cluster, request,
+                    System.currentTimeMillis()));
+        }
         int replicaId = request.get(Request.REPLICA_ID);
         boolean consumer = replicaId == CONSUMER_REPLICA_ID;
         boolean leaderOnly = replicaId != DEBUGGING_REPLICA_ID;

@@ -19,7 +19,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * OffsetForLeaderEpoch (key 23), versions 2-4.
+ * OffsetForLeaderEpoch (key 23), versions 0-4. v0-1 (Kafka 3.9's minimum, dropped by Kafka 4; sent by
+ * brokers and clients before Kafka 2.1) are answered as Kafka 3.9 did: they carry no current leader epoch
+ * (-1, so no fencing check) and no replica id (-2); v0's answer has no leader epoch, and v0-1 no
+ * throttle time.
  *
  * <p>Behaviour / version notes (Kafka's ReplicaManager.lastOffsetForLeaderEpoch and
  * Partition.lastOffsetForLeaderEpoch):

@@ -24,7 +24,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * WriteTxnMarkers (key 27), versions 1-2.
+ * WriteTxnMarkers (key 27), versions 0-2. v0 (non-flexible, sent by transaction coordinators before Kafka 2.4,
+ * dropped by Kafka 4) carries and answers the same fields as v1 and is handled the same way.
  *
  * <p>Behaviour / version notes (Kafka's KafkaApis.handleWriteTxnMarkersRequest):
  * <ul>

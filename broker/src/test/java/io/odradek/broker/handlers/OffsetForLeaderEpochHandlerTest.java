@@ -3,6 +3,7 @@ package io.odradek.broker.handlers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.OffsetForLeaderEpochApi;
 import io.odradek.wire.api.OffsetForLeaderEpochApi.Request;
 import io.odradek.wire.api.OffsetForLeaderEpochApi.Request.OffsetForLeaderTopic;
 import io.odradek.wire.api.OffsetForLeaderEpochApi.Request.OffsetForLeaderTopic.OffsetForLeaderPartition;
@@ -10,6 +11,7 @@ import io.odradek.wire.api.OffsetForLeaderEpochApi.Response;
 import io.odradek.wire.api.OffsetForLeaderEpochApi.Response.OffsetForLeaderTopicResult;
 import io.odradek.wire.api.OffsetForLeaderEpochApi.Response.OffsetForLeaderTopicResult.EpochEndOffset;
 import io.odradek.wire.schema.Struct;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +78,38 @@ class OffsetForLeaderEpochHandlerTest {
         assertThat(response.get(Response.THROTTLE_TIME_MS)).isZero();
     }
 
+    @Test
+    void oldClientsAskWithoutCurrentEpochAndV0AnswersWithoutTheLeaderEpoch() {
+        // v0-1 (Kafka 3.9's minimum, dropped by Kafka 4): no replica id, no current leader epoch, no throttle
+        // time; v0 answers error, partition and end offset only.
+        assertThat(oldClientAnswers(0, "events", 0, 0)).containsExactly("events-0 NONE end 3");
+        assertThat(oldClientAnswers(1, "events", 0, 0)).containsExactly("events-0 NONE epoch 0 end 3");
+        assertThat(oldClientAnswers(0, "events", 1, 0)).containsExactly("events-1 NONE end -1");
+        assertThat(oldClientAnswers(1, "nope", 0, 0)).containsExactly("nope-0 UNKNOWN_TOPIC_OR_PARTITION epoch -1 end -1");
+    }
+
     // ------------------------------------------------------------------ helpers
+
+    /** One partition asked at v0 or v1 in the bytes such a client writes; the answers read from the response bytes. */
+    private List<String> oldClientAnswers(int version, String topic, int partition, int leaderEpoch) {
+        byte[] body = new WireRoundTrip.Body().int32(1).string(topic).int32(1).int32(partition).int32(leaderEpoch)
+                .toArray();
+        Struct request = WireRoundTrip.decodeRequest(OffsetForLeaderEpochApi.SPEC, version, body);
+        ByteBuffer in = WireRoundTrip.responseBody(OffsetForLeaderEpochApi.SPEC, version,
+                fx.callAndWait(handler, version, request));
+        List<String> out = new ArrayList<>();
+        for (int t = in.getInt(); t > 0; t--) {
+            String name = WireRoundTrip.string(in);
+            for (int p = in.getInt(); p > 0; p--) {
+                ErrorCode error = ErrorCode.forCode(in.getShort());
+                int index = in.getInt();
+                String epoch = version >= 1 ? " epoch " + in.getInt() : "";
+                out.add(name + "-" + index + " " + error + epoch + " end " + in.getLong());
+            }
+        }
+        assertThat(in.remaining()).as("bytes after the v%d body", version).isZero();
+        return out;
+    }
 
     static Struct request(int replicaId, String topic, int partition, int currentLeaderEpoch, int leaderEpoch) {
         Struct request = Request.SCHEMA.newStruct().set(Request.REPLICA_ID, replicaId);

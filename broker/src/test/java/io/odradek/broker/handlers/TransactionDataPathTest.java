@@ -242,6 +242,40 @@ class TransactionDataPathTest {
     }
 
     @Test
+    void aV0MarkerFromAPre24CoordinatorIsWrittenAndAnsweredInV0Bytes() {
+        appendTxn(PID, 0, "t1");                                     // 0, open
+        // v0 (dropped by Kafka 4): not flexible, no transaction version.
+        byte[] body = new WireRoundTrip.Body().int32(1)
+                .int64(PID).int16(EPOCH).bool(true)
+                .int32(1).string("orders").int32s(0, 9)
+                .int32(5)
+                .toArray();
+        Struct request = WireRoundTrip.decodeRequest(WriteTxnMarkersApi.SPEC, 0, body);
+
+        ByteBuffer in = WireRoundTrip.responseBody(WriteTxnMarkersApi.SPEC, 0, fx.callAndWait(writeMarkers, 0, request));
+
+        List<String> answered = new ArrayList<>();
+        for (int m = in.getInt(); m > 0; m--) {
+            long pid = in.getLong();
+            for (int t = in.getInt(); t > 0; t--) {
+                String topic = WireRoundTrip.string(in);
+                for (int p = in.getInt(); p > 0; p--) {
+                    answered.add(pid + ":" + topic + "-" + in.getInt() + "=" + ErrorCode.forCode(in.getShort()));
+                }
+            }
+        }
+        assertThat(in.remaining()).isZero();
+        assertThat(answered).containsExactly(PID + ":orders-0=NONE", PID + ":orders-9=UNKNOWN_TOPIC_OR_PARTITION");
+        RecordBatch marker = batches(fx.log("orders", 0).read(0, 1 << 20)).get(1);
+        assertThat(marker.isControlBatch()).isTrue();
+        assertThat(marker.baseOffset()).isEqualTo(1L);
+        EndTransactionMarker end = EndTransactionMarker.deserialize(marker.iterator().next());
+        assertThat(end.controlType()).isEqualTo(ControlRecordType.COMMIT);
+        assertThat(end.coordinatorEpoch()).isEqualTo(5);
+        assertThat(fx.partition("orders", 0).lastStableOffset()).isEqualTo(2L);
+    }
+
+    @Test
     void theCoordinatorsMarkerWriterSkipsPartitionsOfDeletedTopicsButRetriesOnesNotServedYet() {
         appendTxn(PID, 0, "t1");
         // The catalog knows "orders" with 3 partitions (orders-2 has no log here yet); "gone" was deleted.
