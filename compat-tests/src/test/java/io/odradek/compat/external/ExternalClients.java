@@ -15,8 +15,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Makes sure kcat, confluent-kafka-python, KafkaJS, kafka-python and Sarama are installed before a test class
  * that drives them: runs {@code compat-tests/clients/setup.sh} once per JVM (apt-get for kcat,
  * python3-confluent-kafka, python3-kafka and Sarama with Go, {@code npm ci} for KafkaJS, a build of the Sarama
- * program; fast when all are there). Where the script fails (a machine without apt or root) the tests are skipped with the
- * reason; under CI ({@code CI=true}) they fail instead, so a broken install cannot pass as a green run.
+ * program; fast when all are there). Where the script fails (a machine without apt or root) the tests are
+ * skipped with the reason; under CI ({@code CI=true}) they fail instead, so a broken install cannot pass as a green run.
  */
 public final class ExternalClients implements BeforeAllCallback {
     // A clean machine installs Go and Sarama as well (about 100 MB of packages) and builds cgo code.

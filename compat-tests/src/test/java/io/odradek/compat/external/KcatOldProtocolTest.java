@@ -26,7 +26,7 @@ class KcatOldProtocolTest {
     private static final String FORMAT = "%p@%o %k=%s\\n";
 
     @RegisterExtension
-    static final OdradekBroker broker = OdradekBroker.withDefaults();
+    static final OdradekBroker broker = OdradekBroker.withConfig(Map.of("group.initial.rebalance.delay.ms", "0"));
 
     private final Kcat kcat = new Kcat(broker);
 

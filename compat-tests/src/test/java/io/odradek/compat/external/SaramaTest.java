@@ -32,7 +32,7 @@ class SaramaTest {
     void syncProducerKeyedMessagesAreReadBackExactlyByPartitionConsumers(String version, String codec)
             throws Exception {
         Sarama sarama = new Sarama(broker, version.equals("default") ? Sarama.DEFAULT_VERSION : version);
-        String topic = "sarama-" + version + "-" + codec;
+        String topic = "sarama-" + version.replace(".", "") + "-" + codec; // no dots: Kafka warns of them
         broker.createTopic(topic, 3);
         Map<String, String> messages = OldClientRecords.messages("", 0, 12);
         List<String> expected = OldClientRecords.expected(messages, k -> Sarama.partition(k, 3), Map.of());
@@ -60,8 +60,8 @@ class SaramaTest {
     @ValueSource(strings = {"0.10.2.0", "2.1.0"})
     void consumerGroupResumesFromTheOffsetsItCommitted(String version) throws Exception {
         Sarama sarama = new Sarama(broker, version);
-        String topic = "sarama-group-" + version;
-        String group = "sarama-g-" + version;
+        String topic = "sarama-group-" + version.replace(".", "");
+        String group = "sarama-g-" + version.replace(".", "");
         broker.createTopic(topic, 2);
         Map<String, String> first = OldClientRecords.messages("", 0, 7);
         List<String> firstLines = OldClientRecords.expected(first, k -> Sarama.partition(k, 2), Map.of());
