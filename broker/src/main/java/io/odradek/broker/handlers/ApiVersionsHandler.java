@@ -9,17 +9,22 @@ import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.api.ApiVersionsApi.Response;
 import io.odradek.wire.api.InitProducerIdApi;
-import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.schema.Struct;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 
 /**
- * ApiVersions (key 18). Lists every API in the {@link ApiRegistry} with its spec's version range.
- * A request of a version newer than ours never reaches here: the network layer answers it with a v0
- * body carrying UNSUPPORTED_VERSION and this same list ({@link #unsupportedVersionResponse(ApiRegistry)}).
+ * ApiVersions (key 18), versions 0-5. Lists every API in the {@link ApiRegistry} with its spec's version
+ * range. A request of a version newer than ours never reaches here: the network layer answers it with a v0
+ * body carrying UNSUPPORTED_VERSION and this same list ({@link #unsupportedVersionResponse(ApiRegistry)});
+ * Kafka lists only ApiVersions' own range there, which is all a client reads from it (it retries at that
+ * maximum). v1+ carry the throttle time. v3+ name the client software and its version (KIP-511): a name or
+ * version that is not letters, digits, '-' and '.' (alphanumeric at both ends, Kafka's pattern) is answered with
+ * INVALID_REQUEST and no API list, as Kafka does. No API requires ApiVersions first: clients that never
+ * send it (librdkafka with {@code api.version.request=false}, Java clients before 0.10) are served alike.
  *
- * <p>Produce is advertised from v0 although v0-2 are refused, as Kafka 4 does (KAFKA-18659): librdkafka
- * before 2.10 only compresses with gzip, snappy or lz4 when the broker's Produce range starts at v0.
+ * <p>Produce is advertised from v0, as its table now starts (Kafka 4 advertises v0 too though it refuses v0-2,
+ * KAFKA-18659: librdkafka before 2.10 only compresses with gzip, snappy or lz4 when the range starts at v0).
  *
  * <p>InitProducerId is advertised up to v5: v6 (KIP-939 two-phase commit) is "latestVersionUnstable" in Kafka
  * 4.4's schema, which a Kafka broker advertises only with {@code unstable.api.versions.enable}; so Kafka 4.4
@@ -33,7 +38,7 @@ import java.util.concurrent.CompletableFuture;
  * there, though FinalizedFeatures still lists transaction.version and group.version.
  */
 public final class ApiVersionsHandler implements ApiHandler {
-    private static final short PRODUCE_ADVERTISED_MIN_VERSION = 0;
+    private static final Pattern SOFTWARE_TOKEN = Pattern.compile("[a-zA-Z0-9](?:[a-zA-Z0-9\\-.]*[a-zA-Z0-9])?");
     private static final short INIT_PRODUCER_ID_ADVERTISED_MAX_VERSION = 5;
     private final ApiRegistry registry;
     private final BrokerFeatures features;
@@ -50,6 +55,12 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (context.version() >= 3 && !(validSoftwareToken(request.get(ApiVersionsApi.Request.CLIENT_SOFTWARE_NAME))
+                && validSoftwareToken(request.get(ApiVersionsApi.Request.CLIENT_SOFTWARE_VERSION)))) {
+            // Kafka's ApiVersionsRequest.isValid: the error alone, no API list.
+            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
+                    .set(Response.ERROR_CODE, ErrorCode.INVALID_REQUEST.code()));
+        }
         Struct response = response(registry, ErrorCode.NONE);
         if (context.version() >= 3) {
             addFeatures(response, context.version() < 4);
@@ -77,6 +88,11 @@ public final class ApiVersionsHandler implements ApiHandler {
         }
     }
 
+    /** Kafka's client software name and version pattern (KIP-511): letters, digits, '-' and '.', alphanumeric at both ends. */
+    static boolean validSoftwareToken(String s) {
+        return s != null && SOFTWARE_TOKEN.matcher(s).matches();
+    }
+
     /** The answer to an ApiVersions request newer than ours: the same list, to be written as a v0 body. */
     public static Struct unsupportedVersionResponse(ApiRegistry registry) {
         return response(registry, ErrorCode.UNSUPPORTED_VERSION);
@@ -88,7 +104,7 @@ public final class ApiVersionsHandler implements ApiHandler {
             ApiSpec spec = handler.api();
             response.add(Response.API_KEYS)
                     .set(Response.ApiVersion.API_KEY, spec.key())
-                    .set(Response.ApiVersion.MIN_VERSION, advertisedMinVersion(spec))
+                    .set(Response.ApiVersion.MIN_VERSION, spec.minVersion())
                     .set(Response.ApiVersion.MAX_VERSION, advertisedMaxVersion(spec));
         });
         return response;
@@ -96,9 +112,5 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     private static short advertisedMaxVersion(ApiSpec spec) {
         return spec.key() == InitProducerIdApi.SPEC.key() ? INIT_PRODUCER_ID_ADVERTISED_MAX_VERSION : spec.maxVersion();
-    }
-
-    private static short advertisedMinVersion(ApiSpec spec) {
-        return spec.key() == ProduceApi.SPEC.key() ? PRODUCE_ADVERTISED_MIN_VERSION : spec.minVersion();
     }
 }

@@ -22,10 +22,18 @@ import java.util.function.UnaryOperator;
  * {@link RequestFields} and {@link ResponseFields}.
  */
 final class CommittedOffsetTopics {
-    /** One API's request topic and partition fields. */
+    /**
+     * One API's request topic and partition fields; {@code commitTimestamp} is OffsetCommit v1's per-partition
+     * commit time, null for an API without one.
+     */
     record RequestFields(Field<String> name, Field<UUID> topicId, Field<List<Struct>> partitions,
             Field<Integer> partitionIndex, Field<Long> committedOffset, Field<Integer> committedLeaderEpoch,
-            Field<String> committedMetadata) {
+            Field<String> committedMetadata, Field<Long> commitTimestamp) {
+        RequestFields(Field<String> name, Field<UUID> topicId, Field<List<Struct>> partitions,
+                Field<Integer> partitionIndex, Field<Long> committedOffset, Field<Integer> committedLeaderEpoch,
+                Field<String> committedMetadata) {
+            this(name, topicId, partitions, partitionIndex, committedOffset, committedLeaderEpoch, committedMetadata, null);
+        }
     }
 
     /** One API's response topic and partition fields. */
@@ -79,7 +87,9 @@ final class CommittedOffsetTopics {
                 resolved.valid.add(new OffsetCommitRequest.Partition(new TopicPartition(name, index),
                         p.get(requestFields.committedOffset()),
                         p.get(requestFields.committedLeaderEpoch()),
-                        p.get(requestFields.committedMetadata())));
+                        p.get(requestFields.committedMetadata()),
+                        requestFields.commitTimestamp() == null ? OffsetCommitRequest.Partition.NOW
+                                : p.get(requestFields.commitTimestamp())));
             }
         }
         return resolved;

@@ -28,7 +28,9 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * CreateTopics (key 19), versions 2-7. Checks run in Kafka's controller order: a name used twice in the
+ * CreateTopics (key 19), versions 0-7 (v0 has no validate_only and always creates; v0 results carry no error
+ * message; v2+ the throttle time: the old versions Kafka 4 dropped, served as Kafka 3.9 did, alike
+ * otherwise). Checks run in Kafka's controller order: a name used twice in the
  * request (INVALID_REQUEST, one result) and a name only the broker may create (INVALID_REQUEST, "Creation
  * of internal topic X is prohibited.": Kafka says so for __cluster_metadata; we also reserve
  * __consumer_offsets, __transaction_state and __share_group_state, which Kafka lets an admin create with

@@ -20,7 +20,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * DeleteTopics (key 20), versions 1-6. Topics by name (v1-5: TopicNames; v6: Topics with a name) or by
+ * DeleteTopics (key 20), versions 0-6 (v0 is v1 without the throttle time, which Kafka 4 dropped and 3.9
+ * served alike). Topics by name (v0-5: TopicNames; v6: Topics with a name) or by
  * topic id (v6: Topics with a null name). As in Kafka's controller: an entry with both or neither is
  * INVALID_REQUEST, a name or id given twice is INVALID_REQUEST ("Duplicate topic name/id."), an unknown
  * name is UNKNOWN_TOPIC_OR_PARTITION and an unknown id UNKNOWN_TOPIC_ID. A deleted topic's partition

@@ -41,7 +41,9 @@ import java.util.concurrent.CompletableFuture;
  * <li>Partitions: leader, leader epoch (v7+), replicas and ISR from the image; offline replicas (v5+) are
  *     those on fenced or unregistered brokers, and our own when its log dir went offline (an I/O error).
  *     A partition whose leader has no live endpoint is LEADER_NOT_AVAILABLE with leader -1
- *     (LISTENER_NOT_FOUND when the leader is live but lacks the client listener). So a single node leads
+ *     (v6+: LISTENER_NOT_FOUND when the leader is live but lacks the client listener). v0, as Kafka's
+ *     errorUnavailableEndpoints, lists only the replicas and ISR clients can reach, and a partition with a
+ *     live leader but a replica left out is REPLICA_NOT_AVAILABLE (v1+ lists them all). So a single node leads
  *     every partition with epoch 0, replicas and ISR [us]; a partition in an offline log dir is reported as
  *     Kafka 4 does once its only replica is lost: LEADER_NOT_AVAILABLE, leader -1, offline replicas [us];
  *     produce and fetch on it answer KAFKA_STORAGE_ERROR.</li>
@@ -66,6 +68,8 @@ public final class MetadataHandler implements ApiHandler {
     /** CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE. */
     static final int ALL_CLUSTER_OPERATIONS = bits(5, 7, 8, 9, 10, 11, 12);
     private static final UUID ZERO_ID = new UUID(0, 0);
+    /** Before v6 a leader without the client listener is LEADER_NOT_AVAILABLE, as in Kafka. */
+    private static final short FIRST_LISTENER_NOT_FOUND_VERSION = 6;
 
     private final TopicService topics;
     private final ClusterView cluster;
@@ -110,12 +114,12 @@ public final class MetadataHandler implements ApiHandler {
         boolean mustCreate = allowAutoCreate && wanted.stream()
                 .anyMatch(w -> image.topic(w.name).isEmpty() && creatable(w.name));
         if (mustCreate) {
-            return topics.async(() -> response(allTopics, byId, wanted, true, topicOps, clusterOps));
+            return topics.async(() -> response(version, allTopics, byId, wanted, true, topicOps, clusterOps));
         }
-        return CompletableFuture.completedFuture(response(allTopics, byId, wanted, false, topicOps, clusterOps));
+        return CompletableFuture.completedFuture(response(version, allTopics, byId, wanted, false, topicOps, clusterOps));
     }
 
-    private Struct response(boolean allTopics, boolean byId, List<Wanted> wanted, boolean autoCreate,
+    private Struct response(short version, boolean allTopics, boolean byId, List<Wanted> wanted, boolean autoCreate,
                             boolean topicOps, boolean clusterOps) {
         ClusterImage image = cluster.image();
         Struct response = Response.SCHEMA.newStruct()
@@ -136,7 +140,7 @@ public final class MetadataHandler implements ApiHandler {
             response.set(Response.CLUSTER_AUTHORIZED_OPERATIONS, ALL_CLUSTER_OPERATIONS);
         }
         if (allTopics) {
-            image.topics().values().forEach(t -> addTopic(response, image, t, topicOps));
+            image.topics().values().forEach(t -> addTopic(response, image, t, topicOps, version));
         } else if (byId) {
             Set<UUID> ids = new LinkedHashSet<>();
             wanted.forEach(w -> ids.add(w.id));
@@ -144,7 +148,7 @@ public final class MetadataHandler implements ApiHandler {
             for (UUID id : ids) {
                 TopicImage t = image.topic(id).orElse(null);
                 if (t != null) {
-                    addTopic(response, image, t, topicOps);
+                    addTopic(response, image, t, topicOps, version);
                 } else {
                     response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, ErrorCode.UNKNOWN_TOPIC_ID.code())
                             .set(MetadataResponseTopic.NAME, null).set(MetadataResponseTopic.TOPIC_ID, id);
@@ -170,7 +174,7 @@ public final class MetadataHandler implements ApiHandler {
                     t = current.topic(name).orElse(null);
                 }
                 if (t != null) {
-                    addTopic(response, current, t, topicOps);
+                    addTopic(response, current, t, topicOps, version);
                 } else {
                     response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, error.code())
                             .set(MetadataResponseTopic.NAME, name)
@@ -203,7 +207,18 @@ public final class MetadataHandler implements ApiHandler {
         return image.clusterId() != null ? image.clusterId() : topics.clusterId();
     }
 
-    private void addTopic(Struct response, ClusterImage image, TopicImage t, boolean topicOps) {
+    /** The brokers among {@code ids} that clients can reach on our listener, in order. */
+    private List<Integer> reachable(ClusterImage image, List<Integer> ids) {
+        List<Integer> out = new ArrayList<>(ids.size());
+        for (int id : ids) {
+            if (PartitionStates.aliveEndpoint(image, id, cluster.clientListener()) != null) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
+    private void addTopic(Struct response, ClusterImage image, TopicImage t, boolean topicOps, short version) {
         Struct topic = response.add(Response.TOPICS)
                 .set(MetadataResponseTopic.ERROR_CODE, ErrorCode.NONE.code())
                 .set(MetadataResponseTopic.NAME, t.name())
@@ -216,17 +231,23 @@ public final class MetadataHandler implements ApiHandler {
             PartitionRegistration reg = t.partitions().get(p);
             ErrorCode error = ErrorCode.NONE;
             int leader = reg.leader();
+            // v0 lists only reachable replicas and says so with REPLICA_NOT_AVAILABLE (Kafka's errorUnavailableEndpoints).
+            List<Integer> replicas = version == 0 ? reachable(image, reg.replicas()) : reg.replicas();
+            List<Integer> isr = version == 0 ? reachable(image, reg.isr()) : reg.isr();
             if (PartitionStates.aliveEndpoint(image, leader, cluster.clientListener()) == null) {
-                error = image.isActive(leader) ? ErrorCode.LISTENER_NOT_FOUND : ErrorCode.LEADER_NOT_AVAILABLE;
+                error = image.isActive(leader) && version >= FIRST_LISTENER_NOT_FOUND_VERSION
+                        ? ErrorCode.LISTENER_NOT_FOUND : ErrorCode.LEADER_NOT_AVAILABLE;
                 leader = PartitionRegistration.NO_LEADER;
+            } else if (replicas.size() < reg.replicas().size() || isr.size() < reg.isr().size()) {
+                error = ErrorCode.REPLICA_NOT_AVAILABLE;
             }
             topic.add(MetadataResponseTopic.PARTITIONS)
                     .set(MetadataResponsePartition.ERROR_CODE, error.code())
                     .set(MetadataResponsePartition.PARTITION_INDEX, p)
                     .set(MetadataResponsePartition.LEADER_ID, leader)
                     .set(MetadataResponsePartition.LEADER_EPOCH, reg.leaderEpoch())
-                    .set(MetadataResponsePartition.REPLICA_NODES, reg.replicas())
-                    .set(MetadataResponsePartition.ISR_NODES, reg.isr())
+                    .set(MetadataResponsePartition.REPLICA_NODES, replicas)
+                    .set(MetadataResponsePartition.ISR_NODES, isr)
                     .set(MetadataResponsePartition.OFFLINE_REPLICAS,
                             cluster.offlineReplicas(image, t.name(), reg, p));
         }

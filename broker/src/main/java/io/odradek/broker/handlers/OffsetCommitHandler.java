@@ -22,14 +22,24 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
 /**
- * OffsetCommit (key 8), versions 2-10. Members commit with their generation and member id; a generation
+ * OffsetCommit (key 8), versions 0-10. Members commit with their generation and member id; a generation
  * of -1 with no member id commits from outside group management (consumers using assign(), the admin
  * client), accepted while the group has no members — and creates a "simple" group when there is none.
  * Partitions of unknown topics fail with UNKNOWN_TOPIC_OR_PARTITION (v10, by topic id: UNKNOWN_TOPIC_ID)
- * and are not stored. v2-4 carry a retention time (an explicit expiry); v6+ the leader epoch; v7+
- * group.instance.id; v9+ an unknown group with a generation is GROUP_ID_NOT_FOUND (ILLEGAL_GENERATION
- * before), and the generation field is a KIP-848 member's epoch: a newer one is STALE_MEMBER_EPOCH, an
- * older one is accepted only for partitions the member held at that epoch (Kafka 4.4). Offsets are in {@code __consumer_offsets} before the response is sent.
+ * and are not stored. Offsets are in {@code __consumer_offsets} before the response is sent.
+ * <ul>
+ * <li>v0 carries no generation or member id: a simple commit, stored in {@code __consumer_offsets} like
+ *     every other version so OffsetFetch of any version reads it (Kafka kept v0 offsets in ZooKeeper, and
+ *     Kafka 3.9 in KRaft mode refused v0).</li>
+ * <li>v1 adds the generation, member id and a per-partition commit timestamp (-1 = now), stored as the
+ *     offset's commit time: a simple group's offsets expire {@code offsets.retention.minutes} after it, as
+ *     Kafka 3.9 did.</li>
+ * <li>v2-4 carry a retention time (an explicit expiry); v3+ the throttle time; v6+ the leader epoch; v7+
+ *     group.instance.id.</li>
+ * <li>v9+ an unknown group with a generation is GROUP_ID_NOT_FOUND (ILLEGAL_GENERATION before), and the
+ *     generation field is a KIP-848 member's epoch: a newer one is STALE_MEMBER_EPOCH, an older one is
+ *     accepted only for partitions the member held at that epoch (Kafka 4.4).</li>
+ * </ul>
  */
 public final class OffsetCommitHandler implements ApiHandler {
     /** v10 names topics by id; an id whose topic is gone by the lookup answers UNKNOWN_TOPIC_ID too. */
@@ -38,7 +48,7 @@ public final class OffsetCommitHandler implements ApiHandler {
             new CommittedOffsetTopics.RequestFields(OffsetCommitRequestTopic.NAME, OffsetCommitRequestTopic.TOPIC_ID,
                     OffsetCommitRequestTopic.PARTITIONS, OffsetCommitRequestPartition.PARTITION_INDEX,
                     OffsetCommitRequestPartition.COMMITTED_OFFSET, OffsetCommitRequestPartition.COMMITTED_LEADER_EPOCH,
-                    OffsetCommitRequestPartition.COMMITTED_METADATA),
+                    OffsetCommitRequestPartition.COMMITTED_METADATA, OffsetCommitRequestPartition.COMMIT_TIMESTAMP),
             new CommittedOffsetTopics.ResponseFields(Response.TOPICS, OffsetCommitResponseTopic.NAME,
                     OffsetCommitResponseTopic.TOPIC_ID, OffsetCommitResponseTopic.PARTITIONS,
                     OffsetCommitResponsePartition.PARTITION_INDEX, OffsetCommitResponsePartition.ERROR_CODE));

@@ -29,8 +29,12 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * OffsetFetch (key 9), versions 1-10. v1-7 ask for one group, v8+ for several at once (KIP-709), each
- * answered with its own group-level error. Null topics (v2+) asks for every committed partition. A
+ * OffsetFetch (key 9), versions 0-10. v0-7 ask for one group, v8+ for several at once (KIP-709), each
+ * answered with its own group-level error (v0-1 have no top-level error field: a group's error, such as
+ * COORDINATOR_LOAD_IN_PROGRESS, is every partition's). v0 reads the same store as every other version
+ * (Kafka read ZooKeeper for v0, where OffsetCommit v0 wrote); as Kafka's v0 path, a partition of an unknown
+ * topic, or out of its range, answers UNKNOWN_TOPIC_OR_PARTITION (v1+ answer it offset -1 with no error).
+ * Null topics (v2+) asks for every committed partition. A
  * partition without a committed offset — of an unknown group too — answers offset -1, leader epoch -1 and
  * metadata "" with no error, as Kafka does. v7+ require_stable: a partition whose transactional offset
  * commit (TxnOffsetCommit) is not yet committed or aborted answers UNSTABLE_OFFSET_COMMIT and offset -1, so
@@ -75,7 +79,7 @@ public final class OffsetFetchHandler implements ApiHandler {
             }
             List<AskedTopic> finalAsked = asked;
             return fetch(request.get(Request.GROUP_ID), null, -1, asked, requireStable(request, version))
-                    .thenApply(r -> singleGroupResponse(r, finalAsked));
+                    .thenApply(r -> singleGroupResponse(r, finalAsked, version));
         }
         List<CompletableFuture<Struct>> answers = new ArrayList<>();
         for (Struct g : request.get(Request.GROUPS)) {
@@ -131,7 +135,12 @@ public final class OffsetFetchHandler implements ApiHandler {
         return out;
     }
 
-    private static Struct singleGroupResponse(OffsetFetchResult r, List<AskedTopic> asked) {
+    /** v0: whether the partition exists, as Kafka's v0 path checked before reading an offset. */
+    private boolean exists(String topic, int partition) {
+        return topics.topic(topic).map(t -> partition >= 0 && partition < t.partitions()).orElse(false);
+    }
+
+    private Struct singleGroupResponse(OffsetFetchResult r, List<AskedTopic> asked, short version) {
         Struct response = Response.SCHEMA.newStruct().set(Response.ERROR_CODE, r.error().code());
         ErrorCode partitionError = r.error();
         if (asked == null) {
@@ -145,6 +154,10 @@ public final class OffsetFetchHandler implements ApiHandler {
                 Struct t = response.add(Response.TOPICS).set(OffsetFetchResponseTopic.NAME, a.name());
                 for (int p : a.partitions()) {
                     TopicPartition tp = new TopicPartition(a.name(), p);
+                    if (version == 0 && partitionError == ErrorCode.NONE && !exists(a.name(), p)) {
+                        fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, null, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+                        continue;
+                    }
                     fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, r.offsets().get(tp),
                             partitionError != ErrorCode.NONE ? partitionError : r.partitionError(tp));
                 }

@@ -90,7 +90,7 @@ class ApiVersionsHandlerTest {
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, BrokerFeatures.kafka44(EPOCH));
         registry.register(apiVersions).register(new InitProducerIdHandler(null, null));
-        Struct response = f.call(apiVersions, 4, ApiVersionsApi.Request.SCHEMA.newStruct());
+        Struct response = f.call(apiVersions, 4, javaClientRequest());
         assertThat(response.get(Response.API_KEYS)).extracting(k -> k.get(Response.ApiVersion.API_KEY) + ":"
                         + k.get(Response.ApiVersion.MIN_VERSION) + "-" + k.get(Response.ApiVersion.MAX_VERSION))
                 .containsExactly("18:0-5", "22:0-5");
@@ -105,10 +105,42 @@ class ApiVersionsHandlerTest {
                 .isEqualTo(List.of("metadata.version", "transaction.version", "group.version"));
     }
 
+    @Test
+    void v3AndLaterRefuseAClientSoftwareNameOrVersionOutsideKafkasPatternWithInvalidRequest() {
+        for (String[] bad : new String[][] {{"", "1.0"}, {"my client", "1.0"}, {"-kafka", "1.0"}, {"librdkafka", "2.0."},
+                {"kafka_python", "2.0.2"}}) {
+            Struct request = ApiVersionsApi.Request.SCHEMA.newStruct()
+                    .set(ApiVersionsApi.Request.CLIENT_SOFTWARE_NAME, bad[0])
+                    .set(ApiVersionsApi.Request.CLIENT_SOFTWARE_VERSION, bad[1]);
+            Struct response = f.call(handler, 3, request);
+            assertThat(response.get(Response.ERROR_CODE)).as("%s %s", bad[0], bad[1])
+                    .isEqualTo(io.odradek.wire.ErrorCode.INVALID_REQUEST.code());
+            assertThat(response.get(Response.API_KEYS)).isEmpty();
+        }
+        for (String[] good : new String[][] {{"librdkafka", "2.3.0"}, {"sarama", "dev"}, {"confluent-kafka-python", "2.3.0-rdkafka-2.3.0"},
+                {"a", "1"}}) {
+            Struct request = ApiVersionsApi.Request.SCHEMA.newStruct()
+                    .set(ApiVersionsApi.Request.CLIENT_SOFTWARE_NAME, good[0])
+                    .set(ApiVersionsApi.Request.CLIENT_SOFTWARE_VERSION, good[1]);
+            Struct response = f.call(handler, 4, request);
+            assertThat(response.get(Response.ERROR_CODE)).as("%s %s", good[0], good[1]).isZero();
+            assertThat(response.get(Response.API_KEYS)).extracting(k -> k.get(Response.ApiVersion.API_KEY)).containsExactly((short) 18);
+        }
+        // Before v3 there are no such fields to check.
+        assertThat(f.call(handler, 2, ApiVersionsApi.Request.SCHEMA.newStruct()).get(Response.ERROR_CODE)).isZero();
+    }
+
+    /** What Kafka's Java client sends at v3+. */
+    private static Struct javaClientRequest() {
+        return ApiVersionsApi.Request.SCHEMA.newStruct()
+                .set(ApiVersionsApi.Request.CLIENT_SOFTWARE_NAME, "apache-kafka-java")
+                .set(ApiVersionsApi.Request.CLIENT_SOFTWARE_VERSION, "4.4.0");
+    }
+
     /** Our response at {@code version}, encoded by our codec and decoded by Kafka's generated class. */
     private ApiVersionsResponseData kafkaRead(int version) {
         short v = (short) version;
-        Struct response = f.call(handler, version, ApiVersionsApi.Request.SCHEMA.newStruct());
+        Struct response = f.call(handler, version, javaClientRequest());
         WireWriter out = new WireWriter(UnpooledByteBufAllocator.DEFAULT);
         ApiVersionsApi.SPEC.response().write(out, response, v, ApiVersionsApi.SPEC.isFlexible(v));
         ByteBuf buf = (ByteBuf) out.finish().get(0);

@@ -7,6 +7,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import io.odradek.broker.cluster.TestClusterView;
 import io.odradek.broker.handlers.ClusterImages.FakeController;
+import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.cluster.QuorumInfo;
@@ -20,6 +21,9 @@ import io.odradek.wire.api.MetadataApi.Response.MetadataResponseTopic.MetadataRe
 import io.odradek.wire.schema.Struct;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,6 +83,54 @@ class ClusterMetadataHandlersTest {
             assertThat(p.get(MetadataResponsePartition.REPLICA_NODES)).containsExactly(4, 1);
             assertThat(p.get(MetadataResponsePartition.OFFLINE_REPLICAS)).containsExactly(4);
         });
+    }
+
+    @Test
+    void metadataV0ListsOnlyReachableReplicasAndFlagsTheRestWithReplicaNotAvailable() {
+        // An empty list at v0 is every topic; v0 filters replicas and ISR to live brokers (Kafka's errorUnavailableEndpoints).
+        Struct r = fx.call(metadata(ClusterImages.threeBrokers(), 1), 0, MetadataApi.Request.SCHEMA.newStruct());
+
+        List<Struct> topics = r.get(MetadataApi.Response.TOPICS);
+        assertThat(topics).extracting(t -> t.get(MetadataResponseTopic.NAME)).containsExactly("audit", "orders");
+        assertThat(topics.get(1).get(MetadataResponseTopic.PARTITIONS)).extracting(
+                        p -> p.get(MetadataResponsePartition.PARTITION_INDEX),
+                        p -> p.get(MetadataResponsePartition.ERROR_CODE),
+                        p -> p.get(MetadataResponsePartition.LEADER_ID),
+                        p -> p.get(MetadataResponsePartition.REPLICA_NODES),
+                        p -> p.get(MetadataResponsePartition.ISR_NODES))
+                .containsExactly(
+                        tuple(0, ErrorCode.REPLICA_NOT_AVAILABLE.code(), 1, List.of(1, 2), List.of(1, 2)),
+                        tuple(1, ErrorCode.REPLICA_NOT_AVAILABLE.code(), 2, List.of(2, 1), List.of(2, 1)),
+                        tuple(2, ErrorCode.LEADER_NOT_AVAILABLE.code(), -1, List.of(2), List.of()));
+        assertThat(topics.get(0).get(MetadataResponseTopic.PARTITIONS)).singleElement().satisfies(p -> {
+            assertThat(p.get(MetadataResponsePartition.ERROR_CODE)).isEqualTo(ErrorCode.REPLICA_NOT_AVAILABLE.code());
+            assertThat(p.get(MetadataResponsePartition.REPLICA_NODES)).containsExactly(1);
+        });
+
+        // v1 lists every replica and reports no error for a partition whose leader is live.
+        Struct v1 = fx.call(metadata(ClusterImages.threeBrokers(), 1), 1,
+                MetadataApi.Request.SCHEMA.newStruct().set(MetadataApi.Request.TOPICS, null));
+        assertThat(v1.get(MetadataApi.Response.TOPICS).get(1).get(MetadataResponseTopic.PARTITIONS)).extracting(
+                        p -> p.get(MetadataResponsePartition.ERROR_CODE), p -> p.get(MetadataResponsePartition.REPLICA_NODES))
+                .containsExactly(tuple(ErrorCode.NONE.code(), List.of(1, 2, 3)), tuple(ErrorCode.NONE.code(), List.of(2, 3, 1)),
+                        tuple(ErrorCode.LEADER_NOT_AVAILABLE.code(), List.of(3, 2)));
+    }
+
+    @Test
+    void aLeaderWithoutTheClientListenerIsListenerNotFoundFromV6AndLeaderNotAvailableBefore() {
+        ClusterImage base = ClusterImages.threeBrokers();
+        SortedMap<Integer, BrokerRegistration> brokers = new TreeMap<>(base.brokers());
+        brokers.put(2, new BrokerRegistration(2, 12, new UUID(7, 2),
+                List.of(new Endpoint("REPLICATION", "10.0.0.2", 10092)), "r2", false, false));
+        ClusterImage image = new ClusterImage(base.offset(), base.clusterId(), brokers, base.topics(), 0);
+
+        for (int version : new int[] {1, 5, 6, 12}) {
+            Struct r = fx.call(metadata(image, 1), version, MetadataApi.Request.SCHEMA.newStruct().set(MetadataApi.Request.TOPICS, null));
+            Struct ordersP1 = r.get(MetadataApi.Response.TOPICS).get(1).get(MetadataResponseTopic.PARTITIONS).get(1);
+            assertThat(ordersP1.get(MetadataResponsePartition.LEADER_ID)).as("v%d", version).isEqualTo(-1);
+            assertThat(ordersP1.get(MetadataResponsePartition.ERROR_CODE)).as("v%d", version).isEqualTo(version >= 6
+                    ? ErrorCode.LISTENER_NOT_FOUND.code() : ErrorCode.LEADER_NOT_AVAILABLE.code());
+        }
     }
 
     @Test

@@ -250,6 +250,36 @@ class TransactionHandlersTest {
     }
 
     @Test
+    void aKafka011ProducerRunsATransactionAtV0AndSeesInvalidProducerEpochOnceFenced() {
+        InitProducerIdHandler init = new InitProducerIdHandler(producerIds, coordinator);
+        Struct id = awaitNoRetriable(() -> init(init, 0, "tx-0", -1L, (short) -1), InitProducerIdApi.Response.ERROR_CODE);
+        assertThat(id.get(InitProducerIdApi.Response.ERROR_CODE)).isZero();
+        long pid = id.get(InitProducerIdApi.Response.PRODUCER_ID);
+        short epoch = id.get(InitProducerIdApi.Response.PRODUCER_EPOCH);
+        assertThat(pid).isNotNegative();
+
+        AddPartitionsToTxnHandler add = new AddPartitionsToTxnHandler(coordinator, f.topics);
+        assertThat(results(addV3(add, 0, "tx-0", pid, epoch, "orders", 0))).containsExactly("orders-0 " + ErrorCode.NONE);
+        Struct offsets = AddOffsetsToTxnApi.Request.SCHEMA.newStruct()
+                .set(AddOffsetsToTxnApi.Request.TRANSACTIONAL_ID, "tx-0").set(AddOffsetsToTxnApi.Request.PRODUCER_ID, pid)
+                .set(AddOffsetsToTxnApi.Request.PRODUCER_EPOCH, epoch).set(AddOffsetsToTxnApi.Request.GROUP_ID, "g");
+        assertThat(f.call(new AddOffsetsToTxnHandler(coordinator), 0, offsets).get(AddOffsetsToTxnApi.Response.ERROR_CODE)).isZero();
+
+        Struct ended = f.call(new EndTxnHandler(coordinator), 0, endTxn("tx-0", pid, epoch, true));
+        assertThat(ended.get(EndTxnApi.Response.ERROR_CODE)).isZero();
+        awaitMarkers(1);
+        assertThat(markers.get(0)).startsWith("commit " + pid + "/" + epoch + " ").contains("orders-0");
+
+        // A second producer with the same id fences it; a v0 client knows no PRODUCER_FENCED.
+        Struct second = init(init, 0, "tx-0", -1L, (short) -1);
+        assertThat(second.get(InitProducerIdApi.Response.PRODUCER_EPOCH)).isEqualTo((short) (epoch + 1));
+        assertThat(results(addV3(add, 0, "tx-0", pid, epoch, "orders", 1)))
+                .containsExactly("orders-1 " + ErrorCode.INVALID_PRODUCER_EPOCH);
+        assertThat(ErrorCode.forCode(f.call(new EndTxnHandler(coordinator), 0, endTxn("tx-0", pid, epoch, false))
+                .get(EndTxnApi.Response.ERROR_CODE))).isEqualTo(ErrorCode.INVALID_PRODUCER_EPOCH);
+    }
+
+    @Test
     void aV2EndTxnAnswersTheBumpedEpochToUseNext() {
         InitProducerIdHandler init = new InitProducerIdHandler(producerIds, coordinator);
         Struct id = awaitNoRetriable(() -> init(init, 5, "tx-c", -1L, (short) -1), InitProducerIdApi.Response.ERROR_CODE);

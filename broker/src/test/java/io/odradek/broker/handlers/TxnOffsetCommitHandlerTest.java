@@ -189,6 +189,21 @@ class TxnOffsetCommitHandlerTest {
     }
 
     @Test
+    void aV0TransactionalCommitIsReadByAV0OffsetFetchOnceItsTransactionCommits() {
+        assertThat(errorOf(txnCommit(0, "orders", 42L))).isZero();
+        assertThat(verified).containsExactly("tx 77/2 [" + OffsetsTopic.NAME + "-" + groups.partitionFor("etl") + "] add=false");
+        groups.completeTransaction(groups.partitionFor("etl"), PID, EPOCH, 0, true).join();
+
+        Struct request = OffsetFetchApi.Request.SCHEMA.newStruct().set(OffsetFetchApi.Request.GROUP_ID, "etl");
+        request.add(OffsetFetchApi.Request.TOPICS).set(OffsetFetchRequestTopic.NAME, "orders")
+                .set(OffsetFetchRequestTopic.PARTITION_INDEXES, List.of(1));
+        Struct p = f.call(new OffsetFetchHandler(groups, f.topics), 0, request).get(OffsetFetchApi.Response.TOPICS).get(0)
+                .get(OffsetFetchResponseTopic.PARTITIONS).get(0);
+        assertThat(p.get(OffsetFetchResponsePartition.COMMITTED_OFFSET) + " " + p.get(OffsetFetchResponsePartition.METADATA) + " "
+                + p.get(OffsetFetchResponsePartition.ERROR_CODE)).isEqualTo("42 m 0");
+    }
+
+    @Test
     void anUnknownTopicIsRefusedWithoutAskingTheTransactionCoordinator() {
         assertThat(errorOf(txnCommit(3, "nosuchtopic", 1L))).isEqualTo(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code());
         assertThat(errorOf(txnCommit(6, "nosuchtopic", 1L))).isEqualTo(ErrorCode.UNKNOWN_TOPIC_ID.code());

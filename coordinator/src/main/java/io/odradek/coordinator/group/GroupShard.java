@@ -388,7 +388,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
             }
             results.put(p.partition(), ErrorCode.NONE);
             records.add(new OffsetsRecord.OffsetCommit(req.groupId(), p.partition(),
-                    new OffsetAndMetadata(p.offset(), p.leaderEpoch(), metadata, now, expireTimestamp)));
+                    new OffsetAndMetadata(p.offset(), p.leaderEpoch(), metadata,
+                            p.commitTimestampMs() == OffsetCommitRequest.Partition.NOW ? now : p.commitTimestampMs(),
+                            expireTimestamp)));
         }
         write(records, true, null);
         return results;

@@ -16,7 +16,18 @@ public record OffsetCommitRequest(String groupId, int generationId, String membe
         partitions = List.copyOf(partitions);
     }
 
-    /** One partition's offset; metadata may be null (stored as ""). */
-    public record Partition(TopicPartition partition, long offset, int leaderEpoch, String metadata) {
+    /**
+     * One partition's offset; metadata may be null (stored as "").
+     *
+     * @param commitTimestampMs the commit time the client gives (OffsetCommit v1), or {@link #NOW}: stored as
+     *     the offset's commit timestamp, from which its retention is counted (Kafka 3.9 did the same)
+     */
+    public record Partition(TopicPartition partition, long offset, int leaderEpoch, String metadata, long commitTimestampMs) {
+        /** The commit timestamp meaning "the time the coordinator stores it" (Kafka's DEFAULT_TIMESTAMP). */
+        public static final long NOW = -1L;
+
+        public Partition(TopicPartition partition, long offset, int leaderEpoch, String metadata) {
+            this(partition, offset, leaderEpoch, metadata, NOW);
+        }
     }
 }

@@ -57,6 +57,30 @@ class GroupMembershipTest {
     }
 
     @Test
+    void aV0MembersSessionTimeoutIsAlsoItsRebalanceTimeout() {
+        fixture(0);
+        // JoinGroup v0 has no rebalance timeout (-1 from the codec): A's session timeout of 20 s serves.
+        List<JoinGroupResult> a = f.stableGroup("g", List.of(f.coordinator.joinGroup(v0Join("g", "", 20_000))));
+        CompletableFuture<JoinGroupResult> b = f.coordinator.joinGroup(v0Join("g", "", 6_000));
+        for (int second = 0; second < 18; second += 3) {
+            f.clock.advance(3_000); // A keeps its session alive but never rejoins
+            assertThat(f.heartbeat("g", a.get(0))).as("at %d s", second + 3).isEqualTo(ErrorCode.REBALANCE_IN_PROGRESS);
+        }
+        f.clock.advance(1_500);
+        assertThat(b).as("at 19.5 s the rebalance still waits for A: its 20 s, not B's 6 s").isNotDone();
+        f.clock.advance(1_000);
+        JoinGroupResult joined = b.join();
+        assertThat(joined.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(joined.generationId()).isEqualTo(2);
+        assertThat(joined.members()).extracting(JoinGroupResult.Member::memberId).containsExactly(joined.memberId());
+    }
+
+    private static JoinGroupRequest v0Join(String group, String memberId, int sessionTimeoutMs) {
+        return new JoinGroupRequest(group, memberId, null, "old-client", "/127.0.0.1", sessionTimeoutMs, -1, "consumer",
+                RANGE, null, (short) 0);
+    }
+
+    @Test
     void membersJoiningWithinTheInitialDelayShareOneGenerationAndFollowersWaitForTheLeadersAssignment() {
         fixture(3000);
         CompletableFuture<JoinGroupResult> a = f.joinNew("g", "a", RANGE);

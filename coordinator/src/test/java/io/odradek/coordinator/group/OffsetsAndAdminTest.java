@@ -196,6 +196,28 @@ class OffsetsAndAdminTest {
     }
 
     @Test
+    void aCommitTimestampGivenByTheClientIsStoredAndRetentionCountsFromIt() {
+        fixture(GroupCoordinatorConfig.from(Map.of("offsets.topic.num.partitions", "3",
+                "group.initial.rebalance.delay.ms", "0", "offsets.retention.minutes", "1",
+                "offsets.retention.check.interval.ms", "1000")));
+        long now = f.clock.nowMs();
+        // OffsetCommit v1 carries a commit timestamp per partition: one 59 s in the past, one -1 (now).
+        List<OffsetCommitRequest.Partition> parts = List.of(
+                new OffsetCommitRequest.Partition(ORDERS_0, 10L, -1, "", now - 59_000),
+                new OffsetCommitRequest.Partition(ORDERS_1, 20L, -1, "", OffsetCommitRequest.Partition.NOW));
+        assertThat(f.coordinator.commitOffsets(new OffsetCommitRequest("old-client", -1, "", null, -1, parts, (short) 1)).join())
+                .containsExactly(entry(ORDERS_0, ErrorCode.NONE), entry(ORDERS_1, ErrorCode.NONE));
+        Map<TopicPartition, OffsetAndMetadata> stored = f.coordinator.fetchOffsets("old-client", null).join().offsets();
+        assertThat(stored.get(ORDERS_0).commitTimestampMs()).isEqualTo(now - 59_000);
+        assertThat(stored.get(ORDERS_1).commitTimestampMs()).isEqualTo(now);
+
+        f.clock.advance(2_000); // ORDERS_0's commit is now 61 s old: past offsets.retention.minutes
+        assertThat(f.coordinator.fetchOffsets("old-client", null).join().offsets()).containsOnlyKeys(ORDERS_1);
+        f.restart();
+        assertThat(f.coordinator.fetchOffsets("old-client", null).join().offsets().get(ORDERS_1).offset()).isEqualTo(20L);
+    }
+
+    @Test
     void listGroupsFiltersByStateAndTypeAndDescribeShowsMembersOnlyWithMetadataWhenStable() {
         fixture(CoordinatorFixture.config(0));
         f.stableGroup("stable", List.of(f.joinNew("stable", "a", ORDERS)));
