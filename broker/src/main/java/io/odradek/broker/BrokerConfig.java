@@ -759,6 +759,13 @@ public final class BrokerConfig {
         }
     }
 
+    // ---- incremental fetch sessions (issue 9, sessions)
+
+    /** {@code max.incremental.fetch.session.cache.slots}: Kafka's fetch session cache size. */
+    public int maxIncrementalFetchSessionCacheSlots() {
+        return intValue("max.incremental.fetch.session.cache.slots");
+    }
+
     private String raw(String key) {
         Object v = values.get(key);
         return originals.getOrDefault(key, v == null ? "" : ConfigType.format(v));

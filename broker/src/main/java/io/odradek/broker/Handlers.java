@@ -3,6 +3,7 @@ package io.odradek.broker;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.fetch.session.FetchSessionCache;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
@@ -79,7 +80,9 @@ final class Handlers {
         PartitionLogs logs = PartitionLogs.of(services.topics);
         registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactionVerifier,
                         config.transactionPartitionVerificationEnable()))
-                .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes()))
+                // Fetch sessions (issue 9, sessions): one cache per broker, sessions of at most the broker's partitions.
+                .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes(),
+                        FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions())))
                 .register(new ListOffsetsHandler(services.partitions, services.cluster))
                 .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));

@@ -213,6 +213,11 @@ public final class BrokerConfigDef {
                 "Where the Ratis metadata log lives (in __cluster_metadata-ratis); default: the first log dir.");
         define("inter.broker.listener.name", STRING, null, ANY,
                 "The listener followers fetch from; default: the client listener (the only one served).");
+
+        // Incremental fetch sessions (issue 9, sessions): KIP-227's cache, as Kafka's FetchSessionCache.
+        define("max.incremental.fetch.session.cache.slots", INT, "1000", atLeast(0),
+                "Most incremental fetch sessions kept (split over 8 shards as Kafka: fewer than 8 means none);"
+                        + " a full fetch finding no room gets session id 0 and its fetcher keeps sending full fetches.");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();

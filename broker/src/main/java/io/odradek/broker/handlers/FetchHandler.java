@@ -8,6 +8,11 @@ import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.CurrentLeader;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.fetch.session.FetchContext;
+import io.odradek.broker.fetch.session.FetchSessionCache;
+import io.odradek.broker.fetch.session.PartitionRead;
+import io.odradek.broker.fetch.session.SessionPartition;
+import io.odradek.broker.topics.TopicService;
 import io.odradek.log.EpochEndOffset;
 import io.odradek.log.FileSlice;
 import io.odradek.log.LogException;
@@ -22,30 +27,49 @@ import io.odradek.wire.api.FetchApi;
 import io.odradek.wire.api.FetchApi.Request;
 import io.odradek.wire.api.FetchApi.Request.FetchTopic;
 import io.odradek.wire.api.FetchApi.Request.FetchTopic.FetchPartition;
+import io.odradek.wire.api.FetchApi.Request.ForgottenTopic;
 import io.odradek.wire.api.FetchApi.Response;
 import io.odradek.wire.api.FetchApi.Response.FetchableTopicResponse;
 import io.odradek.wire.api.FetchApi.Response.FetchableTopicResponse.PartitionData;
 import io.odradek.wire.schema.MemoryRecords;
+import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * Fetch (key 1), versions 4-18.
  *
  * <p>Behaviour / version notes:
  * <ul>
- * <li>No fetch sessions (KIP-227): every request is served in full and answered with session_id 0, which
- *     tells Kafka's {@code FetchSessionHandler} that no session was created, so it keeps sending full
- *     requests (session_id 0, epoch 0). An incremental request (epoch other than 0 / -1) names a session
- *     we cannot have: FETCH_SESSION_ID_NOT_FOUND at the top level, as Kafka answers for an unknown session;
- *     the client then starts over with a full request. forgotten_topics_data only matters in a session.</li>
- * <li>v13+ name topics by id (unknown: UNKNOWN_TOPIC_ID); older versions by name (unknown topic or
- *     partition: UNKNOWN_TOPIC_OR_PARTITION). Errored partitions carry -1 offsets and empty records.</li>
+ * <li>Fetch sessions (KIP-227, v7+), as Kafka's FetchManager / FetchContext (io.odradek.broker.fetch.session):
+ *     a full request (epoch 0) is answered in full and, if the session cache has room (Kafka's
+ *     {@code max.incremental.fetch.session.cache.slots}, 8 shards, eviction as Kafka's FetchSessionCache),
+ *     creates a session holding its partitions whose id the response carries (0: no room, the fetcher keeps
+ *     sending full requests). Epoch -1 (our own followers, and every request before v7) is served without a
+ *     session. A full request naming a session closes it. An incremental request (the session's id and the
+ *     epoch it expects) names only partitions that are new or whose fetch parameters changed, and
+ *     forgotten_topics_data the ones to drop; every partition of the session is read (in the session's order,
+ *     where those that last returned records come last), and the response carries only partitions with
+ *     something to say: records, a high watermark or log start offset different from what the session last
+ *     sent, an error, a diverging epoch (Kafka's rule; a last stable offset change alone is not sent). The
+ *     cached high watermarks and log starts move when the response is made, so a parked fetch records what it
+ *     finally sends; the cached fetch offsets move only when the fetcher names a partition again (Kafka's
+ *     clients do whenever their position moves). Errors, at the top level with no partitions:
+ *     FETCH_SESSION_ID_NOT_FOUND (unknown or evicted session), INVALID_FETCH_SESSION_EPOCH (not the expected
+ *     epoch; also when another request of the session came in while this one was parked: then with the
+ *     session's id), FETCH_SESSION_TOPIC_ID_ERROR (a session made by name used from v13, or the reverse). A
+ *     session made by id keeps a partition whose id is unknown (UNKNOWN_TOPIC_ID) and resolves it once the id
+ *     is known; when its topic is re-created under the same name, the partition answers INCONSISTENT_TOPIC_ID
+ *     until the fetcher replaces it. Sessions outlive connections, as in Kafka. Memory: a session holds at
+ *     most {@code odradek.max.partitions} partitions (a full request with more gets no session; an incremental
+ *     one growing past it closes its session and is served without one, as Kafka serves a session emptied).</li>
  * <li>Records are a slice of a segment file, written to the socket as a file region (sendfile with epoll):
  *     never read into the heap. Sizes as in Kafka's ReplicaManager (KIP-74): the response's max_bytes is
  *     capped at {@code fetch.max.bytes} (min_bytes at that cap), as Kafka does for consumers and replicas
@@ -88,29 +112,47 @@ import java.util.concurrent.CompletableFuture;
  *     transaction marker moving the last stable offset) the fetch re-reads on its connection's event loop and
  *     answers once min_bytes are there (read_committed counts only bytes below the LSO, as its reads stop
  *     there); after max_wait_ms it answers with whatever is there; if its connection closes it is dropped at
- *     once. Any partition error answers at once.</li>
+ *     once. Any partition error answers at once (but an unknown topic id, as in Kafka). A parked fetch of an
+ *     incremental session reads every partition of the session and records in the session what it finally
+ *     sends; if another request of the session came in meanwhile, it answers INVALID_FETCH_SESSION_EPOCH.</li>
+ * <li>Hooks: a partition's records for the response are made in one place ({@code records}); a throttled
+ *     response is {@code responseOf(session.throttled())} (Kafka's getThrottledResponse: no partitions, and
+ *     nothing recorded in the session as sent).</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
     private static final MemoryRecords NO_RECORDS = new MemoryRecords(Unpooled.EMPTY_BUFFER);
-    private static final int INITIAL_EPOCH = 0;
-    private static final int FINAL_EPOCH = -1;
+    /** Kafka's default {@code max.incremental.fetch.session.cache.slots}. */
+    public static final int DEFAULT_SESSION_SLOTS = 1000;
 
     private final PartitionLogs topics;
     private final Partitions partitions;
     private final ClusterView cluster;
     private final int fetchMaxBytes;
+    private final FetchSessionCache sessions;
+    /** A topic id's name, or null (resolves session partitions added while their id was unknown). */
+    private final Function<UUID, String> topicNames;
+
+    /** With Kafka's default session cache (1000 slots). */
+    public FetchHandler(PartitionLogs topics, Partitions partitions, ClusterView cluster, int fetchMaxBytes) {
+        this(topics, partitions, cluster, fetchMaxBytes,
+                FetchSessionCache.of(DEFAULT_SESSION_SLOTS, TopicService.DEFAULT_MAX_PARTITIONS));
+    }
 
     /**
      * @param cluster       the metadata image: who leads a partition this broker does not (KIP-951)
      * @param fetchMaxBytes Kafka's {@code fetch.max.bytes}: the most record bytes one response carries
      *                      (the first batch excepted, KIP-74)
+     * @param sessions      the broker's incremental fetch sessions
      */
-    public FetchHandler(PartitionLogs topics, Partitions partitions, ClusterView cluster, int fetchMaxBytes) {
+    public FetchHandler(PartitionLogs topics, Partitions partitions, ClusterView cluster, int fetchMaxBytes,
+            FetchSessionCache sessions) {
         this.topics = topics;
         this.partitions = partitions;
         this.cluster = cluster;
         this.fetchMaxBytes = fetchMaxBytes;
+        this.sessions = sessions;
+        this.topicNames = id -> topics.topicName(id).orElse(null);
     }
 
     @Override
@@ -120,20 +162,62 @@ public final class FetchHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
-        int epoch = request.get(Request.SESSION_EPOCH); // -1 (no session) before v7
-        if (epoch != INITIAL_EPOCH && epoch != FINAL_EPOCH) {
-            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
-                    .set(Response.THROTTLE_TIME_MS, 0)
-                    .set(Response.ERROR_CODE, ErrorCode.FETCH_SESSION_ID_NOT_FOUND.code())
-                    .set(Response.SESSION_ID, 0)
-                    .set(Response.RESPONSES, List.of()));
+        short version = context.version();
+        boolean byId = version >= 13;
+        // Before v7 session_id reads 0 and the epoch -1: sessionless.
+        FetchContext session = sessions.newContext(byId, request.get(Request.SESSION_ID), request.get(Request.SESSION_EPOCH),
+                fromReplica(version, request), requestedPartitions(request, byId), forgottenPartitions(request, byId),
+                topicNames);
+        PendingFetch fetch = new PendingFetch(context, request, session);
+        if (session instanceof FetchContext.SessionError) {
+            return CompletableFuture.completedFuture(fetch.response());
         }
-        PendingFetch fetch = new PendingFetch(context, request);
         long available = fetch.readAll();
         if (fetch.timeoutMs() <= 0 || fetch.watched.isEmpty() || available >= fetch.minBytes || fetch.answerNow) {
             return CompletableFuture.completedFuture(fetch.response());
         }
         return fetch.park(context);
+    }
+
+    /** The request's partitions, in order; topic ids are resolved to names once per topic. */
+    private List<SessionPartition> requestedPartitions(Struct request, boolean byId) {
+        List<Struct> requested = request.get(Request.TOPICS);
+        if (requested == null || requested.isEmpty()) {
+            return List.of(); // an incremental request with nothing new
+        }
+        int count = 0;
+        for (Struct topic : requested) {
+            count += topic.get(FetchTopic.PARTITIONS).size();
+        }
+        List<SessionPartition> out = new ArrayList<>(count);
+        for (Struct topic : requested) {
+            UUID id = byId ? topic.get(FetchTopic.TOPIC_ID) : null;
+            String name = byId ? topicNames.apply(id) : topic.get(FetchTopic.TOPIC);
+            for (Struct part : topic.get(FetchTopic.PARTITIONS)) {
+                out.add(new SessionPartition(id, name, part.get(FetchPartition.PARTITION),
+                        part.get(FetchPartition.FETCH_OFFSET), part.get(FetchPartition.PARTITION_MAX_BYTES),
+                        part.get(FetchPartition.CURRENT_LEADER_EPOCH), part.get(FetchPartition.LAST_FETCHED_EPOCH),
+                        part.get(FetchPartition.LOG_START_OFFSET)));
+            }
+        }
+        return out;
+    }
+
+    /** forgotten_topics_data (v7+), as keys of the session's partitions. */
+    private static List<SessionPartition> forgottenPartitions(Struct request, boolean byId) {
+        List<Struct> forgotten = request.get(Request.FORGOTTEN_TOPICS_DATA);
+        if (forgotten == null || forgotten.isEmpty()) {
+            return List.of();
+        }
+        List<SessionPartition> out = new ArrayList<>();
+        for (Struct topic : forgotten) {
+            UUID id = byId ? topic.get(ForgottenTopic.TOPIC_ID) : null;
+            String name = byId ? null : topic.get(ForgottenTopic.TOPIC);
+            for (int partition : topic.get(ForgottenTopic.PARTITIONS)) {
+                out.add(SessionPartition.key(id, name, partition));
+            }
+        }
+        return out;
     }
 
     /** Replica fetches name their broker: replica_id before v15, replica_state from v15. */
@@ -156,14 +240,21 @@ public final class FetchHandler implements ApiHandler {
         return state == null ? -1L : state.get(Request.ReplicaState.REPLICA_EPOCH);
     }
 
-    /** One requested partition: resolved once, re-read on every check. */
-    private static final class PartitionFetch {
+    /**
+     * One partition being read: its request parameters as they were when the request came (copied, since a
+     * session's cached partition may change under a later request), resolved once, re-read on every check.
+     */
+    private static final class PartitionFetch implements PartitionRead {
+        final SessionPartition requested;
+        final UUID topicId;
+        final String topic;
         final int index;
         final long fetchOffset;
         final int maxBytes;
         final int currentLeaderEpoch;
-        final Partition partition;
-        final ErrorCode lookupError;
+        final int lastFetchedEpoch;
+        Partition partition;
+        ErrorCode lookupError;
         ErrorCode error;
         /** Where the fetcher's log diverged from ours (then no records are read), else null. */
         EpochEndOffset diverging;
@@ -173,20 +264,49 @@ public final class FetchHandler implements ApiHandler {
         long highWatermark;
         long lastStableOffset;
         long logStartOffset;
+        /** read_committed: the aborted transactions of the data returned (made with the response). */
+        List<Struct> aborted;
 
-        PartitionFetch(int index, long fetchOffset, int maxBytes, int currentLeaderEpoch, Partition partition,
-                ErrorCode lookupError) {
-            this.index = index;
-            this.fetchOffset = fetchOffset;
-            this.maxBytes = maxBytes;
-            this.currentLeaderEpoch = currentLeaderEpoch;
-            this.partition = partition;
-            this.lookupError = lookupError;
-            this.error = lookupError;
+        PartitionFetch(SessionPartition requested) {
+            this.requested = requested;
+            this.topicId = requested.topicId();
+            this.topic = requested.topic();
+            this.index = requested.partition();
+            this.fetchOffset = requested.fetchOffset();
+            this.maxBytes = requested.maxBytes();
+            this.currentLeaderEpoch = requested.currentLeaderEpoch();
+            this.lastFetchedEpoch = requested.lastFetchedEpoch();
         }
-    }
 
-    private record TopicFetch(String name, UUID id, PartitionFetch[] partitions) {
+        @Override
+        public SessionPartition sessionPartition() {
+            return requested;
+        }
+
+        @Override
+        public boolean hasRecords() {
+            return error == ErrorCode.NONE && diverging == null && slice != null;
+        }
+
+        @Override
+        public boolean hasError() {
+            return error != ErrorCode.NONE;
+        }
+
+        @Override
+        public boolean hasDivergingEpoch() {
+            return error == ErrorCode.NONE && diverging != null;
+        }
+
+        @Override
+        public long highWatermark() {
+            return highWatermark;
+        }
+
+        @Override
+        public long logStartOffset() {
+            return logStartOffset;
+        }
     }
 
     /**
@@ -198,16 +318,18 @@ public final class FetchHandler implements ApiHandler {
         final int maxBytes;
         final boolean readCommitted;
         final FetchIsolation isolation;
-        final TopicFetch[] topics;
+        final FetchContext session;
+        final List<PartitionFetch> fetches = new ArrayList<>();
         final List<Partition> watched = new ArrayList<>();
         final short version;
         /** A partition error or divergence: the fetch is answered without waiting for min_bytes. */
         boolean answerNow;
         final CompletableFuture<Struct> future = new CompletableFuture<>();
 
-        PendingFetch(RequestContext context, Struct request) {
+        PendingFetch(RequestContext context, Struct request, FetchContext session) {
             super(request.get(Request.MAX_WAIT_MS), context.executor());
             this.version = context.version();
+            this.session = session;
             // Kafka's KafkaApis: the response is capped by fetch.max.bytes, and min_bytes by that cap.
             this.maxBytes = Math.min(request.get(Request.MAX_BYTES), fetchMaxBytes);
             this.minBytes = Math.min(request.get(Request.MIN_BYTES), maxBytes);
@@ -215,36 +337,35 @@ public final class FetchHandler implements ApiHandler {
             this.isolation = FetchIsolation.of(replicaId >= 0, request.get(Request.ISOLATION_LEVEL));
             // Kafka lists aborted transactions only for reads bounded by the LSO (never for replicas).
             this.readCommitted = isolation == FetchIsolation.TXN_COMMITTED;
-            boolean byId = context.version() >= 13;
-            List<Struct> requested = request.get(Request.TOPICS);
-            this.topics = new TopicFetch[requested.size()];
-            for (int t = 0; t < this.topics.length; t++) {
-                Struct topic = requested.get(t);
-                UUID id = byId ? topic.get(FetchTopic.TOPIC_ID) : null;
-                String name = byId ? FetchHandler.this.topics.topicName(id).orElse(null) : topic.get(FetchTopic.TOPIC);
-                List<Struct> parts = topic.get(FetchTopic.PARTITIONS);
-                PartitionFetch[] fetches = new PartitionFetch[parts.size()];
-                for (int p = 0; p < fetches.length; p++) {
-                    Struct part = parts.get(p);
-                    int index = part.get(FetchPartition.PARTITION);
-                    Partition partition = name == null ? null : partitions.partition(name, index).orElse(null);
-                    ErrorCode lookupError = name == null ? ErrorCode.UNKNOWN_TOPIC_ID
-                            : partition != null ? ErrorCode.NONE
-                            // Kafka: a partition the metadata knows but this broker holds no replica of.
-                            : cluster.image().partition(name, index).isPresent() ? ErrorCode.NOT_LEADER_OR_FOLLOWER
-                            : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-                    PartitionFetch fetch = new PartitionFetch(index, part.get(FetchPartition.FETCH_OFFSET),
-                            part.get(FetchPartition.PARTITION_MAX_BYTES), part.get(FetchPartition.CURRENT_LEADER_EPOCH),
-                            partition, lookupError);
-                    fetches[p] = fetch;
-                    if (partition != null) {
-                        watched.add(partition);
-                        beforeFirstRead(fetch, part.get(FetchPartition.LAST_FETCHED_EPOCH), replicaId,
-                                replicaEpoch(version, request));
-                    }
+            // Copied under the session's lock; looked up after it.
+            session.forEachPartition(p -> fetches.add(new PartitionFetch(p)));
+            long replicaEpoch = replicaEpoch(version, request);
+            for (PartitionFetch fetch : fetches) {
+                resolve(fetch);
+                if (fetch.partition != null) {
+                    watched.add(fetch.partition);
+                    beforeFirstRead(fetch, replicaId, replicaEpoch);
                 }
-                this.topics[t] = new TopicFetch(name, id, fetches);
             }
+        }
+
+        private void resolve(PartitionFetch p) {
+            Partition partition = p.topic == null ? null : partitions.partition(p.topic, p.index).orElse(null);
+            if (p.topic == null) {
+                p.lookupError = ErrorCode.UNKNOWN_TOPIC_ID;
+            } else if (partition == null) {
+                // Kafka: a partition the metadata knows but this broker holds no replica of.
+                p.lookupError = cluster.image().partition(p.topic, p.index).isPresent()
+                        ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+            } else if (p.topicId != null && partition.log().topicId() != null && !p.topicId.equals(partition.log().topicId())) {
+                // A session's partition cached by the id of a topic since re-created under the same name (Kafka).
+                p.lookupError = ErrorCode.INCONSISTENT_TOPIC_ID;
+                partition = null;
+            } else {
+                p.lookupError = ErrorCode.NONE;
+            }
+            p.partition = partition;
+            p.error = p.lookupError;
         }
 
         /**
@@ -252,13 +373,13 @@ public final class FetchHandler implements ApiHandler {
          * divergence check when the fetcher names the epoch of its last fetched batch, then, for a follower whose
          * log does not diverge, its fetch state. A leadership error is left to {@link #readAll}.
          */
-        private void beforeFirstRead(PartitionFetch p, int lastFetchedEpoch, int replicaId, long replicaEpoch) {
+        private void beforeFirstRead(PartitionFetch p, int replicaId, long replicaEpoch) {
             if (p.partition.checkLeader(p.currentLeaderEpoch) != ErrorCode.NONE) {
                 return;
             }
             try {
-                if (lastFetchedEpoch >= 0) {
-                    Optional<EpochEndOffset> diverging = p.partition.divergingEpoch(lastFetchedEpoch, p.fetchOffset);
+                if (p.lastFetchedEpoch >= 0) {
+                    Optional<EpochEndOffset> diverging = p.partition.divergingEpoch(p.lastFetchedEpoch, p.fetchOffset);
                     if (diverging.isPresent()) {
                         EpochEndOffset end = diverging.get();
                         if (end.leaderEpoch() < 0 || end.endOffset() < 0) {
@@ -284,119 +405,138 @@ public final class FetchHandler implements ApiHandler {
             int remaining = maxBytes;
             boolean firstBatchWhole = true; // KIP-74, until a partition returns data
             answerNow = false;
-            for (TopicFetch topic : topics) {
-                for (PartitionFetch p : topic.partitions()) {
-                    p.slice = null;
-                    if (p.lookupError != ErrorCode.NONE) {
-                        answerNow = true;
-                        continue;
+            for (PartitionFetch p : fetches) {
+                p.slice = null;
+                if (p.lookupError != ErrorCode.NONE) {
+                    // Kafka answers an unknown topic id beside the read: it does not cut a long poll short.
+                    answerNow |= p.lookupError != ErrorCode.UNKNOWN_TOPIC_ID;
+                    continue;
+                }
+                ErrorCode leadership = p.partition.checkLeader(p.currentLeaderEpoch);
+                if (leadership != ErrorCode.NONE) {
+                    p.error = leadership;
+                    answerNow = true;
+                    continue;
+                }
+                if (p.checkError != null) {
+                    p.error = p.checkError;
+                    answerNow = true;
+                    continue;
+                }
+                if (p.diverging != null) {
+                    // Answered now without records: the follower truncates first.
+                    p.error = ErrorCode.NONE;
+                    p.highWatermark = p.partition.highWatermark();
+                    p.lastStableOffset = p.partition.lastStableOffset();
+                    p.logStartOffset = p.partition.logStartOffset();
+                    answerNow = true;
+                    continue;
+                }
+                int limit = Math.max(0, Math.min(p.maxBytes, remaining));
+                try {
+                    FileSlice slice = p.partition.read(p.fetchOffset, limit, isolation);
+                    // Offsets after the read: they only grow, so a consumer never gets records past the reported ones.
+                    p.highWatermark = p.partition.highWatermark();
+                    p.lastStableOffset = p.partition.lastStableOffset();
+                    p.logStartOffset = p.partition.logStartOffset();
+                    p.error = ErrorCode.NONE;
+                    if (slice.size() > limit && !firstBatchWhole) {
+                        continue; // over this partition's share; a later fetch gets it
                     }
-                    ErrorCode leadership = p.partition.checkLeader(p.currentLeaderEpoch);
-                    if (leadership != ErrorCode.NONE) {
-                        p.error = leadership;
-                        answerNow = true;
-                        continue;
+                    if (slice.size() > 0) {
+                        p.slice = slice;
+                        firstBatchWhole = false;
+                        remaining = Math.max(0, remaining - slice.size());
+                        total += slice.size();
                     }
-                    if (p.checkError != null) {
-                        p.error = p.checkError;
-                        answerNow = true;
-                        continue;
-                    }
-                    if (p.diverging != null) {
-                        // Answered now without records: the follower truncates first.
-                        p.error = ErrorCode.NONE;
-                        p.highWatermark = p.partition.highWatermark();
-                        p.lastStableOffset = p.partition.lastStableOffset();
-                        p.logStartOffset = p.partition.logStartOffset();
-                        answerNow = true;
-                        continue;
-                    }
-                    int limit = Math.max(0, Math.min(p.maxBytes, remaining));
-                    try {
-                        FileSlice slice = p.partition.read(p.fetchOffset, limit, isolation);
-                        // Offsets after the read: they only grow, so a consumer never gets records past the reported ones.
-                        p.highWatermark = p.partition.highWatermark();
-                        p.lastStableOffset = p.partition.lastStableOffset();
-                        p.logStartOffset = p.partition.logStartOffset();
-                        p.error = ErrorCode.NONE;
-                        if (slice.size() > limit && !firstBatchWhole) {
-                            continue; // over this partition's share; a later fetch gets it
-                        }
-                        if (slice.size() > 0) {
-                            p.slice = slice;
-                            firstBatchWhole = false;
-                            remaining = Math.max(0, remaining - slice.size());
-                            total += slice.size();
-                        }
-                    } catch (LogException e) {
-                        p.error = e.errorCode();
-                        answerNow = true;
-                    }
+                } catch (LogException e) {
+                    p.error = e.errorCode();
+                    answerNow = true;
                 }
             }
             return total;
         }
 
+        /**
+         * The response: the session decides which partitions it carries (all but for an incremental session)
+         * and records what it sends, so this runs once, when the fetch is answered.
+         */
         Struct response() {
-            Struct response = Response.SCHEMA.newStruct()
-                    .set(Response.THROTTLE_TIME_MS, 0)
-                    .set(Response.ERROR_CODE, ErrorCode.NONE.code())
-                    .set(Response.SESSION_ID, 0);
-            Map<Integer, CurrentLeader> nodeEndpoints = null;
-            for (TopicFetch topic : topics) {
-                Struct t = response.add(Response.RESPONSES);
-                if (topic.id() != null) {
-                    t.set(FetchableTopicResponse.TOPIC_ID, topic.id());
-                } else {
-                    t.set(FetchableTopicResponse.TOPIC, topic.name());
-                }
-                for (PartitionFetch p : topic.partitions()) {
-                    Struct out = t.add(FetchableTopicResponse.PARTITIONS).set(PartitionData.PARTITION_INDEX, p.index);
-                    List<Struct> aborted = null;
-                    if (readCommitted && p.error == ErrorCode.NONE) {
+            if (readCommitted) {
+                for (PartitionFetch p : fetches) {
+                    if (p.error == ErrorCode.NONE && p.diverging == null) {
                         try {
-                            aborted = abortedTransactions(p);
+                            p.aborted = abortedTransactions(p);
                         } catch (LogException e) {
                             // Without its aborted list the data would read as committed: answer the error instead.
                             p.error = e.errorCode();
                         }
                     }
-                    if (p.error != ErrorCode.NONE) {
-                        out.set(PartitionData.ERROR_CODE, p.error.code())
-                                .set(PartitionData.HIGH_WATERMARK, -1L)
-                                .set(PartitionData.LAST_STABLE_OFFSET, -1L)
-                                .set(PartitionData.LOG_START_OFFSET, -1L)
-                                .set(PartitionData.ABORTED_TRANSACTIONS, null)
-                                .set(PartitionData.RECORDS, NO_RECORDS);
-                        if (version >= 16 && (p.error == ErrorCode.NOT_LEADER_OR_FOLLOWER
-                                || p.error == ErrorCode.FENCED_LEADER_EPOCH)) {
-                            CurrentLeader leader = CurrentLeader.of(cluster, topic.name(), p.index, p.partition);
-                            out.set(PartitionData.CURRENT_LEADER, PartitionData.LeaderIdAndEpoch.SCHEMA.newStruct()
-                                    .set(PartitionData.LeaderIdAndEpoch.LEADER_ID, leader.leaderId())
-                                    .set(PartitionData.LeaderIdAndEpoch.LEADER_EPOCH, leader.leaderEpoch()));
-                            if (nodeEndpoints == null) {
-                                nodeEndpoints = CurrentLeader.newNodeEndpoints();
-                            }
-                            leader.addTo(nodeEndpoints);
-                        }
-                    } else if (p.diverging != null) {
-                        out.set(PartitionData.ERROR_CODE, ErrorCode.NONE.code())
-                                .set(PartitionData.HIGH_WATERMARK, p.highWatermark)
-                                .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
-                                .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
-                                .set(PartitionData.DIVERGING_EPOCH, PartitionData.EpochEndOffset.SCHEMA.newStruct()
-                                        .set(PartitionData.EpochEndOffset.EPOCH, p.diverging.leaderEpoch())
-                                        .set(PartitionData.EpochEndOffset.END_OFFSET, p.diverging.endOffset()))
-                                .set(PartitionData.ABORTED_TRANSACTIONS, readCommitted ? List.of() : null)
-                                .set(PartitionData.RECORDS, NO_RECORDS);
+                }
+            }
+            return responseOf(session.answer(fetches));
+        }
+
+        /**
+         * The response for what the session answered ({@link FetchContext#answer}, or
+         * {@link FetchContext#throttled} for a throttled client: no partitions, nothing recorded as sent).
+         */
+        Struct responseOf(FetchContext.Answer<PartitionFetch> answer) {
+            Struct response = Response.SCHEMA.newStruct()
+                    .set(Response.THROTTLE_TIME_MS, 0)
+                    .set(Response.ERROR_CODE, answer.error().code())
+                    .set(Response.SESSION_ID, answer.sessionId())
+                    .set(Response.RESPONSES, List.of());
+            Map<Integer, CurrentLeader> nodeEndpoints = null;
+            Struct t = null;
+            PartitionFetch previous = null;
+            for (PartitionFetch p : answer.partitions()) {
+                // Consecutive partitions of one topic share its entry, as in Kafka's FetchResponse.
+                if (previous == null || !sameTopic(previous, p)) {
+                    t = response.add(Response.RESPONSES);
+                    if (p.topicId != null) {
+                        t.set(FetchableTopicResponse.TOPIC_ID, p.topicId);
                     } else {
-                        out.set(PartitionData.ERROR_CODE, ErrorCode.NONE.code())
-                                .set(PartitionData.HIGH_WATERMARK, p.highWatermark)
-                                .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
-                                .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
-                                .set(PartitionData.ABORTED_TRANSACTIONS, aborted)
-                                .set(PartitionData.RECORDS, p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS);
+                        t.set(FetchableTopicResponse.TOPIC, p.topic);
                     }
+                }
+                previous = p;
+                Struct out = t.add(FetchableTopicResponse.PARTITIONS).set(PartitionData.PARTITION_INDEX, p.index);
+                if (p.error != ErrorCode.NONE) {
+                    out.set(PartitionData.ERROR_CODE, p.error.code())
+                            .set(PartitionData.HIGH_WATERMARK, -1L)
+                            .set(PartitionData.LAST_STABLE_OFFSET, -1L)
+                            .set(PartitionData.LOG_START_OFFSET, -1L)
+                            .set(PartitionData.ABORTED_TRANSACTIONS, null)
+                            .set(PartitionData.RECORDS, NO_RECORDS);
+                    if (version >= 16 && (p.error == ErrorCode.NOT_LEADER_OR_FOLLOWER
+                            || p.error == ErrorCode.FENCED_LEADER_EPOCH)) {
+                        CurrentLeader leader = CurrentLeader.of(cluster, p.topic, p.index, p.partition);
+                        out.set(PartitionData.CURRENT_LEADER, PartitionData.LeaderIdAndEpoch.SCHEMA.newStruct()
+                                .set(PartitionData.LeaderIdAndEpoch.LEADER_ID, leader.leaderId())
+                                .set(PartitionData.LeaderIdAndEpoch.LEADER_EPOCH, leader.leaderEpoch()));
+                        if (nodeEndpoints == null) {
+                            nodeEndpoints = CurrentLeader.newNodeEndpoints();
+                        }
+                        leader.addTo(nodeEndpoints);
+                    }
+                } else if (p.diverging != null) {
+                    out.set(PartitionData.ERROR_CODE, ErrorCode.NONE.code())
+                            .set(PartitionData.HIGH_WATERMARK, p.highWatermark)
+                            .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
+                            .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
+                            .set(PartitionData.DIVERGING_EPOCH, PartitionData.EpochEndOffset.SCHEMA.newStruct()
+                                    .set(PartitionData.EpochEndOffset.EPOCH, p.diverging.leaderEpoch())
+                                    .set(PartitionData.EpochEndOffset.END_OFFSET, p.diverging.endOffset()))
+                            .set(PartitionData.ABORTED_TRANSACTIONS, readCommitted ? List.of() : null)
+                            .set(PartitionData.RECORDS, NO_RECORDS);
+                } else {
+                    out.set(PartitionData.ERROR_CODE, ErrorCode.NONE.code())
+                            .set(PartitionData.HIGH_WATERMARK, p.highWatermark)
+                            .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
+                            .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
+                            .set(PartitionData.ABORTED_TRANSACTIONS, p.aborted)
+                            .set(PartitionData.RECORDS, records(p));
                 }
             }
             if (nodeEndpoints != null) {
@@ -409,6 +549,18 @@ public final class FetchHandler implements ApiHandler {
                 }
             }
             return response;
+        }
+
+        /**
+         * The one place a partition's records are produced for the response: the segment slice, sent as a
+         * file region (zero-copy), or nothing.
+         */
+        private Records records(PartitionFetch p) {
+            return p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS;
+        }
+
+        private static boolean sameTopic(PartitionFetch a, PartitionFetch b) {
+            return a.topicId != null ? a.topicId.equals(b.topicId) : Objects.equals(a.topic, b.topic);
         }
 
         /**

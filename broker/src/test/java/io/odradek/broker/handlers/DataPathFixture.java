@@ -83,6 +83,21 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
         return id;
     }
 
+    /** The topic deleted and created again under its name: new, empty logs (in {@code newDir}) with a new id. */
+    UUID recreateTopic(String topic, int partitions, Path newDir) {
+        UUID id = UUID.randomUUID();
+        ids.put(topic, id);
+        for (int p = 0; p < partitions; p++) {
+            PartitionLog old = logs.put(topic + "-" + p, PartitionLog.open(newDir, topic, p, LogConfig.defaults(),
+                    PartitionLog.Options.defaults().withTopicId(id)));
+            if (old != null) {
+                old.close();
+            }
+        }
+        cluster.addTopic(topic, id, partitions);
+        return id;
+    }
+
     /** A topic whose high watermark stays at 0 until the test moves follower 2 (acks=all waits). */
     UUID createTopicWithLaggingFollower(String topic, int partitions) {
         withLaggingFollower.add(topic);

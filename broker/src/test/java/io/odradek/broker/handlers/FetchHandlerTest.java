@@ -134,7 +134,7 @@ class FetchHandlerTest {
     }
 
     @Test
-    void incrementalSessionsAreUnknownAndFullRequestsGetNoSession() {
+    void anUnknownSessionIsRefusedAndAFullRequestNamingItIsServedWithANewSession() {
         fx.append("orders", 0, 1L, "a");
         Struct incremental = fetchRequest(0, 1, "orders", 0, 0L).set(Request.SESSION_ID, 17).set(Request.SESSION_EPOCH, 3);
         Struct refused = fx.callAndWait(handler, 12, incremental);
@@ -142,11 +142,11 @@ class FetchHandlerTest {
         assertThat(refused.get(Response.SESSION_ID)).isZero();
         assertThat(refused.get(Response.RESPONSES)).isEmpty();
 
-        // A full request that closes an old session (epoch 0 with an id) is served sessionless.
+        // A full request that closes an old session (epoch 0 with an id) is served in full and opens a new one.
         Struct full = fetchRequest(0, 1, "orders", 0, 0L).set(Request.SESSION_ID, 17).set(Request.SESSION_EPOCH, 0);
         Struct served = fx.callAndWait(handler, 12, full);
         assertThat(served.get(Response.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
-        assertThat(served.get(Response.SESSION_ID)).isZero();
+        assertThat(served.get(Response.SESSION_ID)).isPositive();
         assertThat(DataPathFixture.records(partition(served, 0, 0).get(PartitionData.RECORDS))).containsExactly("0:k-a=a");
     }
 
@@ -380,7 +380,7 @@ class FetchHandlerTest {
     }
 
     /** Writes the frame's parts as the channel would (file regions by transferTo) and releases them. */
-    private static ByteBuffer gather(List<Object> parts) throws Exception {
+    static ByteBuffer gather(List<Object> parts) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         WritableByteChannel channel = Channels.newChannel(out);
         for (Object part : parts) {
