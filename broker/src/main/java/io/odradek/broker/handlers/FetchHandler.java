@@ -6,6 +6,7 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.CurrentLeader;
+import io.odradek.broker.fetch.DownConvertedRecords;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.fetch.session.FetchContext;
@@ -15,6 +16,7 @@ import io.odradek.broker.fetch.session.SessionPartition;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.log.EpochEndOffset;
 import io.odradek.log.FileSlice;
+import io.odradek.log.LogConfig;
 import io.odradek.log.LogException;
 import io.odradek.log.txn.AbortedTxn;
 import io.odradek.replication.partition.DelayedOperation;
@@ -44,10 +46,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Fetch (key 1), versions 4-18.
+ * Fetch (key 1), versions 0-18.
  *
  * <p>Behaviour / version notes:
  * <ul>
+ * <li>v0-3 (Kafka 3.9's; read_uncommitted only, no log start or LSO; v3 adds max_bytes) get the response's
+ *     v2 batches converted to magic 0 (v0-1) or magic 1 (v2-3) message sets ({@code DownConvertedRecords}):
+ *     control batches dropped, heap-built per response, and UNSUPPORTED_COMPRESSION_TYPE for zstd (the topic's
+ *     compression.type or a first zstd batch), as Kafka 3.9 did. v0-2 have no KIP-74: a partition's read is
+ *     cut at its limit, so a first batch larger than it converts to nothing (as in Kafka 3.9). v4+ are
+ *     untouched: the records stay a file region. v0-5 get NOT_LEADER_OR_FOLLOWER for KAFKA_STORAGE_ERROR,
+ *     which they do not know (as Kafka).</li>
  * <li>Fetch sessions (KIP-227, v7+), as Kafka's FetchManager / FetchContext (io.odradek.broker.fetch.session):
  *     a full request (epoch 0) is answered in full and, if the session cache has room (Kafka's
  *     {@code max.incremental.fetch.session.cache.slots}, 8 shards, eviction as Kafka's FetchSessionCache),
@@ -502,6 +511,11 @@ public final class FetchHandler implements ApiHandler {
                 }
                 previous = p;
                 Struct out = t.add(FetchableTopicResponse.PARTITIONS).set(PartitionData.PARTITION_INDEX, p.index);
+                Records records = records(p);
+                if (p.error == ErrorCode.KAFKA_STORAGE_ERROR && version <= 5) {
+                    // Clients before Fetch v6 do not know KAFKA_STORAGE_ERROR: Kafka answers them this instead.
+                    p.error = ErrorCode.NOT_LEADER_OR_FOLLOWER;
+                }
                 if (p.error != ErrorCode.NONE) {
                     out.set(PartitionData.ERROR_CODE, p.error.code())
                             .set(PartitionData.HIGH_WATERMARK, -1L)
@@ -536,7 +550,7 @@ public final class FetchHandler implements ApiHandler {
                             .set(PartitionData.LAST_STABLE_OFFSET, p.lastStableOffset)
                             .set(PartitionData.LOG_START_OFFSET, p.logStartOffset)
                             .set(PartitionData.ABORTED_TRANSACTIONS, p.aborted)
-                            .set(PartitionData.RECORDS, records(p));
+                            .set(PartitionData.RECORDS, records);
                 }
             }
             if (nodeEndpoints != null) {
@@ -555,7 +569,17 @@ public final class FetchHandler implements ApiHandler {
          * The one place a partition's records are produced for the response: the segment slice, sent as a
          * file region (zero-copy), or nothing.
          */
+        /** The partition's records: its file slice; v0-3 a magic 0/1 copy, which may set the partition's error. */
         private Records records(PartitionFetch p) {
+            if (version < DownConvertedRecords.FIRST_V2_FETCH_VERSION && p.error == ErrorCode.NONE
+                    && p.diverging == null) {
+                // formats (issue 9): v0-3 get this response's v2 batches as a magic 0/1 message set.
+                DownConvertedRecords.Result converted = DownConvertedRecords.forFetch(version,
+                        p.partition.log().config().get(LogConfig.COMPRESSION_TYPE), p.slice, p.fetchOffset,
+                        Math.min(p.maxBytes, maxBytes));
+                p.error = converted.error();
+                return converted.records() != null ? converted.records() : NO_RECORDS;
+            }
             return p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS;
         }
 

@@ -14,6 +14,7 @@ import io.odradek.log.LogAppendException;
 import io.odradek.log.AppendResult;
 import io.odradek.log.LogConfig;
 import io.odradek.log.LogException;
+import io.odradek.log.legacy.LegacyUpConverter;
 import io.odradek.log.producer.VerificationGuard;
 import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.Partition;
@@ -31,6 +32,7 @@ import io.odradek.wire.batch.RecordBatchHeader;
 import io.odradek.wire.schema.MemoryRecords;
 import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,10 +49,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Produce (key 0), versions 3-13.
+ * Produce (key 0), versions 0-13.
  *
  * <p>Behaviour / version notes:
  * <ul>
+ * <li>v0-2 (Kafka 3.9's; no transactional_id, throttle_time_ms from v1, log_append_time_ms from v2) carry
+ *     magic 0/1 message sets: they skip the request-level batch checks (as Kafka below v3) and are validated
+ *     and converted to one v2 batch on the partition's writer ({@code LegacyUpConverter}), then appended as
+ *     any batch. v3+ require one magic 2 batch (INVALID_RECORD otherwise, as Kafka). A v0-2 request carrying
+ *     a v2 batch is handled as v3.</li>
  * <li>Each partition's records field is a slice of the request frame, retained and handed to the
  *     partition's writer thread ({@link Partition#appendAsLeader}, one task per partition per request), so
  *     the append and its disk work (segment roll, index mapping) never run on the event loop. The bytes are
@@ -128,6 +135,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ProduceHandler implements ApiHandler {
     private static final int ZSTD = 4;
+    /** Produce v0-2 may carry magic 0/1 message sets (formats, issue 9); v3+ only v2 batches. */
+    private static final short MAX_LEGACY_VERSION = 2;
     private static final long UNKNOWN = -1L;
     private static final short ACKS_ALL = -1;
     /** Written only by the broker itself; Kafka lets its own admin client id through, and so do we. */
@@ -439,8 +448,15 @@ public final class ProduceHandler implements ApiHandler {
         // The frame is released when handle() returns: keep its bytes alive until the writer is done with
         // them. A view, not a copy: the log stamps offsets into it and writes it out.
         ByteBuf frameBytes = records.retainedSlice();
-        CompletableFuture<AppendResult> appending = guard == null ? partition.appendAsLeader(frameBytes.nioBuffer(), acks)
-                : partition.appendAsLeader(frameBytes.nioBuffer(), acks, guard);
+        ByteBuffer view = frameBytes.nioBuffer();
+        CompletableFuture<AppendResult> appending;
+        if (version <= MAX_LEGACY_VERSION && LegacyUpConverter.isLegacy(view)) {
+            // formats (issue 9): a magic 0/1 message set is validated and converted to one v2 batch on the writer.
+            appending = partition.appendConvertedAsLeader(config -> LegacyUpConverter.toBatch(view, config,
+                    partition.topic(), partition.partition(), System.currentTimeMillis()), acks);
+        } else {
+            appending = guard == null ? partition.appendAsLeader(view, acks) : partition.appendAsLeader(view, acks, guard);
+        }
         return appending.handle((result, error) -> {
             frameBytes.release();
             if (error != null) {
@@ -835,6 +851,10 @@ public final class ProduceHandler implements ApiHandler {
     private static ErrorCode validateRecords(short version, ByteBuf records) {
         int pos = records.readerIndex();
         int size = records.readableBytes();
+        if (version <= MAX_LEGACY_VERSION && size > RecordBatchHeader.MAGIC_OFFSET
+                && records.getByte(pos + RecordBatchHeader.MAGIC_OFFSET) < RecordBatchHeader.MAGIC_V2) {
+            return null; // formats (issue 9): Kafka checks nothing here below v3; the up-conversion checks the set
+        }
         if (size > RecordBatchHeader.MAGIC_OFFSET && records.getByte(pos + RecordBatchHeader.MAGIC_OFFSET) != RecordBatchHeader.MAGIC_V2) {
             return ErrorCode.INVALID_RECORD;
         }
@@ -861,6 +881,7 @@ public final class ProduceHandler implements ApiHandler {
     /** The first batch's transactional attribute bit, read in place. */
     private static boolean isTransactional(ByteBuf records) {
         return records.readableBytes() >= RecordBatchHeader.ATTRIBUTES_OFFSET + 2
+                && records.getByte(records.readerIndex() + RecordBatchHeader.MAGIC_OFFSET) == RecordBatchHeader.MAGIC_V2
                 && (records.getShort(records.readerIndex() + RecordBatchHeader.ATTRIBUTES_OFFSET) & 0x10) != 0;
     }
 

@@ -361,7 +361,9 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Per-partition errors, in request order. */
     public CompletableFuture<Map<TopicPartition, ErrorCode>> commitOffsets(OffsetCommitRequest req) {
-        return commitFor(req.groupId(), req.partitions(),
+        // "" is a group like any other here (Java consumers before 2.2 commit with it by default); Kafka refuses
+        // only a null id for OffsetCommit, and an empty one for TxnOffsetCommit.
+        return commitFor(req.groupId(), true, req.partitions(),
                 all -> write(req.groupId(), "commit-offsets", all, shard -> shard.commitOffsets(req)));
     }
 
@@ -407,7 +409,7 @@ public final class GroupCoordinator implements AutoCloseable {
      * answers every partition with the client's error (INVALID_PRODUCER_EPOCH, NOT_COORDINATOR, ...).
      */
     public CompletableFuture<Map<TopicPartition, ErrorCode>> txnOffsetCommit(TxnOffsetCommitRequest req) {
-        return commitFor(req.groupId(), req.partitions(), all -> {
+        return commitFor(req.groupId(), false, req.partitions(), all -> {
             ErrorCode refused = refusal();
             if (refused != null) {
                 return CompletableFuture.completedFuture(all.apply(refused));
@@ -418,10 +420,11 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
-     * An offset commit's answer: INVALID_GROUP_ID for every partition without a group id, else what
-     * {@code commit} answers, given the function that answers every partition with one error.
+     * An offset commit's answer: INVALID_GROUP_ID for every partition without a group id (null, or also ""
+     * unless {@code emptyAllowed}), else what {@code commit} answers, given the function that answers every
+     * partition with one error.
      */
-    private static CompletableFuture<Map<TopicPartition, ErrorCode>> commitFor(String groupId,
+    private static CompletableFuture<Map<TopicPartition, ErrorCode>> commitFor(String groupId, boolean emptyAllowed,
             List<OffsetCommitRequest.Partition> partitions,
             Function<Function<ErrorCode, Map<TopicPartition, ErrorCode>>, CompletableFuture<Map<TopicPartition, ErrorCode>>> commit) {
         Function<ErrorCode, Map<TopicPartition, ErrorCode>> all = e -> {
@@ -429,7 +432,7 @@ public final class GroupCoordinator implements AutoCloseable {
             partitions.forEach(p -> out.put(p.partition(), e));
             return out;
         };
-        if (groupId == null || groupId.isEmpty()) {
+        if (groupId == null || (groupId.isEmpty() && !emptyAllowed)) {
             return CompletableFuture.completedFuture(all.apply(ErrorCode.INVALID_GROUP_ID));
         }
         return commit.apply(all);

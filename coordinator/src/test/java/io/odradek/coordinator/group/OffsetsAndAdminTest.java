@@ -62,6 +62,18 @@ class OffsetsAndAdminTest {
     }
 
     @Test
+    void anOldConsumerWithTheEmptyGroupIdCommitsAndFetchesOffsetsAsKafkaLetsIt() {
+        fixture(CoordinatorFixture.config(0));
+        assertThat(f.commit("", -1, "", "orders", 0, 11L, "orders", 1, 12L))
+                .containsExactly(entry(ORDERS_0, ErrorCode.NONE), entry(ORDERS_1, ErrorCode.NONE));
+
+        OffsetFetchResult fetched = f.coordinator.fetchOffsets("", List.of(ORDERS_0, ORDERS_1)).join();
+        assertThat(fetched.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(fetched.offsets().get(ORDERS_0).offset()).isEqualTo(11L);
+        assertThat(fetched.offsets().get(ORDERS_1).offset()).isEqualTo(12L);
+    }
+
+    @Test
     void membersCommitWithTheirGenerationAndStaleOrUnknownOnesAreRefused() {
         fixture(CoordinatorFixture.config(0));
         List<JoinGroupResult> g = f.stableGroup("g", List.of(f.joinNew("g", "a", ORDERS)));

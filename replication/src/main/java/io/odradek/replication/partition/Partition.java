@@ -31,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -223,6 +224,22 @@ public final class Partition {
         submit(result, () -> {
             int epoch = leaderEpochForAppend(requiredAcks);
             return log.append(records, epoch).withLeaderEpoch(epoch);
+        });
+        return result;
+    }
+
+    /**
+     * As {@link #appendAsLeader(ByteBuffer, short)} for records that are converted first, on the writer thread
+     * (issue 9, "formats": a magic 0/1 message set becoming one v2 batch): {@code convert} gets the log's
+     * current config and returns the batch, or throws the log's {@code LogAppendException}; the batch is
+     * then appended like any other.
+     */
+    public CompletableFuture<AppendResult> appendConvertedAsLeader(Function<LogConfig, ByteBuffer> convert,
+            short requiredAcks) {
+        CompletableFuture<AppendResult> result = new CompletableFuture<>();
+        submit(result, () -> {
+            int epoch = leaderEpochForAppend(requiredAcks);
+            return log.append(convert.apply(log.config()), epoch).withLeaderEpoch(epoch);
         });
         return result;
     }

@@ -1,0 +1,195 @@
+package io.odradek.broker.fetch;
+
+import io.odradek.log.FileSlice;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.batch.LegacyCodecs;
+import io.odradek.wire.batch.LegacyMessageSetWriter;
+import io.odradek.wire.batch.RecordBatchHeader;
+import io.odradek.wire.batch.RecordBatchReader;
+import io.odradek.wire.schema.Records;
+import io.odradek.wire.schema.WireWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+
+/**
+ * The records of a Fetch v0-3 partition: the v2 batches of this response's file slice converted down to a
+ * magic 0 (Fetch v0-1) or magic 1 (Fetch v2-3) message set, as Kafka 3.9's down-conversion
+ * ({@code LazyDownConversionRecords}, {@code RecordsUtil.downConvert}) served old consumers. Built once
+ * when the response is, held in one heap array and copied into the response when it is written; nothing
+ * is cached. The magic 2 path (Fetch v4+) never comes here and stays a file region.
+ *
+ * <ul>
+ * <li>Only whole batches of the slice are converted; a partial last batch is dropped. Control batches
+ *     (transaction markers) are dropped; transactional data is served whatever became of its transaction,
+ *     as Kafka served these versions (read_uncommitted); headers are lost.</li>
+ * <li>An uncompressed batch becomes one message per record, from the fetch offset on; a compressed one
+ *     (gzip, snappy, lz4) becomes one wrapper message of the same codec holding all its records (magic 0:
+ *     absolute inner offsets; magic 1: relative ones, the wrapper at the last offset, its timestamp the
+ *     largest; LogAppendTime batches stamp their time on every message). A zstd batch cannot be expressed:
+ *     UNSUPPORTED_COMPRESSION_TYPE for the partition when it comes first, else the data stops before it (the
+ *     consumer's next fetch starts there and gets the error), as Kafka.</li>
+ * <li>Bounded: the slice is read into the heap only up to {@code readLimit} bytes. For Fetch v0-2, which
+ *     have no KIP-74, that is the partition's limit, so a first batch larger than it converts to nothing
+ *     (Kafka 3.9 cut the read there too and sent an empty set); Fetch v3 gets its whole first batch. The
+ *     first converted batch always goes in whole; later messages only while the set stays within
+ *     max(bytes read, that first converted batch), the size Kafka committed the response to (Kafka then cut
+ *     the last message short; here it is left out). The conversion runs where
+ *     the response is built (the connection's event loop), as Kafka's ran on its network threads: its work is
+ *     bounded by the bytes read.</li>
+ * </ul>
+ */
+public final class DownConvertedRecords implements Records {
+    private final byte[] bytes;
+    private final int size;
+
+    private DownConvertedRecords(byte[] bytes, int size) {
+        this.bytes = bytes;
+        this.size = size;
+    }
+
+    /** What a partition answers: an error (then no records), or the converted records. */
+    public record Result(ErrorCode error, Records records) {
+    }
+
+    /** Fetch v4+ read v2 batches as stored; v0-3 get them converted here. */
+    public static final short FIRST_V2_FETCH_VERSION = 4;
+
+    /**
+     * A Fetch v0-3 partition's answer from its read (Kafka 3.9's KafkaApis.maybeConvertFetchedData): a topic
+     * whose compression.type is zstd is UNSUPPORTED_COMPRESSION_TYPE for these versions whatever its data;
+     * else the slice (null when nothing was read) converted to the version's magic. v0-2 (no KIP-74) read at
+     * most {@code hardLimit} bytes of it; v3 its whole first batch.
+     */
+    public static Result forFetch(short version, String topicCompressionType, FileSlice slice, long fetchOffset,
+            int hardLimit) {
+        if ("zstd".equals(topicCompressionType)) {
+            return new Result(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, null);
+        }
+        if (slice == null || slice.isEmpty()) {
+            return new Result(ErrorCode.NONE, null);
+        }
+        return convert(slice, magicFor(version), fetchOffset, version <= 2 ? hardLimit : Integer.MAX_VALUE);
+    }
+
+    /** The message format a Fetch version reads: magic 0 for v0-1, magic 1 for v2-3. */
+    public static byte magicFor(short fetchVersion) {
+        return fetchVersion <= 1 ? (byte) 0 : (byte) 1;
+    }
+
+    /**
+     * Converts the whole batches among the first {@code readLimit} bytes of {@code slice} to {@code toMagic}.
+     *
+     * @param fetchOffset records of uncompressed batches below it are left out
+     */
+    public static Result convert(FileSlice slice, byte toMagic, long fetchOffset, int readLimit) {
+        ByteBuffer read = read(slice, Math.min(slice.size(), Math.max(0, readLimit)));
+        return convert(read, toMagic, fetchOffset);
+    }
+
+    /** As {@link #convert(FileSlice, byte, long, int)} for batches already in {@code batches} (position to limit). */
+    public static Result convert(ByteBuffer batches, byte toMagic, long fetchOffset) {
+        int budget = batches.remaining();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(budget + 64, 1 << 20));
+        ByteArrayOutputStream unit = new ByteArrayOutputStream();
+        RecordBatchHeader h = new RecordBatchHeader(batches, batches.position());
+        int limit = batches.limit();
+        try {
+            convert:
+            for (int pos = batches.position(); limit - pos >= RecordBatchHeader.HEADER_SIZE; pos += h.totalSize()) {
+                h.wrap(batches, pos);
+                if (h.magic() != RecordBatchHeader.MAGIC_V2 || h.totalSize() < RecordBatchHeader.HEADER_SIZE
+                        || h.totalSize() > limit - pos) {
+                    break; // a partial last batch
+                }
+                if (h.isControlBatch()) {
+                    continue;
+                }
+                int codec = h.compressionType();
+                if (codec == LegacyCodecs.ZSTD) {
+                    if (out.size() == 0) {
+                        return new Result(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, null);
+                    }
+                    break;
+                }
+                boolean logAppendTime = h.isLogAppendTime();
+                // Kafka always sends the first converted batch whole, whatever the bytes read.
+                boolean first = out.size() == 0;
+                try (RecordBatchReader reader = RecordBatchReader.open(h)) {
+                    if (codec == LegacyCodecs.NONE) {
+                        while (reader.next()) {
+                            if (reader.offset() < fetchOffset) {
+                                continue;
+                            }
+                            unit.reset();
+                            long timestamp = reader.timestamp();
+                            LegacyMessageSetWriter.write(unit, reader.offset(), toMagic,
+                                    LegacyMessageSetWriter.attributes(toMagic, 0, logAppendTime), timestamp, reader.key(),
+                                    reader.value());
+                            if (!add(out, unit, first ? Integer.MAX_VALUE : budget)) {
+                                break convert;
+                            }
+                        }
+                    } else {
+                        LegacyMessageSetWriter.Wrapper wrapper = new LegacyMessageSetWriter.Wrapper(toMagic, codec,
+                                logAppendTime, h.maxTimestamp());
+                        while (reader.next()) {
+                            wrapper.add(reader.offset(), reader.timestamp(), reader.key(), reader.value());
+                        }
+                        if (wrapper.count() == 0) {
+                            continue; // emptied by compaction
+                        }
+                        unit.reset();
+                        wrapper.writeTo(unit);
+                        if (!add(out, unit, first ? Integer.MAX_VALUE : budget)) {
+                            break;
+                        }
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException | org.xerial.snappy.SnappyError e) {
+            // A batch that does not read back (the log checked its CRC at append): serve what came before it.
+            if (out.size() == 0) {
+                return new Result(ErrorCode.CORRUPT_MESSAGE, null);
+            }
+        }
+        return new Result(ErrorCode.NONE, new DownConvertedRecords(out.toByteArray(), out.size()));
+    }
+
+    /** Appends a converted message unless it passes the budget. */
+    private static boolean add(ByteArrayOutputStream out, ByteArrayOutputStream unit, int budget) {
+        if ((long) out.size() + unit.size() > budget) {
+            return false;
+        }
+        out.writeBytes(unit.toByteArray());
+        return true;
+    }
+
+    private static ByteBuffer read(FileSlice slice, int length) {
+        ByteBuffer buf = ByteBuffer.allocate(length);
+        try {
+            long at = slice.position();
+            while (buf.hasRemaining()) {
+                int n = slice.channel().read(buf, at);
+                if (n < 0) {
+                    break;
+                }
+                at += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + length + " bytes of a fetch slice at " + slice.position(), e);
+        }
+        return buf.flip();
+    }
+
+    @Override
+    public int sizeInBytes() {
+        return size;
+    }
+
+    @Override
+    public void writeTo(WireWriter out) {
+        out.buf().writeBytes(bytes, 0, size);
+    }
+}
