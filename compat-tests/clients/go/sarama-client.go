@@ -11,7 +11,8 @@
 //	consume: {"mode": "consume", "topic", "partitions"}
 //	         A partition consumer per partition reads from the oldest offset to the newest that ListOffsets
 //	         gave at the start; prints {"event": "end", partition, offset} with that offset, then
-//	         {"event": "message", partition, offset, key, value} per message, partition by partition.
+//	         {"event": "message", partition, offset, key, value, timestamp} per message, partition by
+//	         partition (timestamp in ms, -1 for none: magic 0 messages have none).
 //	group:   {"mode": "group", "group", "topic", "expect"}
 //	         A ConsumerGroup member (offsets from the oldest when the group has none) marks every message it
 //	         gets until it has `expect` (or 30 s pass), then ends its session and closes, which commits;
@@ -118,9 +119,14 @@ func produce(opts options) {
 	}
 }
 
+// emitMessage prints a message; its timestamp in milliseconds, -1 when it has none (magic 0).
 func emitMessage(m *sarama.ConsumerMessage) {
+	timestamp := int64(-1)
+	if !m.Timestamp.IsZero() {
+		timestamp = m.Timestamp.UnixNano() / int64(time.Millisecond)
+	}
 	emit(map[string]interface{}{"event": "message", "partition": m.Partition, "offset": m.Offset,
-		"key": string(m.Key), "value": string(m.Value)})
+		"key": string(m.Key), "value": string(m.Value), "timestamp": timestamp})
 }
 
 func consume(opts options) {

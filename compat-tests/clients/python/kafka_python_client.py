@@ -13,7 +13,8 @@ per line out (stdout); kafka-python's DEBUG log on stderr, which names every req
            A KafkaConsumer in the group (subscribe, auto.offset.reset earliest, no auto-commit) polls until it
            has at least `expect` messages (or 30 s pass), commits synchronously, prints each committed offset,
            and closes. Prints {"event": "apiVersion", "version"}, {"event": "message", partition, offset,
-           key, value} per message, then {"event": "committed", partition, offset} per assigned partition.
+           key, value, timestamp, timestampType (0 CreateTime, 1 LogAppendTime)} per message, then
+           {"event": "committed", partition, offset} per assigned partition.
 """
 import json
 import logging
@@ -88,7 +89,7 @@ def consume(opts):
             for r in records:
                 received += 1
                 emit({"event": "message", "partition": r.partition, "offset": r.offset, "key": text(r.key),
-                      "value": text(r.value)})
+                      "value": text(r.value), "timestamp": r.timestamp, "timestampType": r.timestamp_type})
     consumer.commit()
     for tp in sorted(consumer.assignment()):
         emit({"event": "committed", "partition": tp.partition, "offset": consumer.committed(tp)})

@@ -34,6 +34,7 @@ class KafkaPythonTest {
         String group = "kafka-python-group-" + version.replace(".", "");
         broker.createTopic(topic, 2);
 
+        long before = System.currentTimeMillis();
         Map<String, String> first = OldClientRecords.messages("", 0, 8);
         List<String> firstLines = OldClientRecords.expected(first, k -> KcatTest.murmur2(k, 2), Map.of());
         KafkaPython.Run produced = python.produce(topic, "gzip", first);
@@ -45,6 +46,10 @@ class KafkaPythonTest {
         KafkaPython.Run read = python.consume(topic, group, first.size());
         assertThat(OldClientRecords.sorted(lines(read.events("message")))).as(read.describe())
                 .containsExactlyElementsOf(OldClientRecords.sorted(firstLines));
+        long after = System.currentTimeMillis();
+        assertThat(read.events("message")).as("CreateTime (type 0) as the producer stamped each record")
+                .allMatch(e -> e.get("timestampType").asInt() == 0)
+                .extracting(e -> e.get("timestamp").asLong()).allMatch(t -> t >= before && t <= after);
         Map<Integer, Long> firstEnds = OldClientRecords.ends(firstLines);
         assertThat(committed(read)).as("what the consumer's commit() stored").isEqualTo(firstEnds);
         assertThat(OldClientRecords.committed(broker, group)).isEqualTo(firstEnds);

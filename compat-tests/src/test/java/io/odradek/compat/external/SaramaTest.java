@@ -37,7 +37,9 @@ class SaramaTest {
         Map<String, String> messages = OldClientRecords.messages("", 0, 12);
         List<String> expected = OldClientRecords.expected(messages, k -> Sarama.partition(k, 3), Map.of());
 
+        long before = System.currentTimeMillis();
         Sarama.Run produced = sarama.produce(topic, codec, messages);
+        long after = System.currentTimeMillis();
         assertThat(produced.events("delivered")).extracting(OldClientRecords::line)
                 .as("Sarama's FNV-1a partitions, offsets in send order")
                 .containsExactlyElementsOf(expected);
@@ -50,6 +52,13 @@ class SaramaTest {
                         "2:" + ends.getOrDefault(2, 0L));
         assertThat(read.events("message")).extracting(OldClientRecords::line)
                 .containsExactlyElementsOf(OldClientRecords.sorted(expected));
+        if (version.equals("default")) {
+            assertThat(read.events("message")).extracting(e -> e.get("timestamp").asLong())
+                    .as("magic 0 messages carry no timestamp").containsOnly(-1L);
+        } else {
+            assertThat(read.events("message")).extracting(e -> e.get("timestamp").asLong())
+                    .as("the producer's CreateTime, kept through conversion").allMatch(t -> t >= before && t <= after);
+        }
         for (int p = 0; p < 3; p++) {
             assertThat(StoredBatches.codecs(broker.partitionDir(topic, p))).as("partition %d stored as sent", p)
                     .containsOnly(codec);
