@@ -4,6 +4,8 @@ import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.network.KafkaServer;
+import io.odradek.broker.quota.ClientQuotas;
+import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.coordinator.group.GroupCoordinator;
@@ -38,8 +40,11 @@ public final class Broker implements AutoCloseable {
                 config.get("broker.rack"));
         BrokerServices services = BrokerServices.open(config, node, quorum);
         try {
-            ApiRegistry registry = Handlers.registry(config, services);
-            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings());
+            // Client quotas (issue 9, quotas): they follow the dynamic configs and apply to every response.
+            RequestThrottler throttler = new RequestThrottler(
+                    ClientQuotas.following(services.dynamicConfigs, config.quotaWindows()), System::currentTimeMillis);
+            ApiRegistry registry = Handlers.registry(config, services, throttler);
+            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler);
             boundPort.set(server.address().getPort());
             if (services.clusterNode != null) {
                 services.clusterNode.start(); // registers with the bound port, then heartbeats

@@ -195,6 +195,12 @@ public final class BrokerConfig {
         return longValue("odradek.index.idle.unmap.ms");
     }
 
+    // Client quotas (issue 9, quotas).
+    /** {@code quota.window.num} samples of {@code quota.window.size.seconds} each. */
+    public io.odradek.broker.quota.QuotaWindows quotaWindows() {
+        return new io.odradek.broker.quota.QuotaWindows(intValue("quota.window.num"), intValue("quota.window.size.seconds"));
+    }
+
     public int minInsyncReplicas() {
         return intValue("min.insync.replicas");
     }

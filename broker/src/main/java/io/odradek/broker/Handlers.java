@@ -7,12 +7,16 @@ import io.odradek.broker.fetch.session.FetchSessionCache;
 import io.odradek.broker.handlers.AddOffsetsToTxnHandler;
 import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
+import io.odradek.broker.handlers.AlterClientQuotasHandler;
+import io.odradek.broker.handlers.AlterReplicaLogDirsHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
+import io.odradek.broker.handlers.DescribeClientQuotasHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
 import io.odradek.broker.handlers.CreatePartitionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
 import io.odradek.broker.handlers.DeleteGroupsHandler;
+import io.odradek.broker.handlers.DeleteRecordsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.AlterConfigsHandler;
@@ -45,6 +49,7 @@ import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
+import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.broker.topics.ConfigDescriber;
 
 /** Every API this broker serves, and the services each handler is given. */
@@ -52,7 +57,8 @@ final class Handlers {
     private Handlers() {
     }
 
-    static ApiRegistry registry(BrokerConfig config, BrokerServices services) {
+    /** {@code throttler}: the client quotas (issue 9, quotas), which the fetch handler consults for consumers. */
+    static ApiRegistry registry(BrokerConfig config, BrokerServices services, RequestThrottler throttler) {
         ApiRegistry registry = new ApiRegistry();
         registry.register(new ApiVersionsHandler(registry, services.features));
 
@@ -76,13 +82,18 @@ final class Handlers {
         registry.register(new AlterConfigsHandler(services.topics, services.dynamicBrokerConfig))
                 .register(new IncrementalAlterConfigsHandler(services.topics, services.dynamicBrokerConfig));
 
+        // Client quotas (issue 9, quotas): stored in the dynamic configs; enforced on the request path.
+        registry.register(new DescribeClientQuotasHandler(services.dynamicConfigs))
+                .register(new AlterClientQuotasHandler(services.dynamicConfigs));
+
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
         registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactionVerifier,
                         config.transactionPartitionVerificationEnable()))
                 // Fetch sessions (issue 9, sessions): one cache per broker, sessions of at most the broker's partitions.
                 .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes(),
-                        FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions())))
+                        FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions()))
+                        .withConsumerQuota(throttler.consumerFetchQuota())) // client quotas (issue 9, quotas)
                 .register(new ListOffsetsHandler(services.partitions, services.cluster))
                 .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));
@@ -113,6 +124,11 @@ final class Handlers {
                 .register(new ListTransactionsHandler(services.transactions))
                 .register(new DescribeTransactionsHandler(services.transactions))
                 .register(new DescribeProducersHandler(services.partitions, services.cluster));
+
+        // records (issue 9): DeleteRecords moves a partition's log start offset forward; AlterReplicaLogDirs moves
+        // a partition's log to another log dir.
+        registry.register(new DeleteRecordsHandler(services.partitions, services.cluster))
+                .register(new AlterReplicaLogDirsHandler(services.topics, services.partitions, services.replicaManager));
         return registry;
     }
 }

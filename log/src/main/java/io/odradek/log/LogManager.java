@@ -83,6 +83,8 @@ public final class LogManager implements AutoCloseable {
     private final StorageErrorLog storageErrorLog;
     private volatile LogConfig defaults;
     private volatile boolean closed;
+    /** Serialises checkpoint writes: the periodic one and a log start's (each replaces the same files). */
+    private final Object checkpointLock = new Object();
 
     private LogManager(List<Path> dirs, LogConfig defaults, Clock clock, Background background) {
         this.dirs = List.copyOf(dirs);
@@ -176,6 +178,11 @@ public final class LogManager implements AutoCloseable {
         Map<Key, Callable<PartitionLog>> toLoad = new LinkedHashMap<>();
         for (Path p : partitionDirs) {
             String name = p.getFileName().toString();
+            if (name.endsWith(FUTURE_SUFFIX) || name.endsWith(MOVED_SUFFIX)) {
+                // A moveLog a crash interrupted: an unfinished copy, or the old dir of a finished one.
+                deleteRecursively(p);
+                continue;
+            }
             if (name.endsWith(DELETE_SUFFIX)) {
                 // A deletion a crash interrupted: free the space now, keep the emptied dir as the marker
                 // until the topic is out of the catalog (see beginTopicDeletion).
@@ -269,6 +276,7 @@ public final class LogManager implements AutoCloseable {
 
     private void put(Key key, Path dir, PartitionLog log) {
         log.onStorageError((what, e) -> storageError(dir, log, what, e));
+        log.onLogStartOffsetIncremented(moved -> checkpointLogStartOffsets(dir));
         logs.put(key, log);
         logDirOf.put(key, dir);
     }
@@ -393,6 +401,107 @@ public final class LogManager implements AutoCloseable {
     public List<PartitionLog> topicLogs(String topic) {
         return logs.values().stream().filter(l -> l.topic().equals(topic))
                 .sorted(Comparator.comparingInt(PartitionLog::partition)).toList();
+    }
+
+    /** Suffix of a partition's copy being written into another log dir by {@link #moveLog} (Kafka's future replica). */
+    public static final String FUTURE_SUFFIX = "-future";
+    /** Suffix of a moved partition's old dir, removed once the copy is live (or at the next start). */
+    public static final String MOVED_SUFFIX = "-moved";
+
+    /**
+     * Moves a partition's log to another of this broker's log dirs (AlterReplicaLogDirs), while nothing is
+     * appended to it (the caller runs this on the partition's writer). Kafka copies into a future replica that a
+     * fetcher thread keeps up with the current one until it swaps them; this copies at once instead: the log
+     * is closed (producer snapshot, trimmed indexes), its files copied and forced into
+     * {@code <dest>/<topic>-<p>.<id>-future}, which is renamed {@code <topic>-<p>}; the old dir is renamed
+     * {@code .<id>-moved} and deleted, and the log is opened again from its new place with its log start and
+     * recovery point. A crash before the rename into place leaves the old dir live (the {@code -future} copy is
+     * deleted at the next start); after it, the new one (a leftover {@code -moved} dir is deleted); a crash
+     * between the two renames leaves two identical copies of the partition. Reads still sending from the
+     * old files fail (their channels are closed), and the caller's Partition must be replaced: the returned
+     * log is a new object.
+     *
+     * @param destDir one of {@code log.dirs}, as an absolute path
+     * @return the log in its new dir, or the same log when it already lives in {@code destDir}
+     * @throws LogException LOG_DIR_NOT_FOUND (not one of log.dirs), KAFKA_STORAGE_ERROR (either dir offline, or
+     *         the copy failed: the log stays where it was), REPLICA_NOT_AVAILABLE (no such log here)
+     */
+    public synchronized PartitionLog moveLog(String topic, int partition, Path destDir) {
+        ensureOpen();
+        Path to = dirs.stream().filter(d -> d.toAbsolutePath().normalize().equals(destDir.toAbsolutePath().normalize()))
+                .findFirst().orElseThrow(() -> new LogException(ErrorCode.LOG_DIR_NOT_FOUND,
+                        "Log dir " + destDir + " is not found in the config."));
+        if (offlineDirs.contains(to)) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "Log directory " + destDir + " is offline");
+        }
+        Key key = new Key(topic, partition);
+        PartitionLog old = logs.get(key);
+        Path from = logDirOf.get(key);
+        if (old == null || from == null) {
+            throw new LogException(ErrorCode.REPLICA_NOT_AVAILABLE, "Replica of " + key.dirName() + " is not here");
+        }
+        if (offlineDirs.contains(from)) {
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "Partition " + key.dirName() + " is offline");
+        }
+        if (from.equals(to)) {
+            return old;
+        }
+        String unique = UUID.randomUUID().toString().replace("-", "");
+        Path future = to.resolve(key.dirName() + "." + unique + FUTURE_SUFFIX);
+        PartitionLog.Options reopen = PartitionLog.Options.defaults().withTopicId(old.topicId()).withCleanShutdown(true)
+                .withClock(clock).withScheduler(scheduler);
+        LogConfig config = old.config();
+        long logStart = old.logStartOffset();
+        old.onStorageError((what, e) -> { });
+        old.close();
+        reopen = reopen.withCheckpoints(old.recoveryPoint(), logStart);
+        try {
+            copyForced(old.dir(), future);
+            Files.move(future, to.resolve(key.dirName()), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            io.odradek.log.checkpoint.AtomicFile.syncDirectory(to);
+        } catch (IOException e) {
+            try {
+                deleteRecursively(future);
+            } catch (IOException ignored) {
+                // a -future leftover is deleted at the next start
+            }
+            put(key, from, PartitionLog.open(from, topic, partition, config, reopen)); // back where it was
+            throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot move " + old.dir() + " to " + to + ": "
+                    + e.getMessage(), e);
+        }
+        PartitionLog moved = PartitionLog.open(to, topic, partition, config, reopen);
+        put(key, to, moved);
+        Path retired = from.resolve(key.dirName() + "." + unique + MOVED_SUFFIX);
+        try {
+            Files.move(old.dir(), retired, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            io.odradek.log.checkpoint.AtomicFile.syncDirectory(from);
+            deleteRecursively(retired);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Moved " + key.dirName() + " to " + to + " but cannot remove "
+                    + old.dir() + " (" + e.getMessage() + "); remove it before the next start");
+        }
+        checkpointQuietly();
+        return moved;
+    }
+
+    /** Copies a partition dir's files (not {@code .deleted} or temp files) and forces each, and the dir. */
+    private static void copyForced(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (!Files.isRegularFile(f) || name.endsWith(".deleted") || name.endsWith(".tmp")) {
+                    continue;
+                }
+                Path target = to.resolve(name);
+                Files.copy(f, target);
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(target,
+                        java.nio.file.StandardOpenOption.WRITE)) {
+                    ch.force(true);
+                }
+            }
+        }
+        io.odradek.log.checkpoint.AtomicFile.syncDirectory(to);
     }
 
     /** Kafka's suffix of a partition dir being deleted: {@code <topic>-<p>.<32 hex>-delete}. */
@@ -630,8 +739,41 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes {@code log-start-offset-checkpoint} of {@code dir} now: a log's start moved forward (DeleteRecords,
+     * or a follower taking its leader's), and it must survive an unclean restart, which otherwise brings back
+     * the records of every segment still on disk. Kafka writes it every
+     * log.flush.start.offset.checkpoint.interval.ms only; a failure here is left to that periodic write.
+     */
+    private void checkpointLogStartOffsets(Path dir) {
+        if (offlineDirs.contains(dir) || closed) {
+            return;
+        }
+        synchronized (checkpointLock) {
+            Map<String, Long> starts = new HashMap<>();
+            logDirOf.forEach((key, d) -> {
+                PartitionLog log = logs.get(key);
+                if (d.equals(dir) && log != null) {
+                    starts.put(key.dirName(), log.logStartOffset());
+                }
+            });
+            try {
+                OffsetCheckpointFile.write(dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET), starts);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "Cannot write the log start offsets of " + dir + " now ("
+                        + e.getMessage() + "); the periodic checkpoint retries");
+            }
+        }
+    }
+
     /** Writes recovery-point and log-start-offset checkpoints of every log dir. */
     public void checkpoint() throws IOException {
+        synchronized (checkpointLock) {
+            checkpointAllDirs();
+        }
+    }
+
+    private void checkpointAllDirs() throws IOException {
         for (Path dir : dirs) {
             if (offlineDirs.contains(dir)) {
                 continue; // nothing more is written to a failed dir; the next start recovers it

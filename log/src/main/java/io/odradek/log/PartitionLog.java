@@ -190,6 +190,8 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long firstDirtyOffset;
     /** Earliest delete horizon of a tombstone the last clean kept: reaching it warrants another clean. */
     private volatile long nextTombstoneHorizonMs = Long.MAX_VALUE;
+    /** Told after the log start offset moved forward (the LogManager checkpoints it). */
+    private volatile Consumer<PartitionLog> logStartListener = log -> { };
     /** Why this log's dir is offline (every use then fails with KAFKA_STORAGE_ERROR), or null while online. */
     private volatile String offlineReason;
     /** Told about every I/O error of this log (the LogManager takes the dir offline, as Kafka's LogDirFailureChannel). */
@@ -1229,8 +1231,9 @@ public final class PartitionLog implements AutoCloseable {
     // ---------------------------------------------------------------- retention
 
     /**
-     * Deletes whole segments past retention.ms (their largest timestamp is older than now - retention.ms),
-     * then while the log exceeds retention.bytes. The active segment goes too when everything expired,
+     * Deletes the segments wholly below the log start offset (DeleteRecords moved it; whatever the cleanup
+     * policy, as Kafka), then whole segments past retention.ms (their largest timestamp is older than now -
+     * retention.ms), then while the log exceeds retention.bytes. The active segment goes too when everything expired,
      * after rolling a fresh one, as in Kafka. Files are renamed {@code .deleted} and unlinked after
      * file.delete.delay.ms. Returns the number of segments deleted.
      */
@@ -1239,10 +1242,12 @@ public final class PartitionLog implements AutoCloseable {
             ensureOpen();
             LogConfig cfg = config;
             int deleted = 0;
-            if (!cfg.isDelete()) {
-                return 0; // compact-only: the cleaner, not retention, bounds the log
-            }
             try {
+                // As Kafka, for every cleanup policy: segments wholly below the log start (DeleteRecords) go.
+                deleted += deleteSegmentsWhile(this::isBelowLogStart);
+                if (!cfg.isDelete()) {
+                    return deleted; // compact-only: the cleaner, not retention, bounds the log
+                }
                 if (cfg.retentionMs() >= 0) {
                     deleted += deleteSegmentsWhile(s -> {
                         try {
@@ -1314,6 +1319,70 @@ public final class PartitionLog implements AutoCloseable {
                 }
             }, delay, TimeUnit.MILLISECONDS);
         }
+    }
+
+    // ---------------------------------------------------------------- log start (DeleteRecords)
+
+    /**
+     * Moves the log start offset forward to {@code newLogStartOffset}, as Kafka's
+     * UnifiedLog.maybeIncrementLogStartOffset: on a leader for DeleteRecords, on a follower to the log start
+     * its leader reported in a fetch response. Offsets below it read as OFFSET_OUT_OF_RANGE and ListOffsets
+     * earliest answers it. As in Kafka the leader epoch cache is truncated from the start (the epoch spanning
+     * it now starts there), the producer state forgets decided transactions whose markers lie below it
+     * (onLogStartOffsetIncremented), and the recovery point is raised to it; producers themselves stay, and a
+     * {@code .txnindex} keeps its entries until its segment goes (read_committed reads start at or above the
+     * log start and collect only what overlaps them). Segments wholly below the new start (the next segment
+     * starts at or below it) are deleted at once, as retention would delete them on its next pass (Kafka
+     * leaves that to the retention check), renamed {@code .deleted} and unlinked after file.delete.delay.ms.
+     * The LogManager is told, so that {@code log-start-offset-checkpoint} holds it before this returns.
+     *
+     * @return true when the log start moved (false: it was at or past {@code newLogStartOffset} already)
+     * @throws OffsetOutOfRangeException when {@code newLogStartOffset} is above the high watermark (the one the
+     *         replication layer reported, else the log end)
+     */
+    public boolean maybeIncrementLogStartOffset(long newLogStartOffset) {
+        synchronized (lock) {
+            ensureOpen();
+            long highWatermark = Math.min(committedUpTo, end.offset());
+            if (newLogStartOffset > highWatermark) {
+                throw new OffsetOutOfRangeException("Cannot increment the log start offset to " + newLogStartOffset
+                        + " of partition " + topic + "-" + partition
+                        + " since it is larger than the high watermark " + highWatermark);
+            }
+            if (newLogStartOffset <= logStartOffset) {
+                return false;
+            }
+            try {
+                logStartOffset = newLogStartOffset;
+                recoveryPoint = Math.max(recoveryPoint, newLogStartOffset);
+                firstDirtyOffset = Math.max(firstDirtyOffset, newLogStartOffset);
+                epochs.truncateFromStart(newLogStartOffset);
+                if (producers.onLogStartOffsetIncremented(newLogStartOffset)) {
+                    forgetSettledTxnStarts();
+                    LogEnd e = end;
+                    end = endAt(e.offset(), e.segment(), e.position());
+                }
+                deleteSegmentsWhile(this::isBelowLogStart);
+                deleteSnapshots();
+            } catch (IOException e) {
+                throw storageError("log start offset increment", e);
+            } catch (UncheckedIOException e) {
+                throw storageError("log start offset increment", e.getCause());
+            }
+        }
+        logStartListener.accept(this);
+        return true;
+    }
+
+    /** Kafka's deleteLogStartOffsetBreachedSegments test: the next segment starts at or below the log start. */
+    private boolean isBelowLogStart(Segment s) {
+        Long next = segments.higherKey(s.baseOffset());
+        return next != null && next <= logStartOffset;
+    }
+
+    /** Sets who is told when the log start offset moved forward (the LogManager, which checkpoints it). */
+    public void onLogStartOffsetIncremented(Consumer<PartitionLog> listener) {
+        this.logStartListener = listener;
     }
 
     // ---------------------------------------------------------------- compaction

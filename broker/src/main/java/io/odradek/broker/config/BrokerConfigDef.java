@@ -214,6 +214,10 @@ public final class BrokerConfigDef {
         define("inter.broker.listener.name", STRING, null, ANY,
                 "The listener followers fetch from; default: the client listener (the only one served).");
 
+        // Client quotas (issue 9, quotas): the sample windows rates are measured over.
+        define("quota.window.num", INT, "11", atLeast(1), "Samples a client quota rate is measured over.");
+        define("quota.window.size.seconds", INT, "1", atLeast(1), "Time span of each client quota sample.");
+
         // Incremental fetch sessions (issue 9, sessions): KIP-227's cache, as Kafka's FetchSessionCache.
         define("max.incremental.fetch.session.cache.slots", INT, "1000", atLeast(0),
                 "Most incremental fetch sessions kept (split over 8 shards as Kafka: fewer than 8 means none);"

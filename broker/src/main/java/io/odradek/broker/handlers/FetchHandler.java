@@ -9,7 +9,9 @@ import io.odradek.broker.fetch.CurrentLeader;
 import io.odradek.broker.fetch.DownConvertedRecords;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.quota.ConsumerFetchQuota;
 import io.odradek.broker.fetch.session.FetchContext;
+import io.odradek.broker.fetch.session.FetchMetadata;
 import io.odradek.broker.fetch.session.FetchSessionCache;
 import io.odradek.broker.fetch.session.PartitionRead;
 import io.odradek.broker.fetch.session.SessionPartition;
@@ -126,7 +128,8 @@ import java.util.function.Function;
  *     sends; if another request of the session came in meanwhile, it answers INVALID_FETCH_SESSION_EPOCH.</li>
  * <li>Hooks: a partition's records for the response are made in one place ({@code records}); a throttled
  *     response is {@code responseOf(session.throttled())} (Kafka's getThrottledResponse: no partitions, and
- *     nothing recorded in the session as sent).</li>
+ *     nothing recorded in the session as sent); it is what a consumer over its {@code consumer_byte_rate}
+ *     gets, decided just before the session's answer by the {@link ConsumerFetchQuota} (client quotas).</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
@@ -141,6 +144,8 @@ public final class FetchHandler implements ApiHandler {
     private final FetchSessionCache sessions;
     /** A topic id's name, or null (resolves session partitions added while their id was unknown). */
     private final Function<UUID, String> topicNames;
+    /** Client quotas (issue 9, quotas): the consumer byte-rate check, made before the session records a response. */
+    private ConsumerFetchQuota fetchQuota = ConsumerFetchQuota.NONE;
 
     /** With Kafka's default session cache (1000 slots). */
     public FetchHandler(PartitionLogs topics, Partitions partitions, ClusterView cluster, int fetchMaxBytes) {
@@ -162,6 +167,12 @@ public final class FetchHandler implements ApiHandler {
         this.fetchMaxBytes = fetchMaxBytes;
         this.sessions = sessions;
         this.topicNames = id -> topics.topicName(id).orElse(null);
+    }
+
+    /** Client quotas (issue 9, quotas): consumers over their byte rate get the session's throttled answer. */
+    public FetchHandler withConsumerQuota(ConsumerFetchQuota quota) {
+        this.fetchQuota = quota;
+        return this;
     }
 
     @Override
@@ -334,9 +345,14 @@ public final class FetchHandler implements ApiHandler {
         /** A partition error or divergence: the fetch is answered without waiting for min_bytes. */
         boolean answerNow;
         final CompletableFuture<Struct> future = new CompletableFuture<>();
+        /** Client quotas (issue 9, quotas): what the consumer byte-rate check is given. */
+        final RequestContext context;
+        final Struct request;
 
         PendingFetch(RequestContext context, Struct request, FetchContext session) {
             super(request.get(Request.MAX_WAIT_MS), context.executor());
+            this.context = context;
+            this.request = request;
             this.version = context.version();
             this.session = session;
             // Kafka's KafkaApis: the response is capped by fetch.max.bytes, and min_bytes by that cap.
@@ -401,7 +417,9 @@ public final class FetchHandler implements ApiHandler {
                     }
                 }
                 if (replicaId >= 0) {
-                    p.partition.updateFollowerFetchState(replicaId, replicaEpoch, p.fetchOffset, System.currentTimeMillis());
+                    // records: the follower's LogStartOffset, which DeleteRecords waits for (the low watermark).
+                    p.partition.updateFollowerFetchState(replicaId, replicaEpoch, p.fetchOffset,
+                            p.requested.fetcherLogStartOffset(), System.currentTimeMillis());
                 }
             } catch (LogException e) {
                 p.checkError = e.errorCode(); // e.g. OFFSET_OUT_OF_RANGE: no epoch history to compare with
@@ -482,6 +500,15 @@ public final class FetchHandler implements ApiHandler {
                         }
                     }
                 }
+            }
+            // Client quotas (issue 9, quotas): sized as it would be sent (an incremental session sends only the
+            // partitions with records or errors); over the consumer's byte rate, Kafka's throttled answer instead.
+            List<PartitionFetch> sent = !(session instanceof FetchContext.Incremental) ? fetches
+                    : fetches.stream().filter(p -> p.hasRecords() || p.error != ErrorCode.NONE).toList();
+            int throttleMs = fetchQuota.throttleMs(context.header(), request,
+                    responseOf(new FetchContext.Answer<>(ErrorCode.NONE, FetchMetadata.INVALID_SESSION_ID, sent)));
+            if (throttleMs > 0) {
+                return responseOf(session.throttled()).set(Response.THROTTLE_TIME_MS, throttleMs);
             }
             return responseOf(session.answer(fetches));
         }

@@ -3,11 +3,13 @@ package io.odradek.broker.network;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.quota.RequestThrottler;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A connection's pipeline: length-prefixed frames (refused before buffering when the prefix exceeds
- * {@code socket.request.max.bytes}, drawn from the broker-wide request memory pool), then request handling.
+ * {@code socket.request.max.bytes}, drawn from the broker-wide request memory pool), then request handling
+ * (client quotas applied to each response by the listener's {@link RequestThrottler}).
  */
 final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ApiRegistry registry;
@@ -15,9 +17,11 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final RequestMemoryPool pool;
     private final AtomicInteger mutedConnections;
     private final RateLimitedLog rejections;
+    private final RequestThrottler throttler;
 
     KafkaChannelInitializer(ApiRegistry registry, NetworkSettings settings, RequestMemoryPool pool,
-            AtomicInteger mutedConnections, RateLimitedLog rejections) {
+            AtomicInteger mutedConnections, RateLimitedLog rejections, RequestThrottler throttler) {
+        this.throttler = throttler;
         this.registry = registry;
         this.settings = settings;
         this.pool = pool;
@@ -30,6 +34,6 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
         RequestFrameDecoder frames = new RequestFrameDecoder(settings.maxRequestBytes(), pool, mutedConnections);
         ch.pipeline().addLast("frames", frames);
         ch.pipeline().addLast("requests", new RequestChannelHandler(registry, pool, frames.gate(),
-                settings.maxInFlightPerConnection(), settings.connectionsMaxIdleMs(), rejections));
+                settings.maxInFlightPerConnection(), settings.connectionsMaxIdleMs(), rejections, throttler));
     }
 }

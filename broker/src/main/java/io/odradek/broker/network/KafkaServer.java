@@ -14,6 +14,9 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.quota.ClientQuotas;
+import io.odradek.broker.quota.QuotaWindows;
+import io.odradek.broker.quota.RequestThrottler;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +50,13 @@ public final class KafkaServer implements AutoCloseable {
      */
     public static KafkaServer bind(SocketAddress address, ApiRegistry registry, NetworkSettings settings)
             throws InterruptedException {
+        return bind(address, registry, settings, new RequestThrottler(new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS),
+                System::currentTimeMillis));
+    }
+
+    /** As above, with client quotas applied to every response by {@code throttler}. */
+    public static KafkaServer bind(SocketAddress address, ApiRegistry registry, NetworkSettings settings,
+            RequestThrottler throttler) throws InterruptedException {
         RequestMemoryPool pool = new RequestMemoryPool(settings.queuedMaxRequestBytes(), settings.queuedMaxRequests());
         ConnectionQuotas quotas = new ConnectionQuotas(settings);
         AtomicInteger muted = new AtomicInteger();
@@ -67,7 +77,7 @@ public final class KafkaServer implements AutoCloseable {
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     // Past the high mark the client is not reading its responses: its connection is muted.
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
-                    .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, requestLog))
+                    .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, requestLog, throttler))
                     .bind(address)
                     .sync()
                     .channel();

@@ -16,7 +16,9 @@ final class ReadGate {
         /** The outbound buffer is over its high water mark: the client is not reading its responses. */
         UNWRITABLE,
         /** The broker-wide request memory pool is spent. */
-        MEMORY
+        MEMORY,
+        /** The client went over a quota: muted for its throttle time after the response (KIP-219). */
+        THROTTLE
     }
 
     private final Channel channel;

@@ -9,6 +9,8 @@ import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.logging.LogSafe;
+import io.odradek.broker.quota.ClientQuotas;
+import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.codec.Request;
 import io.odradek.wire.codec.RequestDecoder;
@@ -34,6 +36,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * buffer is over the high water mark (the client is not reading). A connection with no request for
  * {@code connections.max.idle.ms} is closed, even if it is half-way through sending one; a parked request
  * (a long-poll fetch) keeps it open.
+ *
+ * <p>Client quotas: each response passes the {@link RequestThrottler} before it is written; a client over its
+ * quota gets the throttle time in the response and its connection muted for that long (KIP-219).
  */
 public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(RequestChannelHandler.class.getName());
@@ -44,6 +49,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private final ReadGate gate;
     private final int maxInFlight;
     private final long idleNanos;
+    private final RequestThrottler throttler;
+    private ScheduledFuture<?> throttleEnd;
+    private long throttledUntilNanos;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private long lastActivity = System.nanoTime();
     private ScheduledFuture<?> idleCheck;
@@ -51,8 +59,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private boolean closed;
 
     RequestChannelHandler(ApiRegistry registry, RequestMemoryPool pool, ReadGate gate, int maxInFlight,
-            long connectionsMaxIdleMs, RateLimitedLog rejections) {
+            long connectionsMaxIdleMs, RateLimitedLog rejections, RequestThrottler throttler) {
         this.registry = registry;
+        this.throttler = throttler;
         this.rejections = rejections;
         this.pool = pool;
         this.gate = gate;
@@ -64,12 +73,18 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private final class Pending {
         final Request request;
         final CompletableFuture<Struct> response;
+        /** For the client quotas: the frame's size and how long the handler's call took. */
+        final int requestBytes;
+        final long handlerNanos;
         private final int reservedBytes;
         private final AtomicBoolean released = new AtomicBoolean();
 
-        Pending(Request request, CompletableFuture<Struct> response, int reservedBytes) {
+        Pending(Request request, CompletableFuture<Struct> response, int reservedBytes, int requestBytes,
+                long handlerNanos) {
             this.request = request;
             this.response = response;
+            this.requestBytes = requestBytes;
+            this.handlerNanos = handlerNanos;
             this.reservedBytes = reservedBytes;
         }
 
@@ -99,10 +114,14 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         lastActivity = System.nanoTime();
         Request request;
         CompletableFuture<Struct> response;
+        int requestBytes = frame.payload().readableBytes();
+        long handlerNanos;
         try {
             request = RequestDecoder.decode(frame.payload());
             clientId = request.header().clientId();
+            long start = System.nanoTime();
             response = handle(ctx, request);
+            handlerNanos = System.nanoTime() - start;
         } catch (UnsupportedRequestException | MalformedMessageException e) {
             pool.requestTaken();
             pool.releaseBytes(frame.reservedBytes());
@@ -116,7 +135,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             frame.payload().release();
         }
         pool.requestTaken();
-        Pending p = new Pending(request, response, frame.reservedBytes());
+        Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos);
         if (closed) {
             p.releaseBytes();
             return;
@@ -142,6 +161,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         if (handler == null) {
             throw new UnsupportedRequestException("API " + request.api().name() + " is not handled");
         }
+        throttler.beforeHandle(request, principal());
         RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(),
                 ctx.alloc(), ctx.executor(), ctx.channel().closeFuture());
         try {
@@ -164,11 +184,20 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             lastActivity = System.nanoTime();
-            if (body == null) {
-                continue; // produce with acks=0: the client expects no answer
+            int throttleMs = 0;
+            if (head.request.body() != null) {
+                RequestThrottler.Outcome outcome = throttler.afterHandle(head.request, principal(), head.requestBytes,
+                        head.handlerNanos, body);
+                body = outcome.response();
+                throttleMs = outcome.throttleMs();
             }
-            write(ctx, head.request, body);
-            wrote = true;
+            if (body != null) { // null: produce with acks=0, the client expects no answer
+                write(ctx, head.request, body);
+                wrote = true;
+            }
+            if (throttleMs > 0) {
+                throttle(ctx, throttleMs);
+            }
         }
         if (wrote) {
             ctx.flush();
@@ -176,6 +205,33 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         if (!closed) {
             gate.set(ReadGate.Reason.IN_FLIGHT, pending.size() >= maxInFlight);
         }
+    }
+
+    /** The client's user principal; every client is ANONYMOUS until authentication (issue 10). */
+    private static String principal() {
+        return ClientQuotas.ANONYMOUS;
+    }
+
+    /**
+     * Mutes the connection until the throttle ends (a later, longer throttle extends it), as Kafka's
+     * processor keeps a throttled channel muted; requests already read are still answered.
+     */
+    private void throttle(ChannelHandlerContext ctx, int throttleMs) {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(throttleMs);
+        if (throttleEnd != null && until - throttledUntilNanos <= 0) {
+            return;
+        }
+        throttledUntilNanos = until;
+        if (throttleEnd != null) {
+            throttleEnd.cancel(false);
+        }
+        gate.set(ReadGate.Reason.THROTTLE, true);
+        throttleEnd = ctx.executor().schedule(() -> {
+            throttleEnd = null;
+            if (!closed) {
+                gate.set(ReadGate.Reason.THROTTLE, false);
+            }
+        }, throttleMs, TimeUnit.MILLISECONDS);
     }
 
     private void failed(ChannelHandlerContext ctx, Request request, Throwable cause) {
@@ -246,6 +302,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         closed = true;
         if (idleCheck != null) {
             idleCheck.cancel(false);
+        }
+        if (throttleEnd != null) {
+            throttleEnd.cancel(false);
         }
         for (Pending p : pending) {
             if (p.response.isDone()) {

@@ -651,6 +651,14 @@ public final class TopicService implements AutoCloseable {
         logs.deletePartition(topic, partition);
     }
 
+    /**
+     * records (issue 9), AlterReplicaLogDirs: moves a partition's log to another of {@code log.dirs}; run it on the
+     * partition's writer (see {@code LogManager.moveLog}).
+     */
+    public PartitionLog moveLog(String topic, int partition, Path destDir) {
+        return logs.moveLog(topic, partition, destDir);
+    }
+
     /** Log dirs taken offline by I/O errors since start. */
     public Set<Path> offlineDirs() {
         return logs.offlineDirs();

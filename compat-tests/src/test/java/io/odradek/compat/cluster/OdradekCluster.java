@@ -195,6 +195,9 @@ public final class OdradekCluster implements AutoCloseable {
         return dir.resolve("node-" + id);
     }
 
+    /** Stands for the node's own log dir in an override's value (see {@link #config}). */
+    public static final String NODE_DIR = "{node.dir}";
+
     /** The broker config of node {@code id}: Kafka's KRaft keys, as a user would write them. */
     public Map<String, String> config(int id) {
         Map<String, String> config = new LinkedHashMap<>();
@@ -213,6 +216,8 @@ public final class OdradekCluster implements AutoCloseable {
         config.put("controller.quorum.voters", voters.toString());
         config.put("log.dirs", dir.resolve("node-" + id).toString());
         config.putAll(overrides);
+        // records (issue 9): "{node.dir}" in an override is this node's default log dir (e.g. two log.dirs per node).
+        config.replaceAll((k, v) -> v.replace(NODE_DIR, dir.resolve("node-" + id).toString()));
         return config;
     }
 

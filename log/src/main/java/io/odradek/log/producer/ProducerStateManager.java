@@ -152,6 +152,14 @@ public final class ProducerStateManager {
     }
 
     /**
+     * Kafka's onLogStartOffsetIncremented: decided transactions whose marker lies below the new log start
+     * are gone with their records, so they no longer hold the first unstable offset. True if any went.
+     */
+    public boolean onLogStartOffsetIncremented(long logStartOffset) {
+        return !unreplicated.isEmpty() && unreplicated.values().removeIf(marker -> marker < logStartOffset);
+    }
+
+    /**
      * Kafka's lastStableOffset(completedTxn), asked before {@link #completeTxn}: the first offset of the oldest
      * transaction still open once this one is done, else the offset after its marker.
      */

@@ -31,7 +31,9 @@ import java.util.function.LongSupplier;
  * per partition of the response:
  * <ul>
  * <li>records: appended as a follower on the partition's writer thread (whole batches only: a trailing
- *     partial batch is fetched again next time), then the leader's high watermark taken, clamped to our log end;</li>
+ *     partial batch is fetched again next time), then the leader's high watermark taken, clamped to our log end,
+ *     and the leader's log start followed forward (DeleteRecords; see {@link Partition#followLeaderLogStartOffset});
+ *     the fetch request reports our log start, so the leader knows when every replica has followed;</li>
  * <li>DivergingEpoch: truncation by Kafka's rules ({@link Truncation}), then fetching goes on from there;</li>
  * <li>OFFSET_OUT_OF_RANGE: the leader's log end and start asked with ListOffsets (as replica); truncate to the
  *     leader's end when ours is past it, or start again at the leader's log start when we are behind it;</li>
@@ -292,6 +294,10 @@ public final class ReplicaFetcher implements AutoCloseable {
                     await(p.appendAsFollower(batches));
                 }
                 p.updateFollowerHighWatermark(answer.get(FetchApi.Response.FetchableTopicResponse.PartitionData.HIGH_WATERMARK));
+                // Kafka: then the log start follows the leader's (DeleteRecords there), and our next fetch
+                // reports it, which is what the leader's DeleteRecords waits for.
+                await(p.followLeaderLogStartOffset(
+                        answer.get(FetchApi.Response.FetchableTopicResponse.PartitionData.LOG_START_OFFSET)));
             }
             default -> {
                 LOG.log(System.Logger.Level.INFO, "Fetch of " + p + " from " + source + " answered " + error

@@ -6,6 +6,7 @@ import io.odradek.log.FileSlice;
 import io.odradek.log.LogAppendException;
 import io.odradek.log.LogConfig;
 import io.odradek.log.OffsetAndTimestamp;
+import io.odradek.log.OffsetOutOfRangeException;
 import io.odradek.log.PartitionLog;
 import io.odradek.log.checkpoint.LeaderEpochFile;
 import io.odradek.log.producer.ActiveProducer;
@@ -53,6 +54,10 @@ import java.util.function.Supplier;
  * result when the metadata image shows it. Follower: appends what its fetcher brings from the leader and takes
  * the leader's high watermark, clamped to its log end; it refuses produce appends. State changes and
  * follower bookkeeping hold this object's monitor; readers take the volatile state without it.
+ *
+ * <p>Log start (DeleteRecords): the leader moves its log start forward ({@link #deleteRecordsOnLeader}); each
+ * follower follows the leader's from the fetch responses ({@link #followLeaderLogStartOffset}) and reports its
+ * own in its fetches; the {@link #lowWatermark} over the alive replicas is what DeleteRecords waits for.
  */
 public final class Partition {
     /** The local broker id of a partition made by the single-node constructor, which knows no brokers. */
@@ -78,6 +83,8 @@ public final class Partition {
     /** What the leader knows of one follower from its fetches (Kafka's ReplicaState); guarded by the Partition. */
     private static final class FollowerState {
         long logEndOffset = -1;
+        /** The LogStartOffset of its last fetch (Kafka's ReplicaState.logStartOffset); -1 until it fetches. */
+        long logStartOffset = -1;
         long lastCaughtUpTimeMs;
         long lastFetchTimeMs;
         long lastFetchLeaderLogEndOffset = -1;
@@ -460,6 +467,14 @@ public final class Partition {
      * may move, completing acks=all produces and coordinator writes parked on this partition.
      */
     public void recordFollowerLogEnd(int replicaId, long logEndOffset) {
+        recordFollowerFetch(replicaId, logEndOffset, -1L);
+    }
+
+    /**
+     * As {@link #recordFollowerLogEnd}, with the log start offset the follower's fetch reported ({@code -1}:
+     * not reported, the last one stands): the low watermark may move, completing DeleteRecords parked here.
+     */
+    public void recordFollowerFetch(int replicaId, long logEndOffset, long logStartOffset) {
         boolean moved;
         synchronized (this) {
             FollowerState f = followers.get(replicaId);
@@ -467,11 +482,24 @@ public final class Partition {
                 return;
             }
             f.logEndOffset = logEndOffset;
-            moved = maybeAdvanceHighWatermark();
+            moved = maybeAdvanceHighWatermark() | recordFollowerLogStart(f, logStartOffset);
         }
         if (moved) {
             waiting.wake(this);
         }
+    }
+
+    /**
+     * Records a follower's reported log start; true when that may move the low watermark (it rose from the
+     * lowest). Caller holds the lock.
+     */
+    private boolean recordFollowerLogStart(FollowerState f, long logStartOffset) {
+        if (logStartOffset < 0 || logStartOffset == f.logStartOffset) {
+            return false;
+        }
+        long before = f.logStartOffset;
+        f.logStartOffset = logStartOffset;
+        return before < log.logStartOffset();
     }
 
     /**
@@ -701,8 +729,17 @@ public final class Partition {
      * a follower and fetches with an older broker epoch than the replica's last one are ignored.
      */
     public void updateFollowerFetchState(int replicaId, long followerBrokerEpoch, long fetchOffset, long nowMs) {
+        updateFollowerFetchState(replicaId, followerBrokerEpoch, fetchOffset, -1L, nowMs);
+    }
+
+    /**
+     * As {@link #updateFollowerFetchState(int, long, long, long)}, with the fetch's LogStartOffset (Fetch v5+;
+     * -1: not sent): the follower's log start, which the low watermark of DeleteRecords waits for.
+     */
+    public void updateFollowerFetchState(int replicaId, long followerBrokerEpoch, long fetchOffset,
+            long followerLogStartOffset, long nowMs) {
         if (localBrokerId == NO_BROKER) {
-            recordFollowerLogEnd(replicaId, fetchOffset);
+            recordFollowerFetch(replicaId, fetchOffset, followerLogStartOffset);
             return;
         }
         boolean moved;
@@ -727,8 +764,9 @@ public final class Partition {
             f.lastFetchLeaderLogEndOffset = leaderLogEnd;
             f.lastFetchTimeMs = nowMs;
             f.brokerEpoch = followerBrokerEpoch;
+            boolean lowWatermarkMayMove = recordFollowerLogStart(f, followerLogStartOffset);
             maybeExpandIsr(s, replicaId, f);
-            moved = maybeAdvanceHighWatermark();
+            moved = maybeAdvanceHighWatermark() | lowWatermarkMayMove;
         }
         if (moved) {
             waiting.wake(this);
@@ -888,6 +926,106 @@ public final class Partition {
         if (moved) {
             waiting.wake(this);
         }
+    }
+
+    /**
+     * The follower side of the leader's LogStartOffset in a fetch response (Kafka's ReplicaFetcherThread after
+     * its append): this log's start follows it forward on the writer thread, deleting the segments wholly
+     * below it and checkpointing it, so that the leader's DeleteRecords completes once every replica is there.
+     * Nothing happens when the leader's start is not above ours, or is above our high watermark (then this
+     * replica is behind and its fetches catch up first). Refused as {@link #truncateTo} if this broker leads.
+     */
+    public CompletableFuture<Void> followLeaderLogStartOffset(long leaderLogStartOffset) {
+        if (leaderLogStartOffset <= log.logStartOffset()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return onWriter(() -> {
+            refuseIfLeader("take the leader's log start");
+            if (leaderLogStartOffset <= highWatermark) {
+                log.maybeIncrementLogStartOffset(leaderLogStartOffset);
+            }
+        });
+    }
+
+    /**
+     * Kafka's Partition.deleteRecordsOnLeader (DeleteRecords), on the writer thread: the log start moves
+     * forward to {@code offset} ({@code -1}: the high watermark), deleting the segments wholly below it.
+     * Completes with the low watermark then ({@link #lowWatermark}); the caller waits for it to reach the
+     * offset the log start moved to (the completed value is below it while followers have not followed yet).
+     * Fails with a {@code LogException}: NOT_LEADER_OR_FOLLOWER when this broker does not lead,
+     * POLICY_VIOLATION when the topic's cleanup.policy lacks delete, OFFSET_OUT_OF_RANGE for an offset below
+     * -1 or above the high watermark.
+     *
+     * @return a future of {@link DeletedRecords}: the offset the log start was asked to reach, and the low watermark
+     */
+    public CompletableFuture<DeletedRecords> deleteRecordsOnLeader(long offset) {
+        CompletableFuture<DeletedRecords> result = new CompletableFuture<>();
+        try {
+            writer.execute(() -> {
+                try {
+                    result.complete(deleteRecordsOnWriter(offset));
+                } catch (Throwable e) {
+                    result.completeExceptionally(e);
+                    if (e instanceof Error error) {
+                        throw error;
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    /** What DeleteRecords did on the leader: the offset asked for (the HWM for -1) and the low watermark then. */
+    public record DeletedRecords(long requestedOffset, long lowWatermark) {
+    }
+
+    private DeletedRecords deleteRecordsOnWriter(long offset) {
+        if (!state.isLeader()) {
+            throw new LogAppendException(ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                    "Leader not local for partition " + this + " on broker " + localBrokerId);
+        }
+        if (!log.config().isDelete()) {
+            throw new LogAppendException(ErrorCode.POLICY_VIOLATION,
+                    "Records of partition " + this + " can not be deleted due to the configured policy");
+        }
+        long converted = offset == -1L ? highWatermark() : offset;
+        if (converted < 0) {
+            throw new OffsetOutOfRangeException("The offset " + converted + " for partition " + this + " is not valid");
+        }
+        log.maybeIncrementLogStartOffset(converted);
+        // Nothing parked here waits for the log start but DeleteRecords itself; followers learn it by fetching.
+        waiting.wake(this);
+        return new DeletedRecords(converted, lowWatermark());
+    }
+
+    /**
+     * Kafka's lowWatermarkIfLeader: the smallest log start offset over this replica and every other replica
+     * of the assignment whose broker is alive (registered and not fenced in the newest image; on one node
+     * every follower counts), as the followers last reported it in their fetches (-1 until one has). What a
+     * DeleteRecords waits for. -1 when this broker does not lead.
+     */
+    public synchronized long lowWatermark() {
+        if (!state.isLeader()) {
+            return -1L;
+        }
+        long low = log.logStartOffset();
+        for (Map.Entry<Integer, FollowerState> e : followers.entrySet()) {
+            long start = e.getValue().logStartOffset;
+            if (start < low && isAlive(e.getKey())) {
+                low = start;
+            }
+        }
+        return low;
+    }
+
+    private boolean isAlive(int brokerId) {
+        if (controller == null) {
+            return true;
+        }
+        BrokerRegistration broker = controller.image().broker(brokerId).orElse(null);
+        return broker != null && !broker.fenced();
     }
 
     /**

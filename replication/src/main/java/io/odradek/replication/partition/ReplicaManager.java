@@ -1,5 +1,6 @@
 package io.odradek.replication.partition;
 
+import io.odradek.log.LogException;
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.ClusterImage;
@@ -9,17 +10,21 @@ import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
 import io.odradek.replication.fetcher.FetchSource;
 import io.odradek.replication.fetcher.ReplicaFetcherManager;
+import io.odradek.wire.ErrorCode;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * This broker's replicas in a cluster (Kafka's ReplicaManager, the metadata side): it applies every metadata
@@ -159,6 +164,49 @@ public final class ReplicaManager implements AutoCloseable {
             fetchers.stop(p, topic.id());
         } else {
             fetchers.fetch(p, topic.id(), p.leaderEpoch(), source);
+        }
+    }
+
+    /**
+     * records (issue 9), AlterReplicaLogDirs in a cluster: moves a local replica's log with {@code move}, which runs
+     * on the partition's writer (so no append interleaves) and leaves the moved log where
+     * {@link LocalLogs#getOrCreate} finds it. The replica's Partition is retired first as if the replica had left
+     * (fetching stops, writes parked on it fail with NOT_LEADER_OR_FOLLOWER, a leader announces it no longer leads);
+     * then a fresh Partition over the log takes the current image's registration again, whether the move
+     * succeeded or not: a leader starts over as after an election at the same epoch (its followers report their
+     * log ends again, so the high watermark waits for their next fetches), a follower fetches again. Kafka
+     * instead copies into a future replica while the current one keeps serving. Blocks until done: call it off
+     * the network threads.
+     *
+     * @throws LogException REPLICA_NOT_AVAILABLE when this broker holds no replica of the partition, or what the
+     *         move threw
+     */
+    public synchronized void moveReplica(String topic, int partition, Supplier<PartitionLog> move) {
+        Key key = new Key(topic, partition);
+        Replica replica = replicas.get(key);
+        if (replica == null) {
+            throw new LogException(ErrorCode.REPLICA_NOT_AVAILABLE, "Broker " + localBrokerId
+                    + " holds no replica of " + topic + "-" + partition);
+        }
+        removeReplica(key, false);
+        CompletableFuture<PartitionLog> moved = new CompletableFuture<>();
+        try {
+            partitions.writerFor(topic, partition).execute(() -> {
+                try {
+                    moved.complete(move.get());
+                } catch (RuntimeException e) {
+                    moved.completeExceptionally(e);
+                }
+            });
+            moved.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        } finally {
+            ClusterImage current = image;
+            TopicImage t = current.topic(topic).filter(ti -> ti.id().equals(replica.topicId())).orElse(null);
+            if (t != null && partition < t.partitions().size() && t.partition(partition).replicas().contains(localBrokerId)) {
+                applyRegistration(current, t, partition, t.partition(partition), System.currentTimeMillis());
+            }
         }
     }
 

@@ -58,7 +58,8 @@ public final class LeaderFetchServing {
                     sentData |= data.hasRemaining();
                     out.set(FetchApi.Response.FetchableTopicResponse.PartitionData.RECORDS,
                             new MemoryRecords(Unpooled.wrappedBuffer(data)));
-                    leader.updateFollowerFetchState(replicaId, replicaEpoch, offset, System.currentTimeMillis());
+                    leader.updateFollowerFetchState(replicaId, replicaEpoch, offset,
+                            p.get(FetchApi.Request.FetchTopic.FetchPartition.LOG_START_OFFSET), System.currentTimeMillis());
                 }
                 out.set(FetchApi.Response.FetchableTopicResponse.PartitionData.HIGH_WATERMARK, leader.highWatermark())
                         .set(FetchApi.Response.FetchableTopicResponse.PartitionData.LOG_START_OFFSET, leader.logStartOffset());

@@ -54,6 +54,7 @@ class ReplicaFetcherTest {
     Partition follower;
     TinyBroker broker;
     ReplicaFetcher fetcher;
+    AcceptingController controller;
     volatile ErrorCode forcedError = ErrorCode.NONE;
 
     /** Accepts every ISR change at once; this test is about the data. */
@@ -73,9 +74,12 @@ class ReplicaFetcherTest {
             return new CompletableFuture<>();
         }
 
+        /** What the partitions see of the brokers; empty unless a test registers them. */
+        volatile ClusterImage image = ClusterImage.EMPTY;
+
         @Override
         public ClusterImage image() {
-            return ClusterImage.EMPTY;
+            return image;
         }
 
         @Override
@@ -93,7 +97,7 @@ class ReplicaFetcherTest {
         waiting = new WaitingOperations<>("test");
         leaderLog = open("broker-1");
         followerLog = open("broker-2");
-        AcceptingController controller = new AcceptingController();
+        controller = new AcceptingController();
         leader = new Partition(leaderLog, TOPIC_ID, 1, controller, () -> 11L, writers.writerFor("orders", 0), waiting);
         follower = new Partition(followerLog, TOPIC_ID, 2, controller, () -> 22L, writers.writerFor("orders", 0), waiting);
         PartitionRegistration registration = new PartitionRegistration(List.of(1, 2), List.of(1, 2), List.of(),
@@ -185,6 +189,51 @@ class ReplicaFetcherTest {
         assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs());
         assertThat(leader.highWatermark()).isEqualTo(5L);
         assertThat(leader.inSyncReplicas()).containsExactly(1, 2);
+    }
+
+    /** Brokers 1 and 2 registered; {@code fenced2}: broker 2 is fenced (its replica no longer counts). */
+    private void registerBrokers(boolean fenced2) {
+        java.util.TreeMap<Integer, io.odradek.replication.cluster.BrokerRegistration> brokers = new java.util.TreeMap<>();
+        brokers.put(1, new io.odradek.replication.cluster.BrokerRegistration(1, 11L, UUID.randomUUID(), List.of(),
+                null, false, false));
+        brokers.put(2, new io.odradek.replication.cluster.BrokerRegistration(2, 22L, UUID.randomUUID(), List.of(),
+                null, fenced2, false));
+        controller.image = new ClusterImage(1, "cluster", brokers, new java.util.TreeMap<>(), 0);
+    }
+
+    @Test
+    void deleteRecordsOnTheLeaderIsFollowedByTheFollowerAndTheLowWatermarkReachesIt() {
+        registerBrokers(false);
+        for (String v : List.of("a", "b", "c", "d", "e")) {
+            leader.appendAsLeader(batch(v), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        }
+        fetcher.start();
+        fetcher.add(follower, TOPIC_ID, LEADER_EPOCH);
+        waitUntil(() -> follower.logEndOffset() == 5 && follower.highWatermark() == 5 && leader.lowWatermark() == 0);
+
+        Partition.DeletedRecords deleted = leader.deleteRecordsOnLeader(3L).orTimeout(5, TimeUnit.SECONDS).join();
+
+        assertThat(deleted.requestedOffset()).isEqualTo(3L);
+        assertThat(deleted.lowWatermark()).isZero(); // the follower has not followed yet
+        assertThat(leader.logStartOffset()).isEqualTo(3L);
+        waitUntil(() -> follower.logStartOffset() == 3L);
+        waitUntil(() -> leader.lowWatermark() == 3L); // its next fetch told the leader
+        assertThat(follower.logEndOffset()).isEqualTo(5L);
+        assertThat(bytes(follower)).isEqualTo(bytes(leader));
+    }
+
+    @Test
+    void aFencedFollowerDoesNotHoldTheLowWatermark() {
+        registerBrokers(false);
+        leader.appendAsLeader(batch("a", "b", "c"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        leader.updateFollowerFetchState(2, 22L, 3L, 0L, System.currentTimeMillis());
+        leader.deleteRecordsOnLeader(-1L).orTimeout(5, TimeUnit.SECONDS).join();
+        assertThat(leader.logStartOffset()).isEqualTo(3L);
+        assertThat(leader.lowWatermark()).isZero();
+
+        registerBrokers(true);
+
+        assertThat(leader.lowWatermark()).isEqualTo(3L);
     }
 
     @Test

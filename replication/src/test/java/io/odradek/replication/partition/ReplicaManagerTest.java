@@ -294,4 +294,59 @@ class ReplicaManagerTest {
         }
         assertThat(node2.partition().highWatermark()).isEqualTo(1L);
     }
+
+    @Test
+    void aReplicaMovedToAnotherDirIsServedByAFreshPartitionAtTheSameLeaderEpoch() throws Exception {
+        applyToBoth(image(5, false, led(1, List.of(1), 0, 0)));
+        Partition before = node1.partition();
+        RecordBatchBuilder b = new RecordBatchBuilder(1_000L);
+        b.append("k".getBytes(StandardCharsets.UTF_8), "kept".getBytes(StandardCharsets.UTF_8));
+        before.appendAsLeader(b.build(), (short) 1).get(5, TimeUnit.SECONDS);
+        Path newDir = dir.resolve("node-1-second-dir");
+
+        node1.replicas.moveReplica("orders", 0, () -> {
+            PartitionLog old = node1.logs.get("orders-0");
+            old.close();
+            try {
+                java.nio.file.Files.createDirectories(newDir.resolve("orders-0"));
+                try (var files = java.nio.file.Files.list(old.dir())) {
+                    for (Path f : files.toList()) {
+                        java.nio.file.Files.copy(f, newDir.resolve("orders-0").resolve(f.getFileName()));
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            PartitionLog moved = PartitionLog.open(newDir, "orders", 0, LogConfig.defaults(),
+                    PartitionLog.Options.defaults().withTopicId(ORDERS).withCleanShutdown(true));
+            node1.logs.put("orders-0", moved);
+            return moved;
+        });
+
+        Partition after = node1.partition();
+        assertThat(after).isNotSameAs(before);
+        assertThat(after.log().dir()).isEqualTo(newDir.resolve("orders-0"));
+        assertThat(after.isLeader()).isTrue();
+        assertThat(after.leaderEpoch()).isZero();
+        assertThat(after.highWatermark()).isEqualTo(1L);
+        assertThat(before.checkEnoughReplicasReachOffset(1L, 0)).contains(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+        assertThat(node1.leadership).containsExactly("orders-0@0 leader", "orders-0@0 follower", "orders-0@0 leader");
+        assertThat(node1.deleted).isEmpty();
+    }
+
+    @Test
+    void aFailedMoveLeavesTheReplicaServingItsLog() {
+        applyToBoth(image(5, false, led(1, List.of(1, 2), 0, 0)));
+        PartitionLog log = node2.logs.get("orders-0");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> node2.replicas.moveReplica("orders", 0, () -> {
+            throw new io.odradek.log.LogException(ErrorCode.KAFKA_STORAGE_ERROR, "disk full");
+        })).isInstanceOf(io.odradek.log.LogException.class).hasMessage("disk full");
+
+        assertThat(node2.partition().log()).isSameAs(log);
+        assertThat(node2.partition().isLeader()).isFalse();
+        assertThat(node2.fetchingFrom()).isEqualTo(new FetchSource(1, "127.0.0.1", PORT_1));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> node2.replicas.moveReplica("orders", 7, () -> log))
+                .isInstanceOf(io.odradek.log.LogException.class);
+    }
 }

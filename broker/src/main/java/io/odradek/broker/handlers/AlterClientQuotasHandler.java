@@ -1,0 +1,176 @@
+package io.odradek.broker.handlers;
+
+import io.odradek.broker.api.ApiHandler;
+import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.quota.QuotaConfigRules;
+import io.odradek.broker.quota.QuotaConfigRules.Rejection;
+import io.odradek.replication.config.DynamicConfigStore;
+import io.odradek.replication.config.QuotaEntity;
+import io.odradek.wire.ErrorCode;
+import io.odradek.wire.api.AlterClientQuotasApi;
+import io.odradek.wire.api.AlterClientQuotasApi.Request.EntryData;
+import io.odradek.wire.api.AlterClientQuotasApi.Response;
+import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.schema.Struct;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * AlterClientQuotas (key 49), versions 0-1 (v1 flexible), what {@code kafka-configs --alter
+ * --entity-type users/clients/ips} sends. Checked as Kafka 4.4's controller checks it
+ * (ClientQuotaControlManager), entity by entity, each answered with its own error:
+ * <ul>
+ * <li>the entity: not empty; types user, client-id, ip only; no empty name (null is the default entity); ip
+ *     never with user or client-id, and an address or a name that resolves;</li>
+ * <li>each op: a key the entity type allows ({@code producer_byte_rate}, {@code consumer_byte_rate} as whole
+ *     numbers; {@code request_percentage}, {@code controller_mutation_rate}; for ip
+ *     {@code connection_creation_rate} as a whole number), finite, above zero; remove ignores the value;</li>
+ * <li>a key twice for one entity, or the same entity twice: INVALID_REQUEST "Ignoring duplicate entity ..."
+ *     (Kafka reports the duplicate key that way too); as in Kafka, the first entry's accepted changes still
+ *     apply though its answer is that error.</li>
+ * </ul>
+ * The accepted entities' changes are written to the {@link DynamicConfigStore} in one change (values equal to
+ * the stored ones are left alone), so an entity's quotas change all together or not at all; validate_only
+ * checks without writing. A failed write is every accepted entity's error. Changed quotas apply to the
+ * next request (the quota managers follow the store). A request naming an ip entity by host name is checked
+ * off the event loop, since that resolves the name.
+ */
+public final class AlterClientQuotasHandler implements ApiHandler {
+    private final DynamicConfigStore store;
+
+    public AlterClientQuotasHandler(DynamicConfigStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public ApiSpec api() {
+        return AlterClientQuotasApi.SPEC;
+    }
+
+    /** One distinct entity of the request, as the client named it, and its outcome. */
+    private static final class Outcome {
+        final List<Struct> entityData;
+        ErrorCode error = ErrorCode.NONE;
+        String message;
+
+        Outcome(List<Struct> entityData) {
+            this.entityData = entityData;
+        }
+
+        void reject(Rejection r) {
+            error = r.error();
+            message = r.message();
+        }
+    }
+
+    @Override
+    public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        boolean namesIp = request.get(AlterClientQuotasApi.Request.ENTRIES).stream()
+                .flatMap(e -> e.get(EntryData.ENTITY).stream())
+                .anyMatch(e -> QuotaEntity.IP.equals(e.get(EntryData.EntityData.ENTITY_TYPE)));
+        return namesIp ? CompletableFuture.supplyAsync(() -> alter(request)).thenCompose(f -> f) : alter(request);
+    }
+
+    private CompletableFuture<Struct> alter(Struct request) {
+        Map<QuotaEntity, Map<String, Double>> stored = store.quotas();
+        Map<Map<String, String>, Outcome> outcomes = new LinkedHashMap<>();
+        Map<QuotaEntity, Map<String, Double>> changes = new HashMap<>();
+        for (Struct entry : request.get(AlterClientQuotasApi.Request.ENTRIES)) {
+            List<Struct> entityData = entry.get(EntryData.ENTITY);
+            Map<String, String> entity = new HashMap<>(entityData.size()); // as Kafka builds it, for its toString
+            for (Struct e : entityData) {
+                entity.put(e.get(EntryData.EntityData.ENTITY_TYPE), e.get(EntryData.EntityData.ENTITY_NAME));
+            }
+            Map<String, Double> ops = new HashMap<>(); // key -> value, null to remove
+            boolean duplicateKey = false;
+            for (Struct op : entry.get(EntryData.OPS)) {
+                String key = op.get(EntryData.OpData.KEY);
+                duplicateKey |= ops.containsKey(key);
+                ops.put(key, op.get(EntryData.OpData.REMOVE) ? null : op.get(EntryData.OpData.VALUE));
+            }
+            Outcome outcome = outcomes.get(entity);
+            if (outcome != null || duplicateKey) {
+                if (outcome == null) {
+                    outcome = new Outcome(entityData);
+                    outcomes.put(entity, outcome);
+                }
+                outcome.reject(new Rejection(ErrorCode.INVALID_REQUEST,
+                        "Ignoring duplicate entity ClientQuotaEntity(entries=" + entity + ")"));
+                continue; // as in Kafka, an earlier entry's accepted changes still apply
+            }
+            outcome = new Outcome(entityData);
+            outcomes.put(entity, outcome);
+            Map<String, Double> change = check(entity, ops, stored, outcome);
+            if (change != null && !change.isEmpty()) {
+                changes.put(toQuotaEntity(entity), change);
+            }
+        }
+        if (request.get(AlterClientQuotasApi.Request.VALIDATE_ONLY) || changes.isEmpty()) {
+            return CompletableFuture.completedFuture(response(outcomes));
+        }
+        return store.alterQuotas(changes).handle((ok, failure) -> {
+            if (failure != null) {
+                for (Outcome o : outcomes.values()) {
+                    if (o.error == ErrorCode.NONE) {
+                        o.reject(new Rejection(ControllerFailures.error(failure), ControllerFailures.message(failure)));
+                    }
+                }
+            }
+            return response(outcomes);
+        });
+    }
+
+    /** The entity's changes to the stored quotas (null value: remove), or null when it is rejected. */
+    private static Map<String, Double> check(Map<String, String> entity, Map<String, Double> ops,
+            Map<QuotaEntity, Map<String, Double>> stored, Outcome outcome) {
+        Rejection bad = QuotaConfigRules.checkEntity(entity);
+        if (bad != null) {
+            outcome.reject(bad);
+            return null;
+        }
+        Map<String, Double> current = stored.getOrDefault(toQuotaEntity(entity), Map.of());
+        Map<String, Double> change = new HashMap<>();
+        for (Map.Entry<String, Double> op : ops.entrySet()) {
+            String key = op.getKey();
+            Double value = op.getValue();
+            if (value == null) {
+                if (current.containsKey(key)) {
+                    change.put(key, null);
+                }
+                continue;
+            }
+            bad = QuotaConfigRules.checkValue(entity, key, value);
+            if (bad != null) {
+                outcome.reject(bad);
+                return null;
+            }
+            if (!value.equals(current.get(key))) {
+                change.put(key, value);
+            }
+        }
+        return change;
+    }
+
+    private static QuotaEntity toQuotaEntity(Map<String, String> entity) {
+        return new QuotaEntity(new TreeMap<>(entity));
+    }
+
+    private static Struct response(Map<Map<String, String>, Outcome> outcomes) {
+        Struct response = Response.SCHEMA.newStruct();
+        for (Outcome o : outcomes.values()) {
+            Struct entry = response.add(Response.ENTRIES)
+                    .set(Response.EntryData.ERROR_CODE, o.error.code())
+                    .set(Response.EntryData.ERROR_MESSAGE, o.message);
+            for (Struct e : o.entityData) {
+                entry.add(Response.EntryData.ENTITY)
+                        .set(Response.EntryData.EntityData.ENTITY_TYPE, e.get(EntryData.EntityData.ENTITY_TYPE))
+                        .set(Response.EntryData.EntityData.ENTITY_NAME, e.get(EntryData.EntityData.ENTITY_NAME));
+            }
+        }
+        return response;
+    }
+}

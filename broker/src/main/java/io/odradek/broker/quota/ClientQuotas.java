@@ -1,0 +1,80 @@
+package io.odradek.broker.quota;
+
+import io.odradek.replication.config.DynamicConfigStore;
+import io.odradek.replication.config.QuotaEntity;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The broker's client quota managers, one per {@link QuotaKind}, following the quotas in the
+ * {@link DynamicConfigStore}: a change there (AlterClientQuotas, {@code kafka-configs --alter}) applies to
+ * the next request. Until issue 10 adds authentication every client is the user {@link #ANONYMOUS}.
+ * {@code controller_mutation_rate} is stored and described but not enforced; {@code ip} entities'
+ * {@code connection_creation_rate} likewise.
+ */
+public final class ClientQuotas {
+    /** Kafka's principal name for an unauthenticated client. */
+    public static final String ANONYMOUS = "ANONYMOUS";
+
+    private final QuotaWindows windows;
+    private final Map<QuotaKind, ClientQuotaManager> managers = new EnumMap<>(QuotaKind.class);
+
+    public ClientQuotas(QuotaWindows windows) {
+        this.windows = windows;
+        for (QuotaKind kind : QuotaKind.values()) {
+            managers.put(kind, new ClientQuotaManager(kind, windows));
+        }
+    }
+
+    /** Quotas that follow a store: read now and again on every change it reports. */
+    public static ClientQuotas following(DynamicConfigStore store, QuotaWindows windows) {
+        ClientQuotas quotas = new ClientQuotas(windows);
+        store.addListener(() -> quotas.update(store.quotas()));
+        quotas.update(store.quotas());
+        return quotas;
+    }
+
+    public QuotaWindows windows() {
+        return windows;
+    }
+
+    /** Replaces every configured quota (entity -> key -> value). */
+    public void update(Map<QuotaEntity, Map<String, Double>> quotas) {
+        for (ClientQuotaManager m : managers.values()) {
+            m.update(quotas);
+        }
+    }
+
+    ClientQuotaManager manager(QuotaKind kind) {
+        return managers.get(kind);
+    }
+
+    /** Whether any quota of this kind is configured. */
+    public boolean enabled(QuotaKind kind) {
+        return managers.get(kind).enabled();
+    }
+
+    /** Records a value for a client and returns its throttle time in ms (0: within its quota or none). */
+    public int recordAndGetThrottleMs(QuotaKind kind, String user, String clientId, double value, long nowMs) {
+        ClientQuotaManager m = managers.get(kind);
+        return m.enabled() ? m.recordAndGetThrottleMs(user, clientId, value, nowMs) : 0;
+    }
+
+    /** Takes back a recorded value whose response was not sent (a throttled fetch answered empty). */
+    public void unrecord(QuotaKind kind, String user, String clientId, double value, long nowMs) {
+        ClientQuotaManager m = managers.get(kind);
+        if (m.enabled()) {
+            m.unrecord(user, clientId, value, nowMs);
+        }
+    }
+
+    /** The most a single value may be without being throttled for certain (bounds a consumer's fetch). */
+    public double maxValueInQuotaWindow(QuotaKind kind, String user, String clientId) {
+        return managers.get(kind).maxValueInQuotaWindow(user, clientId);
+    }
+
+    /** The quota that applies to a client, or {@link Double#MAX_VALUE} when none does. */
+    public double quotaLimit(QuotaKind kind, String user, String clientId) {
+        return managers.get(kind).quotaLimit(user, clientId);
+    }
+}

@@ -1,0 +1,156 @@
+package io.odradek.broker.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.odradek.replication.config.QuotaEntity;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Which quota applies to a client, which rate it shares, and how long it is throttled (a hand-moved clock). */
+class ClientQuotaManagerTest {
+    private static final String DEFAULT = null;
+    private final ClientQuotas quotas = new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS);
+    private final Map<QuotaEntity, Map<String, Double>> configured = new HashMap<>();
+
+    private void set(String user, String clientId, boolean hasUser, boolean hasClient, String key, double value) {
+        TreeMap<String, String> parts = new TreeMap<>();
+        if (hasUser) {
+            parts.put(QuotaEntity.USER, user);
+        }
+        if (hasClient) {
+            parts.put(QuotaEntity.CLIENT_ID, clientId);
+        }
+        configured.computeIfAbsent(new QuotaEntity(parts), e -> new HashMap<>()).put(key, value);
+        quotas.update(configured);
+    }
+
+    private void client(String clientId, double produceRate) {
+        set(null, clientId, false, true, "producer_byte_rate", produceRate);
+    }
+
+    private double producerQuota(String user, String clientId) {
+        return quotas.quotaLimit(QuotaKind.PRODUCE, user, clientId);
+    }
+
+    @Test
+    void withoutQuotasNothingIsThrottledOrMeasured() {
+        assertThat(quotas.enabled(QuotaKind.PRODUCE)).isFalse();
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1e12, 0)).isZero();
+        assertThat(quotas.maxValueInQuotaWindow(QuotaKind.FETCH, "ANONYMOUS", "app")).isEqualTo(Double.MAX_VALUE);
+    }
+
+    @Test
+    void mostSpecificQuotaWinsInKafkasPrecedenceOrder() {
+        set(DEFAULT, null, false, true, "producer_byte_rate", 8);           // /config/clients/<default>
+        assertThat(producerQuota("alice", "app")).isEqualTo(8);
+        client("app", 7);                                                     // /config/clients/app
+        assertThat(producerQuota("alice", "app")).isEqualTo(7);
+        set(DEFAULT, null, true, false, "producer_byte_rate", 6);           // /config/users/<default>
+        assertThat(producerQuota("alice", "app")).isEqualTo(6);
+        set(DEFAULT, DEFAULT, true, true, "producer_byte_rate", 5);         // /config/users/<default>/clients/<default>
+        assertThat(producerQuota("alice", "app")).isEqualTo(5);
+        set(DEFAULT, "app", true, true, "producer_byte_rate", 4);           // /config/users/<default>/clients/app
+        assertThat(producerQuota("alice", "app")).isEqualTo(4);
+        set("alice", null, true, false, "producer_byte_rate", 3);           // /config/users/alice
+        assertThat(producerQuota("alice", "app")).isEqualTo(3);
+        set("alice", DEFAULT, true, true, "producer_byte_rate", 2);         // /config/users/alice/clients/<default>
+        assertThat(producerQuota("alice", "app")).isEqualTo(2);
+        set("alice", "app", true, true, "producer_byte_rate", 1);           // /config/users/alice/clients/app
+        assertThat(producerQuota("alice", "app")).isEqualTo(1);
+
+        // Other clients fall through to what matches them.
+        assertThat(producerQuota("alice", "other")).isEqualTo(2);
+        assertThat(producerQuota("bob", "app")).isEqualTo(4);
+        assertThat(producerQuota("bob", "other")).isEqualTo(5);
+    }
+
+    @Test
+    void clientIdQuotaIsSharedByEveryConnectionWithThatClientIdWhateverTheUser() {
+        client("app", 1000);
+        ClientQuotaManager m = quotas.manager(QuotaKind.PRODUCE);
+        assertThat(m.tagsOf("alice", "app")).isEqualTo(new ClientQuotaManager.Tags("", "app"));
+        assertThat(m.tagsOf("bob", "app")).isEqualTo(new ClientQuotaManager.Tags("", "app"));
+        assertThat(producerQuota("bob", "other")).isEqualTo(Double.MAX_VALUE);
+    }
+
+    @Test
+    void userQuotaIsSharedByEveryClientIdOfThatUser() {
+        set("alice", null, true, false, "consumer_byte_rate", 1000);
+        ClientQuotaManager m = quotas.manager(QuotaKind.FETCH);
+        assertThat(m.tagsOf("alice", "a")).isEqualTo(new ClientQuotaManager.Tags("alice", ""));
+        assertThat(m.tagsOf("alice", "b")).isEqualTo(new ClientQuotaManager.Tags("alice", ""));
+        // A kind with no quota configured measures nothing.
+        assertThat(quotas.enabled(QuotaKind.PRODUCE)).isFalse();
+    }
+
+    @Test
+    void withSeveralLevelsTheFirstConfiguredEntityDecidesWhatIsShared() {
+        client("app", 1000);
+        set("alice", null, true, false, "producer_byte_rate", 2000);
+        ClientQuotaManager m = quotas.manager(QuotaKind.PRODUCE);
+        assertThat(m.tagsOf("alice", "app")).isEqualTo(new ClientQuotaManager.Tags("alice", ""));
+        assertThat(m.tagsOf("bob", "app")).isEqualTo(new ClientQuotaManager.Tags("", "app"));
+        assertThat(producerQuota("alice", "app")).isEqualTo(2000);
+        assertThat(producerQuota("bob", "app")).isEqualTo(1000);
+    }
+
+    @Test
+    void throttleIsTheTimeForTheRateToComeBackToTheQuota() {
+        client("app", 1000); // bytes per second
+        // One window's worth at once is allowed.
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 0)).isZero();
+        // 3000 bytes over a 1 s window: 3000 B/s, (3000 - 1000) / 1000 * 1000 ms.
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 2000, 100)).isEqualTo(2000);
+        // At 3 s the same 3000 bytes are within 1000 B/s again.
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 0, 3000)).isZero();
+        // 4500 bytes over 4 s: 1125 B/s, (125 / 1000) * 4000 ms.
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1500, 4000)).isEqualTo(500);
+    }
+
+    @Test
+    void aClientHeldByItsThrottlesAveragesItsQuota() {
+        client("app", 1_048_576);
+        long now = 0;
+        long sent = 0;
+        while (now < 10_000) { // 64 KiB requests, each sent as soon as the last throttle ends
+            sent += 65_536;
+            now += quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 65_536, now) + 1;
+        }
+        double rate = sent / (now / 1000.0);
+        assertThat(rate).isBetween(1_048_576 * 0.95, 1_048_576 * 1.05);
+    }
+
+    @Test
+    void requestPercentageThrottleIsAtMostOneWindow() {
+        set(null, "app", false, true, "request_percentage", 10); // a tenth of a thread
+        // 5 s of handler time in one request: 500 %-seconds.
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.REQUEST, "ANONYMOUS", "app", 500, 0)).isEqualTo(1000);
+    }
+
+    @Test
+    void aConsumersFetchIsBoundedByWhatItsQuotaAllowsInOneWindow() {
+        set(null, "reader", false, true, "consumer_byte_rate", 1_048_576);
+        assertThat(quotas.maxValueInQuotaWindow(QuotaKind.FETCH, "ANONYMOUS", "reader")).isEqualTo(1_048_576.0);
+        assertThat(quotas.maxValueInQuotaWindow(QuotaKind.FETCH, "ANONYMOUS", "other")).isEqualTo(Double.MAX_VALUE);
+    }
+
+    @Test
+    void aRemovedQuotaStopsThrottlingAtOnce() {
+        client("app", 10);
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 0)).isPositive();
+        configured.clear();
+        quotas.update(configured);
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 1)).isZero();
+    }
+
+    @Test
+    void aLoweredQuotaAppliesToTheNextRequest() {
+        client("app", 1_000_000);
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 0)).isZero();
+        client("app", 100);
+        // 2000 bytes in a 1 s window against 100 B/s: (2000 - 100) / 100 * 1000 ms.
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 10)).isEqualTo(19_000);
+    }
+}
