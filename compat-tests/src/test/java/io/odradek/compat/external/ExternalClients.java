@@ -12,13 +12,15 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Makes sure kcat, confluent-kafka-python and KafkaJS are installed before a test class that drives them: runs
- * {@code compat-tests/clients/setup.sh} once per JVM (apt-get for kcat and python3-confluent-kafka, {@code npm ci}
- * for KafkaJS; fast when all are there). Where the script fails (a machine without apt or root) the tests are skipped with the
- * reason; under CI ({@code CI=true}) they fail instead, so a broken install cannot pass as a green run.
+ * Makes sure kcat, confluent-kafka-python, KafkaJS, kafka-python and Sarama are installed before a test class
+ * that drives them: runs {@code compat-tests/clients/setup.sh} once per JVM (apt-get for kcat,
+ * python3-confluent-kafka, python3-kafka and Sarama with Go, {@code npm ci} for KafkaJS, a build of the Sarama
+ * program; fast when all are there). Where the script fails (a machine without apt or root) the tests are
+ * skipped with the reason; under CI ({@code CI=true}) they fail instead, so a broken install cannot pass as a green run.
  */
 public final class ExternalClients implements BeforeAllCallback {
-    private static final Duration SETUP_TIMEOUT = Duration.ofMinutes(5);
+    // A clean machine installs Go and Sarama as well (about 100 MB of packages) and builds cgo code.
+    private static final Duration SETUP_TIMEOUT = Duration.ofMinutes(10);
     private static String failure; // null: set up; guarded by the class
     private static boolean done;
 
@@ -60,7 +62,8 @@ public final class ExternalClients implements BeforeAllCallback {
         try (Stream<Path> files = Files.list(outputDir())) {
             for (Path f : files.toList()) {
                 String name = f.getFileName().toString();
-                if (name.startsWith("kcat-") || name.startsWith("kafkajs-") || name.startsWith("python-")) {
+                if (name.startsWith("kcat-") || name.startsWith("kafkajs-") || name.startsWith("python-")
+                        || name.startsWith("sarama-")) {
                     Files.delete(f);
                 }
             }

@@ -46,9 +46,12 @@ final class Kcat {
      * Consumes as a member of a consumer group (balanced, committing offsets) until the end of every assigned
      * partition, then leaves the group, committing what it read.
      */
-    List<String> groupConsume(String group, String topic, String format) throws Exception {
-        return succeed(run(List.of("-G", group, "-e", "-f", format, "-X", "auto.offset.reset=earliest",
-                "-X", "enable.auto.commit=true", topic), null)).stdoutLines();
+    List<String> groupConsume(String group, String topic, String format, String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-G", group, "-e", "-f", format, "-X", "auto.offset.reset=earliest",
+                "-X", "enable.auto.commit=true"));
+        args.addAll(Arrays.asList(options));
+        args.add(topic);
+        return succeed(run(args, null)).stdoutLines();
     }
 
     /** {@code -L}: the broker's metadata for one topic as kcat prints it. */
