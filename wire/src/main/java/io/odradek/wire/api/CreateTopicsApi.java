@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * CreateTopics (key 19): versions 2-7, flexible from v5. Fields and version ranges as in Kafka 4.4's message schemas.
+ * CreateTopics (key 19): versions 0-7, flexible from v5. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0-1, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class CreateTopicsApi {
-    public static final ApiSpec SPEC = new ApiSpec(19, "CreateTopics", 2, 7, 5,
+    public static final ApiSpec SPEC = new ApiSpec(19, "CreateTopics", 0, 7, 5,
             Request.SCHEMA, Response.SCHEMA);
 
     private CreateTopicsApi() {

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * DeleteTopics (key 20): versions 1-6, flexible from v4. Fields and version ranges as in Kafka 4.4's message schemas.
+ * DeleteTopics (key 20): versions 0-6, flexible from v4. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class DeleteTopicsApi {
-    public static final ApiSpec SPEC = new ApiSpec(20, "DeleteTopics", 1, 6, 4,
+    public static final ApiSpec SPEC = new ApiSpec(20, "DeleteTopics", 0, 6, 4,
             Request.SCHEMA, Response.SCHEMA);
 
     private DeleteTopicsApi() {

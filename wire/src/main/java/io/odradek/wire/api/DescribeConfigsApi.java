@@ -7,10 +7,11 @@ import io.odradek.wire.schema.Types;
 import java.util.List;
 
 /**
- * DescribeConfigs (key 32): versions 1-4, flexible from v4. Fields and version ranges as in Kafka 4.4's message schemas.
+ * DescribeConfigs (key 32): versions 0-4, flexible from v4. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class DescribeConfigsApi {
-    public static final ApiSpec SPEC = new ApiSpec(32, "DescribeConfigs", 1, 4, 4,
+    public static final ApiSpec SPEC = new ApiSpec(32, "DescribeConfigs", 0, 4, 4,
             Request.SCHEMA, Response.SCHEMA);
 
     private DescribeConfigsApi() {
@@ -77,6 +78,8 @@ public final class DescribeConfigsApi {
                 public static final Field<String> VALUE = Field.string("Value").nullable().withDefault("");
                 /** True if the configuration is read-only. */
                 public static final Field<Boolean> READ_ONLY = Field.bool("ReadOnly");
+                /** True if the configuration is not set. */
+                public static final Field<Boolean> IS_DEFAULT = Field.bool("IsDefault").versions(0, 0);
                 /** The configuration source. */
                 public static final Field<Byte> CONFIG_SOURCE = Field.int8("ConfigSource").versions(1).withDefault((byte) -1);
                 /** True if this configuration is sensitive. */
@@ -87,7 +90,7 @@ public final class DescribeConfigsApi {
                 public static final Field<Byte> CONFIG_TYPE = Field.int8("ConfigType").versions(3);
                 /** The configuration documentation. */
                 public static final Field<String> DOCUMENTATION = Field.string("Documentation").versions(3).nullable().withDefault("");
-                public static final Schema SCHEMA = Schema.of(NAME, VALUE, READ_ONLY, CONFIG_SOURCE, IS_SENSITIVE, SYNONYMS, CONFIG_TYPE, DOCUMENTATION);
+                public static final Schema SCHEMA = Schema.of(NAME, VALUE, READ_ONLY, IS_DEFAULT, CONFIG_SOURCE, IS_SENSITIVE, SYNONYMS, CONFIG_TYPE, DOCUMENTATION);
             }
 
             /** The error code, or 0 if we were able to successfully describe the configurations. */

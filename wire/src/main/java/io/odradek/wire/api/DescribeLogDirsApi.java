@@ -7,10 +7,11 @@ import io.odradek.wire.schema.Types;
 import java.util.List;
 
 /**
- * DescribeLogDirs (key 35): versions 1-5, flexible from v2. Fields and version ranges as in Kafka 4.4's message schemas.
+ * DescribeLogDirs (key 35): versions 0-5, flexible from v2. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class DescribeLogDirsApi {
-    public static final ApiSpec SPEC = new ApiSpec(35, "DescribeLogDirs", 1, 5, 2,
+    public static final ApiSpec SPEC = new ApiSpec(35, "DescribeLogDirs", 0, 5, 2,
             Request.SCHEMA, Response.SCHEMA);
 
     private DescribeLogDirsApi() {

@@ -9,10 +9,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Fetch (key 1): versions 4-18, flexible from v12. Fields and version ranges as in Kafka 4.4's message schemas.
+ * Fetch (key 1): versions 0-18, flexible from v12. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0-3, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class FetchApi {
-    public static final ApiSpec SPEC = new ApiSpec(1, "Fetch", 4, 18, 12,
+    public static final ApiSpec SPEC = new ApiSpec(1, "Fetch", 0, 18, 12,
             Request.SCHEMA, Response.SCHEMA);
 
     private FetchApi() {

@@ -3,13 +3,15 @@ package io.odradek.wire.api;
 import io.odradek.wire.schema.Field;
 import io.odradek.wire.schema.Schema;
 import io.odradek.wire.schema.Struct;
+import io.odradek.wire.schema.Types;
 import java.util.List;
 
 /**
- * ListOffsets (key 2): versions 1-11, flexible from v6. Fields and version ranges as in Kafka 4.4's message schemas.
+ * ListOffsets (key 2): versions 0-11, flexible from v6. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class ListOffsetsApi {
-    public static final ApiSpec SPEC = new ApiSpec(2, "ListOffsets", 1, 11, 6,
+    public static final ApiSpec SPEC = new ApiSpec(2, "ListOffsets", 0, 11, 6,
             Request.SCHEMA, Response.SCHEMA);
 
     private ListOffsetsApi() {
@@ -35,7 +37,9 @@ public final class ListOffsetsApi {
                 public static final Field<Integer> CURRENT_LEADER_EPOCH = Field.int32("CurrentLeaderEpoch").versions(4).withDefault(-1);
                 /** The current timestamp. */
                 public static final Field<Long> TIMESTAMP = Field.int64("Timestamp");
-                public static final Schema SCHEMA = Schema.of(PARTITION_INDEX, CURRENT_LEADER_EPOCH, TIMESTAMP);
+                /** The maximum number of offsets to report. */
+                public static final Field<Integer> MAX_NUM_OFFSETS = Field.int32("MaxNumOffsets").versions(0, 0).withDefault(1);
+                public static final Schema SCHEMA = Schema.of(PARTITION_INDEX, CURRENT_LEADER_EPOCH, TIMESTAMP, MAX_NUM_OFFSETS);
             }
 
             /** The topic name. */
@@ -74,13 +78,15 @@ public final class ListOffsetsApi {
                 public static final Field<Integer> PARTITION_INDEX = Field.int32("PartitionIndex");
                 /** The partition error code, or 0 if there was no error. */
                 public static final Field<Short> ERROR_CODE = Field.int16("ErrorCode");
+                /** The result offsets. */
+                public static final Field<List<Long>> OLD_STYLE_OFFSETS = Field.array("OldStyleOffsets", Types.INT64).versions(0, 0);
                 /** The timestamp associated with the returned offset. */
                 public static final Field<Long> TIMESTAMP = Field.int64("Timestamp").versions(1).withDefault(-1L);
                 /** The returned offset. */
                 public static final Field<Long> OFFSET = Field.int64("Offset").versions(1).withDefault(-1L);
                 /** The leader epoch associated with the returned offset. */
                 public static final Field<Integer> LEADER_EPOCH = Field.int32("LeaderEpoch").versions(4).withDefault(-1);
-                public static final Schema SCHEMA = Schema.of(PARTITION_INDEX, ERROR_CODE, TIMESTAMP, OFFSET, LEADER_EPOCH);
+                public static final Schema SCHEMA = Schema.of(PARTITION_INDEX, ERROR_CODE, OLD_STYLE_OFFSETS, TIMESTAMP, OFFSET, LEADER_EPOCH);
             }
 
             /** The topic name. */

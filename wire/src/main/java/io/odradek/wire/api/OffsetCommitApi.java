@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * OffsetCommit (key 8): versions 2-10, flexible from v8. Fields and version ranges as in Kafka 4.4's message schemas.
+ * OffsetCommit (key 8): versions 0-10, flexible from v8. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0-1, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class OffsetCommitApi {
-    public static final ApiSpec SPEC = new ApiSpec(8, "OffsetCommit", 2, 10, 8,
+    public static final ApiSpec SPEC = new ApiSpec(8, "OffsetCommit", 0, 10, 8,
             Request.SCHEMA, Response.SCHEMA);
 
     private OffsetCommitApi() {
@@ -36,9 +37,11 @@ public final class OffsetCommitApi {
                 public static final Field<Long> COMMITTED_OFFSET = Field.int64("CommittedOffset");
                 /** The leader epoch of this partition. */
                 public static final Field<Integer> COMMITTED_LEADER_EPOCH = Field.int32("CommittedLeaderEpoch").versions(6).withDefault(-1);
+                /** The timestamp of the commit. */
+                public static final Field<Long> COMMIT_TIMESTAMP = Field.int64("CommitTimestamp").versions(1, 1).withDefault(-1L);
                 /** Any associated metadata the client wants to keep. */
                 public static final Field<String> COMMITTED_METADATA = Field.string("CommittedMetadata").nullable().withDefault("");
-                public static final Schema SCHEMA = Schema.of(PARTITION_INDEX, COMMITTED_OFFSET, COMMITTED_LEADER_EPOCH, COMMITTED_METADATA);
+                public static final Schema SCHEMA = Schema.of(PARTITION_INDEX, COMMITTED_OFFSET, COMMITTED_LEADER_EPOCH, COMMIT_TIMESTAMP, COMMITTED_METADATA);
             }
 
             /** The topic name. */

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * OffsetFetch (key 9): versions 1-10, flexible from v6. Fields and version ranges as in Kafka 4.4's message schemas.
+ * OffsetFetch (key 9): versions 0-10, flexible from v6. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class OffsetFetchApi {
-    public static final ApiSpec SPEC = new ApiSpec(9, "OffsetFetch", 1, 10, 6,
+    public static final ApiSpec SPEC = new ApiSpec(9, "OffsetFetch", 0, 10, 6,
             Request.SCHEMA, Response.SCHEMA);
 
     private OffsetFetchApi() {

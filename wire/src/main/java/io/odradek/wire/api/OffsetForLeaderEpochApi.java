@@ -6,11 +6,12 @@ import io.odradek.wire.schema.Struct;
 import java.util.List;
 
 /**
- * OffsetForLeaderEpoch (key 23): versions 2-4, flexible from v4. Fields and version ranges as in Kafka 4.4's
- * message schemas (Kafka 4.0 removed v0-1, KIP-896; no client we serve still sends them).
+ * OffsetForLeaderEpoch (key 23): versions 0-4, flexible from v4. Fields and version ranges as in Kafka 4.4's
+ * message schemas; v0-1, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's (v0 answers without the leader
+ * epoch, v0-1 carry no current leader epoch and no throttle time).
  */
 public final class OffsetForLeaderEpochApi {
-    public static final ApiSpec SPEC = new ApiSpec(23, "OffsetForLeaderEpoch", 2, 4, 4,
+    public static final ApiSpec SPEC = new ApiSpec(23, "OffsetForLeaderEpoch", 0, 4, 4,
             Request.SCHEMA, Response.SCHEMA);
 
     /** ReplicaId of a consumer. */
@@ -38,7 +39,7 @@ public final class OffsetForLeaderEpochApi {
                 /** The partition index. */
                 public static final Field<Integer> PARTITION = Field.int32("Partition");
                 /** An epoch used to fence consumers/replicas with old metadata (newer than ours: UNKNOWN_LEADER_EPOCH, older: FENCED_LEADER_EPOCH). */
-                public static final Field<Integer> CURRENT_LEADER_EPOCH = Field.int32("CurrentLeaderEpoch").withDefault(-1);
+                public static final Field<Integer> CURRENT_LEADER_EPOCH = Field.int32("CurrentLeaderEpoch").versions(2).withDefault(-1);
                 /** The epoch to look up an offset for. */
                 public static final Field<Integer> LEADER_EPOCH = Field.int32("LeaderEpoch");
                 public static final Schema SCHEMA = Schema.of(PARTITION, CURRENT_LEADER_EPOCH, LEADER_EPOCH);
@@ -77,7 +78,7 @@ public final class OffsetForLeaderEpochApi {
                 /** The partition index. */
                 public static final Field<Integer> PARTITION = Field.int32("Partition");
                 /** The leader epoch of the partition. */
-                public static final Field<Integer> LEADER_EPOCH = Field.int32("LeaderEpoch").withDefault(-1);
+                public static final Field<Integer> LEADER_EPOCH = Field.int32("LeaderEpoch").versions(1).withDefault(-1);
                 /** The end offset of the epoch. */
                 public static final Field<Long> END_OFFSET = Field.int64("EndOffset").withDefault(-1L);
                 public static final Schema SCHEMA = Schema.of(ERROR_CODE, PARTITION, LEADER_EPOCH, END_OFFSET);
@@ -91,7 +92,7 @@ public final class OffsetForLeaderEpochApi {
         }
 
         /** The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota. */
-        public static final Field<Integer> THROTTLE_TIME_MS = Field.int32("ThrottleTimeMs");
+        public static final Field<Integer> THROTTLE_TIME_MS = Field.int32("ThrottleTimeMs").versions(2);
         /** Each topic we fetched offsets for. */
         public static final Field<List<Struct>> TOPICS = Field.array("Topics", OffsetForLeaderTopicResult.SCHEMA);
         public static final Schema SCHEMA = Schema.of(THROTTLE_TIME_MS, TOPICS);

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Produce (key 0): versions 3-13, flexible from v9. Fields and version ranges as in Kafka 4.4's message schemas.
+ * Produce (key 0): versions 0-13, flexible from v9. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0-2, which Kafka 4.0 dropped (KIP-896), as in Kafka 3.9.1's.
  */
 public final class ProduceApi {
-    public static final ApiSpec SPEC = new ApiSpec(0, "Produce", 3, 13, 9,
+    public static final ApiSpec SPEC = new ApiSpec(0, "Produce", 0, 13, 9,
             Request.SCHEMA, Response.SCHEMA);
 
     private ProduceApi() {

@@ -7,12 +7,12 @@ import io.odradek.wire.schema.Types;
 import java.util.List;
 
 /**
- * WriteTxnMarkers (key 27): versions 1-2, flexible from v1. Fields and version ranges as in Kafka 4.4's message schemas.
- * v0 (non-flexible, sent only by brokers before Kafka 2.4) was removed by KIP-896; this API is spoken by
- * transaction coordinators and by kafka-transactions' abort, both of which negotiate v1+.
+ * WriteTxnMarkers (key 27): versions 0-2, flexible from v1. Fields and version ranges as in Kafka 4.4's message
+ * schemas; v0 (the same fields, non-flexible, sent by brokers before Kafka 2.4), which Kafka 4.0 dropped
+ * (KIP-896), as in Kafka 3.9.1's.
  */
 public final class WriteTxnMarkersApi {
-    public static final ApiSpec SPEC = new ApiSpec(27, "WriteTxnMarkers", 1, 2, 1,
+    public static final ApiSpec SPEC = new ApiSpec(27, "WriteTxnMarkers", 0, 2, 1,
             Request.SCHEMA, Response.SCHEMA);
 
     private WriteTxnMarkersApi() {

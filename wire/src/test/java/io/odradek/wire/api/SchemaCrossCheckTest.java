@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.odradek.wire.oracle.KafkaDefaults;
 import io.odradek.wire.oracle.KafkaField;
 import io.odradek.wire.oracle.KafkaMessageSpec;
+import io.odradek.wire.oracle.KafkaRelease;
 import io.odradek.wire.oracle.VersionRange;
 import io.odradek.wire.schema.Field;
 import io.odradek.wire.schema.Schema;
@@ -20,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every {@code *Api} table against the JSON schema Kafka ships in kafka-clients: version range, flexible
  * versions and, recursively, each field's name, order, type, versions, nullable versions, tag and
- * default. A new Kafka release that changes a message shows up here as a list of differences.
+ * default. A new Kafka release that changes a message shows up here as a list of differences. Versions Kafka 4
+ * dropped (KIP-896) are compared with Kafka 3.9.1's schema, the rest with Kafka 4.4's.
  */
 class SchemaCrossCheckTest {
 
@@ -31,29 +33,46 @@ class SchemaCrossCheckTest {
     @ParameterizedTest
     @MethodSource("apis")
     void requestMatchesKafkaSchema(ApiSpec api) {
-        assertThat(differences(api, api.request(), KafkaMessageSpec.load(api.name() + "Request"))).isEmpty();
+        assertThat(differences(api, api.request(), api.name() + "Request")).isEmpty();
     }
 
     @ParameterizedTest
     @MethodSource("apis")
     void responseMatchesKafkaSchema(ApiSpec api) {
-        assertThat(differences(api, api.response(), KafkaMessageSpec.load(api.name() + "Response"))).isEmpty();
+        assertThat(differences(api, api.response(), api.name() + "Response")).isEmpty();
     }
 
-    private static List<String> differences(ApiSpec api, Schema ours, KafkaMessageSpec kafka) {
+    /**
+     * Our range ends where Kafka 4.4's does; where it starts lower, those versions are Kafka 3.9.1's (a
+     * table may start no lower than 3.9.1 did, and there the fields must be 3.9.1's).
+     */
+    private static List<String> differences(ApiSpec api, Schema ours, String message) {
         List<String> problems = new ArrayList<>();
+        KafkaMessageSpec kafka = KafkaRelease.CURRENT.spec(message);
         VersionRange ourRange = VersionRange.of(api.minVersion(), api.maxVersion());
-        // Versions Kafka 4 dropped (KIP-896) are ours too: our range ends where Kafka's does and may start lower.
-        if (ourRange.max() != kafka.validVersions().max() || ourRange.min() > kafka.validVersions().min()) {
-            problems.add(kafka.name() + ": versions " + ourRange + ", Kafka " + kafka.validVersions());
+        VersionRange current = kafka.validVersions();
+        if (ourRange.max() != current.max() || ourRange.min() > current.min()) {
+            problems.add(message + ": versions " + ourRange + ", Kafka 4.4 " + current);
         }
-        ourRange = ourRange.intersect(kafka.validVersions());
+        compare(api, ours, kafka, "Kafka 4.4 ", ourRange.intersect(current), problems);
+        if (ourRange.min() < current.min()) {
+            KafkaMessageSpec old = KafkaRelease.KAFKA_3_9.spec(message);
+            VersionRange dropped = VersionRange.of(ourRange.min(), current.min() - 1);
+            if (!dropped.intersect(old.validVersions()).equals(dropped)) {
+                problems.add(message + ": versions " + dropped + " below Kafka 4.4's, Kafka 3.9.1 " + old.validVersions());
+            }
+            compare(api, ours, old, "Kafka 3.9.1 ", dropped, problems);
+        }
+        return problems;
+    }
+
+    private static void compare(ApiSpec api, Schema ours, KafkaMessageSpec kafka, String release, VersionRange scope,
+            List<String> problems) {
         short kafkaFlexible = kafka.flexibleVersions().isEmpty() ? -1 : kafka.flexibleVersions().min();
         if (api.flexibleFrom() != kafkaFlexible) {
-            problems.add(kafka.name() + ": flexible from " + api.flexibleFrom() + ", Kafka " + kafka.flexibleVersions());
+            problems.add(kafka.name() + ": flexible from " + api.flexibleFrom() + ", " + release + kafka.flexibleVersions());
         }
-        compareStruct(kafka.name(), ours, kafka.fields(), ourRange, problems);
-        return problems;
+        compareStruct(release + kafka.name(), ours, kafka.fields(), scope, problems);
     }
 
     private static void compareStruct(String path, Schema ours, List<KafkaField> theirs, VersionRange scope,

@@ -17,20 +17,25 @@ import java.util.stream.Collectors;
 public record KafkaMessageSpec(String name, int apiKey, VersionRange validVersions, VersionRange flexibleVersions,
         List<KafkaField> fields) {
 
-    /** Loads e.g. {@code "ProduceRequest"} from the test classpath. */
+    /** Loads e.g. {@code "ProduceRequest"} from the test classpath (Kafka 4.4; see {@link KafkaRelease} for 3.9.1). */
     public static KafkaMessageSpec load(String name) {
         String resource = "common/message/" + name + ".json";
         try (InputStream in = KafkaMessageSpec.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalArgumentException("no " + resource + " on the classpath");
             }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(line -> !line.strip().startsWith("//"))
-                    .collect(Collectors.joining("\n"));
-            return fromJson(name, asMap(Json.parse(text)));
+            return parse(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Parses the text of a schema file (its {@code //} comment lines are not JSON). */
+    public static KafkaMessageSpec parse(String name, String json) {
+        String text = json.lines()
+                .filter(line -> !line.strip().startsWith("//"))
+                .collect(Collectors.joining("\n"));
+        return fromJson(name, asMap(Json.parse(text)));
     }
 
     private static KafkaMessageSpec fromJson(String name, Map<String, Object> json) {

@@ -5,36 +5,26 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.protocol.Message;
-import org.apache.kafka.common.record.internal.MemoryRecords;
 
 /**
  * Builds Kafka's own generated message objects ({@code org.apache.kafka.common.message.*Data}) with
  * random values, driven by Kafka's JSON schema rather than by our tables, through the generated setters
  * (a field "ThrottleTimeMs" has the setter {@code setThrottleTimeMs(int)}). Nested structs are inner classes
- * of the message class named after their type.
+ * of the message class named after their type. The objects belong to the given {@link KafkaRelease}.
  */
 public final class RandomKafkaMessages {
-    private static final String PACKAGE = "org.apache.kafka.common.message.";
-
+    private final KafkaRelease release;
     private final RandomValues random;
 
-    public RandomKafkaMessages(long seed) {
+    public RandomKafkaMessages(KafkaRelease release, long seed) {
+        this.release = release;
         this.random = new RandomValues(seed);
     }
 
-    public static Class<?> messageClass(String name) {
-        try {
-            return Class.forName(PACKAGE + name + "Data");
-        } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("kafka-clients has no " + name + "Data", e);
-        }
-    }
-
-    public Message build(KafkaMessageSpec spec, short version) {
-        Class<?> type = messageClass(spec.name());
-        return (Message) fill(type, type, spec.fields(), version, spec.flexibleVersions().contains(version));
+    /** A message of the release's generated class for {@code spec}, ready for {@link KafkaRelease#write}. */
+    public Object build(KafkaMessageSpec spec, short version) {
+        Class<?> type = release.messageClass(spec.name());
+        return fill(type, type, spec.fields(), version, spec.flexibleVersions().contains(version));
     }
 
     private Object fill(Class<?> message, Class<?> type, List<KafkaField> fields, short version, boolean flexible) {
@@ -87,8 +77,8 @@ public final class RandomKafkaMessages {
         return primitive(field.type(), field.zeroCopy());
     }
 
-    private static Class<?> nestedClass(Class<?> message, KafkaField field) throws ClassNotFoundException {
-        return Class.forName(message.getName() + "$" + field.baseType());
+    private Class<?> nestedClass(Class<?> message, KafkaField field) {
+        return release.type(message.getName() + "$" + field.baseType());
     }
 
     private Object primitive(String type, boolean zeroCopy) {
@@ -100,10 +90,10 @@ public final class RandomKafkaMessages {
             case "int64" -> random.random.nextLong();
             case "float64" -> random.float64();
             case "bool" -> random.random.nextBoolean();
-            case "uuid" -> new Uuid(random.random.nextLong(), random.random.nextLong());
+            case "uuid" -> release.uuid(random.random.nextLong(), random.random.nextLong());
             case "string" -> random.string();
             case "bytes" -> zeroCopy ? ByteBuffer.wrap(random.bytes()) : random.bytes();
-            case "records" -> MemoryRecords.readableRecords(ByteBuffer.wrap(random.bytes()));
+            case "records" -> release.memoryRecords(random.bytes());
             default -> throw new IllegalArgumentException("no random " + type);
         };
     }
