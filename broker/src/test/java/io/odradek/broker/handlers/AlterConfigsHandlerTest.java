@@ -229,6 +229,24 @@ class AlterConfigsHandlerTest {
         assertThat(entry(describe(TOPIC, "orders").get("max.message.bytes"))).isEqualTo("3000@3 readOnly=false");
     }
 
+    @Test
+    void describeConfigsV0SaysWhichEntriesAreDefaults() {
+        incremental(false, resource(TOPIC, "orders", op("retention.ms", 0, "60000")));
+        Struct req = DescribeConfigsApi.Request.SCHEMA.newStruct();
+        req.add(DescribeConfigsApi.Request.RESOURCES).set(DescribeConfigsResource.RESOURCE_TYPE, TOPIC)
+                .set(DescribeConfigsResource.RESOURCE_NAME, "orders")
+                .set(DescribeConfigsResource.CONFIGURATION_KEYS, List.of("retention.ms", "segment.bytes", "flush.ms"));
+
+        Struct result = fx.call(new DescribeConfigsHandler(fx.topics, new ConfigDescriber(dynamic)), 0, req)
+                .get(DescribeConfigsApi.Response.RESULTS).get(0);
+
+        assertThat(result.get(DescribeConfigsResult.CONFIGS).stream().map(c -> c.get(DescribeConfigsResourceResult.NAME)
+                + "=" + c.get(DescribeConfigsResourceResult.VALUE) + " default="
+                + c.get(DescribeConfigsResourceResult.IS_DEFAULT)).toList()).containsExactly(
+                "flush.ms=9223372036854775807 default=true", "retention.ms=60000 default=false",
+                "segment.bytes=2000000 default=false");
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private record Op(String name, int operation, String value) {
