@@ -172,6 +172,21 @@ class AlterConfigsHandlerTest {
     }
 
     @Test
+    void cleanerDefaultsChangeDynamicallyForEveryCompactedTopic() {
+        Struct r = incremental(false, resource(BROKER, "", op("log.cleaner.delete.retention.ms", 0, "1000"),
+                op("log.cleaner.min.cleanable.ratio", 0, "0.1")));
+
+        assertThat(outcomes(r)).containsExactly(":0:null");
+        assertThat(fx.topics.partitionLog("orders", 0).orElseThrow().config().deleteRetentionMs()).isEqualTo(1000);
+        assertThat(fx.topics.partitionLog("orders", 0).orElseThrow().config().minCleanableDirtyRatio()).isEqualTo(0.1);
+        assertThat(synonyms(describe(TOPIC, "orders").get("delete.retention.ms"))).containsExactly(
+                "log.cleaner.delete.retention.ms=1000@3", "log.cleaner.delete.retention.ms=86400000@5");
+        assertThat(outcomes(incremental(false, resource(BROKER, "", op("log.cleaner.min.cleanable.ratio", 0, "2")))))
+                .containsExactly(":42:Invalid value 2 for configuration log.cleaner.min.cleanable.ratio: Value must be"
+                        + " no more than 1");
+    }
+
+    @Test
     void deletingADynamicKeyFallsBackToTheStaticValue() {
         incremental(false, resource(BROKER, "1", op("log.segment.bytes", 0, "3000000")));
         incremental(false, resource(BROKER, "1", op("log.segment.bytes", 1, null)));
