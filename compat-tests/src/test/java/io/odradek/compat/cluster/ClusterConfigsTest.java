@@ -66,6 +66,7 @@ class ClusterConfigsTest {
         set(new ConfigResource(ConfigResource.Type.BROKER, ""), "log.retention.ms", "3600000");
         set(broker(2), "message.max.bytes", "2000");
         set(topic, "segment.ms", "600000");
+        set(topic, "unclean.leader.election.enable", "true");
 
         for (int id = 1; id <= 3; id++) {
             ConfigEntry retention = entry(broker(id), "log.retention.ms");
@@ -77,6 +78,8 @@ class ClusterConfigsTest {
         assertThat(entry(broker(1), "message.max.bytes").value()).isEqualTo("1048588");
         assertThat(entry(broker(1), "message.max.bytes").source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
         assertThat(entry(topic, "segment.ms").value()).isEqualTo("600000");
+        assertThat(entry(topic, "unclean.leader.election.enable").value()).isEqualTo("true");
+        assertThat(entry(topic, "unclean.leader.election.enable").source()).isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
         assertThat(entry(topic, "retention.ms").value()).isEqualTo("3600000");
         assertThat(entry(topic, "retention.ms").source()).isEqualTo(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
 
