@@ -38,6 +38,8 @@ public final class LogConfig {
     public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS = "message.timestamp.after.max.ms";
     /** The largest decompressed record produce validation accepts from a compressed batch (INVALID_RECORD). */
     public static final String MAX_DECOMPRESSED_MESSAGE_BYTES = "max.decompressed.message.bytes";
+    /** Accepted and reported; the controller's leader election reads it (issue 9, configs). */
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
 
     public static final String CREATE_TIME = "CreateTime";
     public static final String LOG_APPEND_TIME = "LogAppendTime";
@@ -62,7 +64,8 @@ public final class LogConfig {
             Map.entry(MIN_INSYNC_REPLICAS, "min.insync.replicas"),
             Map.entry(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, "log.message.timestamp.before.max.ms"),
             Map.entry(MESSAGE_TIMESTAMP_AFTER_MAX_MS, "log.message.timestamp.after.max.ms"),
-            Map.entry(MAX_DECOMPRESSED_MESSAGE_BYTES, "max.decompressed.message.bytes"));
+            Map.entry(MAX_DECOMPRESSED_MESSAGE_BYTES, "max.decompressed.message.bytes"),
+            Map.entry(UNCLEAN_LEADER_ELECTION_ENABLE, "unclean.leader.election.enable"));
 
     private static final Map<String, String> DEFAULTS;
 
@@ -88,6 +91,7 @@ public final class LogConfig {
         d.put(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Long.toString(Long.MAX_VALUE));
         d.put(MESSAGE_TIMESTAMP_AFTER_MAX_MS, "3600000");
         d.put(MAX_DECOMPRESSED_MESSAGE_BYTES, "2147483639");
+        d.put(UNCLEAN_LEADER_ELECTION_ENABLE, "false");
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
@@ -148,6 +152,10 @@ public final class LogConfig {
         this.timestampBeforeMaxMs = longAtLeast(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, 0);
         this.timestampAfterMaxMs = longAtLeast(MESSAGE_TIMESTAMP_AFTER_MAX_MS, 0);
         this.maxDecompressedMessageBytes = intAtLeast(MAX_DECOMPRESSED_MESSAGE_BYTES, 0);
+        String unclean = get(UNCLEAN_LEADER_ELECTION_ENABLE);
+        if (!unclean.equalsIgnoreCase("true") && !unclean.equalsIgnoreCase("false")) {
+            throw bad(UNCLEAN_LEADER_ELECTION_ENABLE, "Expected value to be either true or false");
+        }
     }
 
     /** Kafka's broker defaults. */

@@ -222,9 +222,28 @@ public final class BrokerConfigDef {
         define("max.incremental.fetch.session.cache.slots", INT, "1000", atLeast(0),
                 "Most incremental fetch sessions kept (split over 8 shards as Kafka: fewer than 8 means none);"
                         + " a full fetch finding no room gets session id 0 and its fetcher keeps sending full fetches.");
+
+        // Dynamic configs (issue 9, configs): the compaction defaults of topics, so they are typed, validated
+        // and reported with Kafka's defaults (both may be changed dynamically, as in Kafka).
+        define("log.cleaner.delete.retention.ms", LONG, "86400000", atLeast(0),
+                "Topic default delete.retention.ms: how long tombstones stay after their batch is cleaned.");
+        define("log.cleaner.min.cleanable.ratio", STRING, "0.5", BrokerConfigDef::ratio,
+                "Topic default min.cleanable.dirty.ratio: the dirty share of a log below which it is not cleaned"
+                        + " (a DOUBLE in Kafka).");
     }
 
     private static final Set<String> KAFKA_KEYS = loadKafkaKeys();
+
+    /** A DOUBLE between 0 and 1, with Kafka's messages (our ConfigType has no DOUBLE). */
+    private static String ratio(Object value) {
+        double d;
+        try {
+            d = Double.parseDouble((String) value);
+        } catch (NumberFormatException e) {
+            return "Not a number of type DOUBLE";
+        }
+        return d < 0 ? "Value must be at least 0" : d > 1 ? "Value must be no more than 1" : null;
+    }
 
     private BrokerConfigDef() {
     }

@@ -20,7 +20,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * DescribeConfigs (key 32), versions 1-4 (v0, with IsDefault, is below Kafka 4's minimum).
+ * DescribeConfigs (key 32), versions 0-4 (v0 is below Kafka 4's minimum; Kafka 3.9 still served it). v0 has no
+ * source or synonyms but IsDefault, set as Kafka up to 2.6 set it: true when the source is DEFAULT_CONFIG (Kafka
+ * 2.7-3.9's generated code left it false for every entry).
  * <ul>
  * <li>TOPIC (2): every topic-level config with its effective value (the topic's override, else the broker's
  *     dynamic or static value, else the default); sources and synonyms as Kafka 4.4's ConfigHelper gives them
@@ -112,6 +114,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 .set(DescribeConfigsResourceResult.NAME, e.name())
                 .set(DescribeConfigsResourceResult.VALUE, e.value())
                 .set(DescribeConfigsResourceResult.READ_ONLY, e.readOnly())
+                .set(DescribeConfigsResourceResult.IS_DEFAULT, e.source() == ConfigDescriber.DEFAULT_CONFIG)
                 .set(DescribeConfigsResourceResult.CONFIG_SOURCE, e.source())
                 .set(DescribeConfigsResourceResult.IS_SENSITIVE, e.sensitive())
                 .set(DescribeConfigsResourceResult.CONFIG_TYPE, e.type())

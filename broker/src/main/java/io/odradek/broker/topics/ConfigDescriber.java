@@ -110,8 +110,9 @@ public final class ConfigDescriber {
         }
         byte source = synonyms.isEmpty() ? DEFAULT_CONFIG : synonyms.get(0).source();
         ConfigKey def = BrokerConfigDef.key(key);
+        byte type = key.equals("log.cleaner.min.cleanable.ratio") ? TYPE_DOUBLE : def == null ? TYPE_UNKNOWN : typeId(def);
         return new Entry(key, sensitive ? null : value, source, !DynamicBrokerConfig.DYNAMIC_KEYS.contains(key),
-                sensitive, def == null ? TYPE_UNKNOWN : typeId(def), def == null ? null : def.doc(), synonyms);
+                sensitive, type, def == null ? null : def.doc(), synonyms);
     }
 
     /** Kafka's ConfigHelper.configSynonyms for broker key {@code name}. */

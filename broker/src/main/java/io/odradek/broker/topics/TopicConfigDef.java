@@ -1,5 +1,6 @@
 package io.odradek.broker.topics;
 
+import static io.odradek.broker.config.ConfigType.BOOLEAN;
 import static io.odradek.broker.config.ConfigType.INT;
 import static io.odradek.broker.config.ConfigType.LIST;
 import static io.odradek.broker.config.ConfigType.LONG;
@@ -51,6 +52,7 @@ public final class TopicConfigDef {
         define(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LONG, atLeast(0));
         define(LogConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS, LONG, atLeast(0));
         define(LogConfig.MAX_DECOMPRESSED_MESSAGE_BYTES, INT, atLeast(0));
+        define(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN, ANY);
     }
 
     private TopicConfigDef() {

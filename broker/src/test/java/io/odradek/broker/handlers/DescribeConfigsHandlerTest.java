@@ -49,7 +49,7 @@ class DescribeConfigsHandlerTest {
                 "file.delete.delay.ms", "flush.messages", "flush.ms", "index.interval.bytes",
                 "max.decompressed.message.bytes", "max.message.bytes", "message.timestamp.after.max.ms",
                 "message.timestamp.before.max.ms", "message.timestamp.type", "min.cleanable.dirty.ratio", "min.insync.replicas", "retention.bytes", "retention.ms", "segment.bytes", "segment.index.bytes",
-                "segment.ms");
+                "segment.ms", "unclean.leader.election.enable");
         assertEntry(configs.get("retention.ms"), "1000", 1, 5);
         // Kafka's ConfigHelper drops broker synonyms listed before the topic key's own broker key
         // (log.retention.ms), so the default log.retention.hours is not one.
@@ -83,7 +83,7 @@ class DescribeConfigsHandlerTest {
         assertThat(results).extracting(x -> x.get(DescribeConfigsResult.ERROR_CODE)).containsExactly(
                 ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code(), ErrorCode.INVALID_TOPIC_EXCEPTION.code(), ErrorCode.NONE.code());
         assertThat(results.get(0).get(DescribeConfigsResult.CONFIGS)).isEmpty();
-        assertThat(results.get(2).get(DescribeConfigsResult.CONFIGS)).hasSize(19);
+        assertThat(results.get(2).get(DescribeConfigsResult.CONFIGS)).hasSize(20);
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.odradek.replication.config;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -91,10 +90,5 @@ public record DynamicConfigs(Map<String, Map<String, String>> brokers,
             next.put(entity, current);
         });
         return new DynamicConfigs(brokers, next);
-    }
-
-    /** A mutable copy of a change map that may hold null values (Map.copyOf cannot). */
-    static <K, V> Map<K, V> copyAllowingNulls(Map<K, V> map) {
-        return Collections.unmodifiableMap(new LinkedHashMap<>(map));
     }
 }
