@@ -139,4 +139,39 @@ class RequestThrottlerTest {
                 .isZero();
         assertThat(List.of(quotas.enabled(QuotaKind.REQUEST), quotas.enabled(QuotaKind.FETCH))).containsOnly(false);
     }
+
+    @Test
+    void withoutAnyQuotaNothingIsMeasuredOrTouched() {
+        Struct fetch = FetchApi.Request.SCHEMA.newStruct();
+        Request request = request(FetchApi.SPEC, 0, fetch);
+        assertThat(throttler.beforeHandle(request, ClientQuotas.ANONYMOUS)).isNull();
+        assertThat(fetch.get(FetchApi.Request.MAX_BYTES)).isEqualTo(Integer.MAX_VALUE);
+        Struct response = FetchApi.Response.SCHEMA.newStruct().set(FetchApi.Response.SESSION_ID, 5);
+        RequestThrottler.Outcome o = throttler.afterHandle(request, ClientQuotas.ANONYMOUS, 100, millis(900), response,
+                null);
+        assertThat(o.throttleMs()).isZero();
+        assertThat(o.response()).isSameAs(response);
+        assertThat(response.get(FetchApi.Response.SESSION_ID)).isEqualTo(5);
+    }
+
+    @Test
+    void aFetchResponseIsSizedAsEncodedWithoutItsRecordsBeingWritten() {
+        Struct response = FetchApi.Response.SCHEMA.newStruct().set(FetchApi.Response.SESSION_ID, 5);
+        io.odradek.wire.schema.Records records = new io.odradek.wire.schema.MemoryRecords(
+                io.netty.buffer.Unpooled.wrappedBuffer(new byte[5000]));
+        Struct partition = response.add(FetchApi.Response.RESPONSES)
+                .set(FetchApi.Response.FetchableTopicResponse.TOPIC, "orders")
+                .add(FetchApi.Response.FetchableTopicResponse.PARTITIONS)
+                .set(FetchApi.Response.FetchableTopicResponse.PartitionData.RECORDS, records);
+        for (short version : new short[] {0, 4, 12, 16}) {
+            long encoded = 0;
+            for (Object part : io.odradek.wire.codec.ResponseEncoder.encode(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT,
+                    FetchApi.SPEC, version, 9, response)) {
+                encoded += ((io.netty.buffer.ByteBuf) part).readableBytes();
+                io.netty.util.ReferenceCountUtil.release(part);
+            }
+            assertThat(FetchResponseSize.of(version, 9, response)).as("v" + version).isEqualTo(encoded - 4);
+            assertThat(partition.get(FetchApi.Response.FetchableTopicResponse.PartitionData.RECORDS)).isSameAs(records);
+        }
+    }
 }
