@@ -75,7 +75,7 @@ public final class RequestThrottler {
         return new ConsumerFetchQuota() {
             @Override
             public boolean applies(RequestContext context, Struct request) {
-                return quotas.any() && replicaId(context.version(), request) < 0;
+                return quotas.any() && checksFetches() && replicaId(context.version(), request) < 0;
             }
 
             @Override
@@ -83,6 +83,11 @@ public final class RequestThrottler {
                 return checkConsumerFetch(context, wouldSend);
             }
         };
+    }
+
+    /** Whether a quota a consumer fetch counts against is configured (producer quotas alone: no). */
+    private boolean checksFetches() {
+        return quotas.enabled(QuotaKind.FETCH) || quotas.enabled(QuotaKind.REQUEST);
     }
 
     private int checkConsumerFetch(RequestContext context, Struct wouldSend) {
@@ -114,7 +119,7 @@ public final class RequestThrottler {
      * {@link RequestContext}); null for every other request, and always while no quota is configured.
      */
     public FetchQuotaNote beforeHandle(Request request, String user) {
-        if (!quotas.any() || request.api() != FetchApi.SPEC || isFromFollower(request)) {
+        if (!quotas.any() || request.api() != FetchApi.SPEC || !checksFetches() || isFromFollower(request)) {
             return null;
         }
         FetchQuotaNote note = new FetchQuotaNote(System.nanoTime());

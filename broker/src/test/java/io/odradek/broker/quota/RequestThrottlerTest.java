@@ -2,6 +2,10 @@ package io.odradek.broker.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.ReferenceCountUtil;
 import io.odradek.replication.config.QuotaEntity;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.FetchApi;
@@ -9,7 +13,10 @@ import io.odradek.wire.api.ListGroupsApi;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.api.WriteTxnMarkersApi;
 import io.odradek.wire.codec.Request;
+import io.odradek.wire.codec.ResponseEncoder;
 import io.odradek.wire.header.RequestHeader;
+import io.odradek.wire.schema.MemoryRecords;
+import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import java.util.HashMap;
 import java.util.List;
@@ -157,18 +164,17 @@ class RequestThrottlerTest {
     @Test
     void aFetchResponseIsSizedAsEncodedWithoutItsRecordsBeingWritten() {
         Struct response = FetchApi.Response.SCHEMA.newStruct().set(FetchApi.Response.SESSION_ID, 5);
-        io.odradek.wire.schema.Records records = new io.odradek.wire.schema.MemoryRecords(
-                io.netty.buffer.Unpooled.wrappedBuffer(new byte[5000]));
+        Records records = new MemoryRecords(Unpooled.wrappedBuffer(new byte[5000]));
         Struct partition = response.add(FetchApi.Response.RESPONSES)
                 .set(FetchApi.Response.FetchableTopicResponse.TOPIC, "orders")
                 .add(FetchApi.Response.FetchableTopicResponse.PARTITIONS)
                 .set(FetchApi.Response.FetchableTopicResponse.PartitionData.RECORDS, records);
         for (short version : new short[] {0, 4, 12, 16}) {
             long encoded = 0;
-            for (Object part : io.odradek.wire.codec.ResponseEncoder.encode(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT,
-                    FetchApi.SPEC, version, 9, response)) {
-                encoded += ((io.netty.buffer.ByteBuf) part).readableBytes();
-                io.netty.util.ReferenceCountUtil.release(part);
+            for (Object part : ResponseEncoder.encode(UnpooledByteBufAllocator.DEFAULT, FetchApi.SPEC, version, 9,
+                    response)) {
+                encoded += ((ByteBuf) part).readableBytes();
+                ReferenceCountUtil.release(part);
             }
             assertThat(FetchResponseSize.of(version, 9, response)).as("v" + version).isEqualTo(encoded - 4);
             assertThat(partition.get(FetchApi.Response.FetchableTopicResponse.PartitionData.RECORDS)).isSameAs(records);
