@@ -128,8 +128,10 @@ import java.util.function.Function;
  *     sends; if another request of the session came in meanwhile, it answers INVALID_FETCH_SESSION_EPOCH.</li>
  * <li>Hooks: a partition's records for the response are made in one place ({@code records}); a throttled
  *     response is {@code responseOf(session.throttled())} (Kafka's getThrottledResponse: no partitions, and
- *     nothing recorded in the session as sent); it is what a consumer over its {@code consumer_byte_rate}
- *     gets, decided just before the session's answer by the {@link ConsumerFetchQuota} (client quotas).</li>
+ *     nothing recorded in the session as sent); it is what a consumer over its {@code consumer_byte_rate} or
+ *     {@code request_percentage} gets, decided just before the session's answer by the
+ *     {@link ConsumerFetchQuota} (client quotas), which sizes the response it would send (each partition's
+ *     records made once, down-converted at most once). While no quota is configured nothing is built for it.</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
@@ -286,6 +288,8 @@ public final class FetchHandler implements ApiHandler {
         long logStartOffset;
         /** read_committed: the aborted transactions of the data returned (made with the response). */
         List<Struct> aborted;
+        /** quotafix: the records as made for this read, so a response sized first is not converted twice. */
+        Records records;
 
         PartitionFetch(SessionPartition requested) {
             this.requested = requested;
@@ -434,6 +438,7 @@ public final class FetchHandler implements ApiHandler {
             answerNow = false;
             for (PartitionFetch p : fetches) {
                 p.slice = null;
+                p.records = null;
                 if (p.lookupError != ErrorCode.NONE) {
                     // Kafka answers an unknown topic id beside the read: it does not cut a long poll short.
                     answerNow |= p.lookupError != ErrorCode.UNKNOWN_TOPIC_ID;
@@ -502,13 +507,16 @@ public final class FetchHandler implements ApiHandler {
                 }
             }
             // Client quotas (issue 9, quotas): sized as it would be sent (an incremental session sends only the
-            // partitions with records or errors); over the consumer's byte rate, Kafka's throttled answer instead.
-            List<PartitionFetch> sent = !(session instanceof FetchContext.Incremental) ? fetches
-                    : fetches.stream().filter(p -> p.hasRecords() || p.error != ErrorCode.NONE).toList();
-            int throttleMs = fetchQuota.throttleMs(context.header(), request,
-                    responseOf(new FetchContext.Answer<>(ErrorCode.NONE, FetchMetadata.INVALID_SESSION_ID, sent)));
-            if (throttleMs > 0) {
-                return responseOf(session.throttled()).set(Response.THROTTLE_TIME_MS, throttleMs);
+            // partitions with records or errors); over the consumer's byte rate or request quota, Kafka's
+            // throttled answer instead. quotafix: nothing is built for it while no quota is configured.
+            if (fetchQuota.applies(context, request)) {
+                List<PartitionFetch> sent = !(session instanceof FetchContext.Incremental) ? fetches
+                        : fetches.stream().filter(p -> p.hasRecords() || p.error != ErrorCode.NONE).toList();
+                int throttleMs = fetchQuota.throttleMs(context, request,
+                        responseOf(new FetchContext.Answer<>(ErrorCode.NONE, FetchMetadata.INVALID_SESSION_ID, sent)));
+                if (throttleMs > 0) {
+                    return responseOf(session.throttled()).set(Response.THROTTLE_TIME_MS, throttleMs);
+                }
             }
             return responseOf(session.answer(fetches));
         }
@@ -598,6 +606,13 @@ public final class FetchHandler implements ApiHandler {
          */
         /** The partition's records: its file slice; v0-3 a magic 0/1 copy, which may set the partition's error. */
         private Records records(PartitionFetch p) {
+            if (p.records == null) {
+                p.records = makeRecords(p); // quotafix: once per read
+            }
+            return p.records;
+        }
+
+        private Records makeRecords(PartitionFetch p) {
             if (version < DownConvertedRecords.FIRST_V2_FETCH_VERSION && p.error == ErrorCode.NONE
                     && p.diverging == null) {
                 // formats (issue 9): v0-3 get this response's v2 batches as a magic 0/1 message set.

@@ -10,6 +10,7 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.logging.LogSafe;
 import io.odradek.broker.quota.ClientQuotas;
+import io.odradek.broker.quota.FetchQuotaNote;
 import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.codec.Request;
@@ -38,7 +39,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (a long-poll fetch) keeps it open.
  *
  * <p>Client quotas: each response passes the {@link RequestThrottler} before it is written; a client over its
- * quota gets the throttle time in the response and its connection muted for that long (KIP-219).
+ * quota gets the throttle time in the response and its connection muted for that long (KIP-219), also when
+ * the response's version has no ThrottleTimeMs (Kafka mutes regardless); a consumer fetch's throttle comes
+ * from its handler's own check, through the request's {@link FetchQuotaNote}.
  */
 public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(RequestChannelHandler.class.getName());
@@ -76,15 +79,18 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         /** For the client quotas: the frame's size and how long the handler's call took. */
         final int requestBytes;
         final long handlerNanos;
+        /** quotafix: a consumer fetch's own quota check, when quotas are configured; else null. */
+        final FetchQuotaNote fetchQuota;
         private final int reservedBytes;
         private final AtomicBoolean released = new AtomicBoolean();
 
         Pending(Request request, CompletableFuture<Struct> response, int reservedBytes, int requestBytes,
-                long handlerNanos) {
+                long handlerNanos, FetchQuotaNote fetchQuota) {
             this.request = request;
             this.response = response;
             this.requestBytes = requestBytes;
             this.handlerNanos = handlerNanos;
+            this.fetchQuota = fetchQuota;
             this.reservedBytes = reservedBytes;
         }
 
@@ -116,12 +122,19 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         CompletableFuture<Struct> response;
         int requestBytes = frame.payload().readableBytes();
         long handlerNanos;
+        FetchQuotaNote fetchQuota = null;
         try {
             request = RequestDecoder.decode(frame.payload());
             clientId = request.header().clientId();
             long start = System.nanoTime();
-            response = handle(ctx, request);
+            if (request.body() != null) {
+                fetchQuota = throttler.beforeHandle(request, principal());
+            }
+            response = handle(ctx, request, fetchQuota);
             handlerNanos = System.nanoTime() - start;
+            if (fetchQuota != null) {
+                fetchQuota.handlerReturned(handlerNanos); // a parked fetch is checked later, counting this
+            }
         } catch (UnsupportedRequestException | MalformedMessageException e) {
             pool.requestTaken();
             pool.releaseBytes(frame.reservedBytes());
@@ -135,7 +148,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             frame.payload().release();
         }
         pool.requestTaken();
-        Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos);
+        Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos, fetchQuota);
         if (closed) {
             p.releaseBytes();
             return;
@@ -153,7 +166,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request) {
+    private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota) {
         if (request.body() == null) {
             return CompletableFuture.completedFuture(ApiVersionsHandler.unsupportedVersionResponse(registry));
         }
@@ -161,9 +174,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         if (handler == null) {
             throw new UnsupportedRequestException("API " + request.api().name() + " is not handled");
         }
-        throttler.beforeHandle(request, principal());
         RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(),
-                ctx.alloc(), ctx.executor(), ctx.channel().closeFuture());
+                ctx.alloc(), ctx.executor(), ctx.channel().closeFuture(), fetchQuota);
         try {
             return handler.handle(context, request.body());
         } catch (CloseConnectionException e) {
@@ -187,7 +199,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             int throttleMs = 0;
             if (head.request.body() != null) {
                 RequestThrottler.Outcome outcome = throttler.afterHandle(head.request, principal(), head.requestBytes,
-                        head.handlerNanos, body);
+                        head.handlerNanos, body, head.fetchQuota);
                 body = outcome.response();
                 throttleMs = outcome.throttleMs();
             }

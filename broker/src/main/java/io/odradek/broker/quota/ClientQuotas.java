@@ -18,6 +18,8 @@ public final class ClientQuotas {
 
     private final QuotaWindows windows;
     private final Map<QuotaKind, ClientQuotaManager> managers = new EnumMap<>(QuotaKind.class);
+    /** quotafix: whether any kind is configured, so the request path without quotas costs one volatile read. */
+    private volatile boolean any;
 
     public ClientQuotas(QuotaWindows windows) {
         this.windows = windows;
@@ -39,10 +41,18 @@ public final class ClientQuotas {
     }
 
     /** Replaces every configured quota (entity -> key -> value). */
-    public void update(Map<QuotaEntity, Map<String, Double>> quotas) {
+    public synchronized void update(Map<QuotaEntity, Map<String, Double>> quotas) {
+        boolean configured = false;
         for (ClientQuotaManager m : managers.values()) {
             m.update(quotas);
+            configured |= m.enabled();
         }
+        any = configured;
+    }
+
+    /** Whether any enforced quota is configured (false by default: then nothing on the request path is measured). */
+    public boolean any() {
+        return any;
     }
 
     ClientQuotaManager manager(QuotaKind kind) {

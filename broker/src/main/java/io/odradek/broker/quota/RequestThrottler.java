@@ -1,14 +1,12 @@
 package io.odradek.broker.quota;
 
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.util.ReferenceCountUtil;
+import io.odradek.broker.api.RequestContext;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.FetchApi;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.api.WriteTxnMarkersApi;
 import io.odradek.wire.codec.Request;
-import io.odradek.wire.codec.ResponseEncoder;
 import io.odradek.wire.schema.Field;
 import io.odradek.wire.schema.Schema;
 import io.odradek.wire.schema.Struct;
@@ -34,21 +32,22 @@ import java.util.function.LongSupplier;
  *     window, and {@code min_bytes} by that; the response's bytes then count against
  *     {@code consumer_byte_rate} and the handling time against {@code request_percentage}. If either is
  *     violated the bytes are taken back and the answer is an empty response with the throttle time, as
- *     Kafka's throttled fetch. The fetch handler makes the byte check itself ({@link #consumerFetchQuota}),
- *     before its fetch session records anything as sent, and answers with the session's throttled response;
- *     a fetch over its request quota alone, or from a handler without that check, is replaced here by an
- *     empty response with session id 0 (the consumer starts a new session with a full fetch).</li>
+ *     Kafka's throttled fetch. The fetch handler makes both checks itself ({@link #consumerFetchQuota}),
+ *     before its fetch session records anything as sent, answers with the session's throttled response (its
+ *     session kept), and tells the dispatcher the throttle in the request's {@link FetchQuotaNote}, never
+ *     through the response (Fetch v0 has no ThrottleTimeMs): its answer is then sent as it is. Only a fetch
+ *     from a handler without that check is measured and, if throttled, replaced here by an empty response
+ *     with session id 0.</li>
  * <li>Fetch from a follower and WriteTxnMarkers (a cluster action) are exempt; every other API counts its
  *     handling time against {@code request_percentage}.</li>
  * </ul>
  * "Handling time" is the time the handler's call took on the connection's event loop (our equivalent of
  * Kafka's request handler thread time); work a handler hands to other threads (appends on the partition
- * writers) is not counted. Nothing is measured for a kind of quota that nobody configured.
+ * writers) is not counted. Nothing is measured for a kind of quota that nobody configured, and while none
+ * is configured at all (the default) a request costs one volatile read here.
  */
 public final class RequestThrottler {
     private static final String THROTTLE_FIELD = "ThrottleTimeMs";
-    /** Sizing a response encodes it aside: on the heap, file slices as regions (no bytes read). */
-    private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
 
     private final ClientQuotas quotas;
     private final LongSupplier clockMs;
@@ -66,37 +65,73 @@ public final class RequestThrottler {
     }
 
     /**
-     * The consumer byte-rate check for the fetch handler to make itself, before its fetch session records
-     * what it sends. Asking for it hands the counting of fetch bytes to that handler: from then on
-     * {@link #afterHandle} counts only a fetch's handling time and mutes for the throttle its response carries.
+     * The consumer fetch's quota check for the fetch handler to make itself, before its fetch session records
+     * what it sends (quotafix: request time included, so a fetch throttled for it alone keeps its session too).
+     * Asking for it hands the counting of fetch bytes to that handler: from then on {@link #afterHandle} takes
+     * a checked fetch's throttle from its {@link FetchQuotaNote} and sends the handler's answer as it is.
      */
     public ConsumerFetchQuota consumerFetchQuota() {
         handlerCountsFetchBytes = true;
-        return (header, request, wouldSend) -> {
-            if (!quotas.enabled(QuotaKind.FETCH) || replicaId(header.apiVersion(), request) >= 0) {
-                return 0;
+        return new ConsumerFetchQuota() {
+            @Override
+            public boolean applies(RequestContext context, Struct request) {
+                return quotas.any() && checksFetches() && replicaId(context.version(), request) < 0;
             }
-            String user = ClientQuotas.ANONYMOUS; // until issue 10 gives the handler the connection's principal
-            long now = clockMs.getAsLong();
-            long bytes = responseBytes(FetchApi.SPEC, header.apiVersion(), header.correlationId(), wouldSend);
-            int throttle = quotas.recordAndGetThrottleMs(QuotaKind.FETCH, user, header.clientId(), bytes, now);
-            if (throttle > 0) {
-                quotas.unrecord(QuotaKind.FETCH, user, header.clientId(), bytes, now);
+
+            @Override
+            public int throttleMs(RequestContext context, Struct request, Struct wouldSend) {
+                return checkConsumerFetch(context, wouldSend);
             }
-            return throttle;
         };
     }
 
-    /** Bounds a consumer fetch to what its quota lets through in one window (Kafka's handleFetchRequest). */
-    public void beforeHandle(Request request, String user) {
-        if (request.api() != FetchApi.SPEC || !quotas.enabled(QuotaKind.FETCH) || isFromFollower(request)) {
-            return;
+    /** Whether a quota a consumer fetch counts against is configured (producer quotas alone: no). */
+    private boolean checksFetches() {
+        return quotas.enabled(QuotaKind.FETCH) || quotas.enabled(QuotaKind.REQUEST);
+    }
+
+    private int checkConsumerFetch(RequestContext context, Struct wouldSend) {
+        String user = ClientQuotas.ANONYMOUS; // until issue 10 gives the handler the connection's principal
+        String clientId = context.clientId();
+        long now = clockMs.getAsLong();
+        FetchQuotaNote note = context.fetchQuota(); // null: called outside the dispatcher, or quotas just set
+        int time = note == null ? 0 : requestTime(user, clientId, note.handlingNanos(System.nanoTime()), now);
+        long bytes = 0;
+        int bandwidth = 0;
+        if (quotas.enabled(QuotaKind.FETCH)) {
+            bytes = FetchResponseSize.of(context.version(), context.header().correlationId(), wouldSend);
+            bandwidth = quotas.recordAndGetThrottleMs(QuotaKind.FETCH, user, clientId, bytes, now);
+        }
+        int throttle = Math.max(time, bandwidth);
+        if (throttle > 0 && bytes > 0) {
+            // Kafka takes the bytes back whichever quota throttles: the answer is empty.
+            quotas.unrecord(QuotaKind.FETCH, user, clientId, bytes, now);
+        }
+        if (note != null) {
+            note.checked(throttle);
+        }
+        return throttle;
+    }
+
+    /**
+     * Bounds a consumer fetch to what its quota lets through in one window (Kafka's handleFetchRequest).
+     * Returns the note the fetch handler's quota check leaves for {@link #afterHandle} (for the request's
+     * {@link RequestContext}); null for every other request, and always while no quota is configured.
+     */
+    public FetchQuotaNote beforeHandle(Request request, String user) {
+        if (!quotas.any() || request.api() != FetchApi.SPEC || !checksFetches() || isFromFollower(request)) {
+            return null;
+        }
+        FetchQuotaNote note = new FetchQuotaNote(System.nanoTime());
+        if (!quotas.enabled(QuotaKind.FETCH)) {
+            return note;
         }
         Struct body = request.body();
         double window = quotas.maxValueInQuotaWindow(QuotaKind.FETCH, user, request.header().clientId());
         int maxBytes = (int) Math.min(body.get(FetchApi.Request.MAX_BYTES), Math.min(window, Integer.MAX_VALUE));
         body.set(FetchApi.Request.MAX_BYTES, maxBytes);
         body.set(FetchApi.Request.MIN_BYTES, Math.min(body.get(FetchApi.Request.MIN_BYTES), maxBytes));
+        return note;
     }
 
     /**
@@ -106,8 +141,13 @@ public final class RequestThrottler {
      *     alone, a few dozen bytes less)
      * @param handlerNanos how long the handler's call took
      * @param response what the handler answered (null for produce acks=0)
+     * @param fetchNote what {@link #beforeHandle} returned
      */
-    public Outcome afterHandle(Request request, String user, int requestBytes, long handlerNanos, Struct response) {
+    public Outcome afterHandle(Request request, String user, int requestBytes, long handlerNanos, Struct response,
+            FetchQuotaNote fetchNote) {
+        if (fetchNote == null && !quotas.any()) {
+            return new Outcome(response, 0); // quotafix: no quota configured, nothing to measure
+        }
         ApiSpec api = request.api();
         String clientId = request.header().clientId();
         long now = clockMs.getAsLong();
@@ -121,19 +161,21 @@ public final class RequestThrottler {
             if (isFromFollower(request)) {
                 return new Outcome(response, 0);
             }
+            if (fetchNote != null && fetchNote.isChecked()) {
+                // quotafix: the handler checked both quotas and answered throttled itself if need be (its
+                // session's answer); the throttle comes from the note, as v0 responses cannot carry it.
+                return withThrottle(request, response, fetchNote.throttleMs());
+            }
             int time = requestTime(user, clientId, handlerNanos, now);
             if (handlerCountsFetchBytes) {
-                // The handler already answered empty if the bytes were over the quota.
-                int bandwidth = response == null ? 0 : response.get(FetchApi.Response.THROTTLE_TIME_MS);
-                if (time > 0 && bandwidth == 0 && response != null) {
-                    return withThrottle(request, throttledFetch(response), time);
-                }
-                return withThrottle(request, response, Math.max(time, bandwidth));
+                // Answered before the handler's check (a session error), or quotas came on meanwhile: the
+                // session already recorded this answer, so it is sent as it is, throttled for request time.
+                return withThrottle(request, response, time);
             }
             int bandwidth = 0;
             long bytes = 0;
             if (quotas.enabled(QuotaKind.FETCH) && response != null) {
-                bytes = responseBytes(request.api(), request.version(), request.header().correlationId(), response);
+                bytes = FetchResponseSize.of(request.version(), request.header().correlationId(), response);
                 bandwidth = quotas.recordAndGetThrottleMs(QuotaKind.FETCH, user, clientId, bytes, now);
             }
             int throttle = Math.max(time, bandwidth);
@@ -183,22 +225,6 @@ public final class RequestThrottler {
             return state == null ? -1 : state.get(FetchApi.Request.ReplicaState.REPLICA_ID);
         }
         return body.get(FetchApi.Request.REPLICA_ID);
-    }
-
-    /**
-     * The size of the response as it would be sent, header included (Kafka counts the whole response body, not
-     * just its records). Only done while someone has a consumer quota; records held in memory (down-converted
-     * ones) are copied aside to be counted, file slices are not read.
-     */
-    private static long responseBytes(ApiSpec api, short version, int correlationId, Struct response) {
-        List<Object> parts = ResponseEncoder.encode(HEAP, api, version, correlationId, response);
-        long size = 0;
-        for (Object part : parts) {
-            size += part instanceof io.netty.buffer.ByteBuf b ? b.readableBytes()
-                    : ((io.netty.channel.FileRegion) part).count();
-            ReferenceCountUtil.release(part);
-        }
-        return size - 4; // the length prefix is framing, not response
     }
 
     /** Kafka's throttled fetch answer: no partitions, the handler's top-level error kept. */

@@ -2,7 +2,9 @@ package io.odradek.broker.handlers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.fetch.session.FetchSessionCache;
+import io.odradek.broker.quota.ConsumerFetchQuota;
 import io.odradek.broker.quota.ClientQuotas;
 import io.odradek.broker.quota.QuotaWindows;
 import io.odradek.broker.quota.RequestThrottler;
@@ -13,6 +15,8 @@ import io.odradek.wire.api.FetchApi.Response;
 import io.odradek.wire.api.FetchApi.Response.FetchableTopicResponse.PartitionData;
 import io.odradek.wire.schema.Struct;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -98,5 +102,53 @@ class FetchQuotaSessionTest {
         assertThat(throttled.get(Response.THROTTLE_TIME_MS)).isPositive();
         assertThat(throttled.get(Response.SESSION_ID)).isZero();
         assertThat(throttled.get(Response.RESPONSES)).isEmpty();
+    }
+
+    /** quotafix: a hook that records what the handler asked of it, answering as configured. */
+    private static final class RecordingQuota implements ConsumerFetchQuota {
+        final boolean applies;
+        final List<Struct> sized = new ArrayList<>();
+
+        RecordingQuota(boolean applies) {
+            this.applies = applies;
+        }
+
+        @Override
+        public boolean applies(RequestContext context, Struct request) {
+            return applies;
+        }
+
+        @Override
+        public int throttleMs(RequestContext context, Struct request, Struct wouldSend) {
+            sized.add(wouldSend);
+            return 0;
+        }
+    }
+
+    private FetchHandler handlerWith(ConsumerFetchQuota quota) {
+        FetchSessionCache sessions = new FetchSessionCache(1000, 8, FetchSessionCache.KAFKA_EVICTION_MS, 10_000, clock::get);
+        return new FetchHandler(fx, fx.partitions, fx.cluster, IncrementalFetchTest.FETCH_MAX_BYTES, sessions)
+                .withConsumerQuota(quota);
+    }
+
+    @Test
+    void withoutAnyQuotaTheHandlerBuildsNothingToMeasure() {
+        RecordingQuota quota = new RecordingQuota(false);
+        fx.append("orders", 0, 1L, "a", "b");
+        Struct response = fx.callAndWait(handlerWith(quota), 12, FetchHandlerTest.fetchRequest(0, 1, "orders", 0, 0L));
+        assertThat(FetchHandlerTest.records(response, 0, 0).sizeInBytes()).isPositive();
+        assertThat(quota.sized).as("no would-be response built, sized or encoded").isEmpty();
+    }
+
+    @Test
+    void anOldConsumersRecordsAreDownConvertedOnceWhenTheResponseIsSizedForItsQuota() {
+        RecordingQuota quota = new RecordingQuota(true);
+        fx.append("orders", 0, 1L, "a", "b");
+        Struct response = fx.callAndWait(handlerWith(quota), 2, FetchHandlerTest.fetchRequest(0, 1, "orders", 0, 0L));
+        assertThat(quota.sized).hasSize(1);
+        // The records sent are the very ones sized: converted to magic 1 once, not again for the answer.
+        assertThat(FetchHandlerTest.records(response, 0, 0))
+                .isSameAs(FetchHandlerTest.records(quota.sized.get(0), 0, 0));
+        assertThat(FetchHandlerTest.records(response, 0, 0).sizeInBytes()).isPositive();
     }
 }
