@@ -54,9 +54,18 @@ import java.util.function.Function;
  * <ul>
  * <li>v0-3 (Kafka 3.9's; read_uncommitted only, no log start or LSO; v3 adds max_bytes) get the response's
  *     v2 batches converted to magic 0 (v0-1) or magic 1 (v2-3) message sets ({@code DownConvertedRecords}):
- *     control batches dropped, heap-built per response, and UNSUPPORTED_COMPRESSION_TYPE for zstd (the topic's
- *     compression.type or a first zstd batch), as Kafka 3.9 did. v0-2 have no KIP-74: a partition's read is
- *     cut at its limit, so a first batch larger than it converts to nothing (as in Kafka 3.9). v4+ are
+ *     control batches dropped, heap-built per response (converted once even when the quota check sizes the
+ *     response first), and UNSUPPORTED_COMPRESSION_TYPE for a first zstd batch, as Kafka 3.9 did. A consumer
+ *     fetching a topic whose compression.type is zstd at any version before v10 gets
+ *     UNSUPPORTED_COMPRESSION_TYPE (Kafka 3.9's maybeConvertFetchedData; replica fetches exempt). v0-2 have no
+ *     KIP-74: a partition's read is cut at its limit, so a first batch larger than it converts to nothing (as
+ *     in Kafka 3.9). Decompression is bounded: keys and values of at most max(bytes read, the partition's
+ *     limit) are converted, the first record asked for up to the response's max bytes (larger: an empty set).
+ *     A slice that cannot be read is KAFKA_STORAGE_ERROR. Remaining cost, not yet moved: the slice read
+ *     (bounded by those limits) is a blocking positional read and the conversion runs on the connection's
+ *     event loop, as Kafka's ran on its network threads; its heap is the bytes read, one record's key and
+ *     value, and the converted set (copied once more into the response buffer). message.downconversion.enable
+ *     is not a topic config: Kafka 4.4 refuses it as unknown, so conversion is always on. v4+ are
  *     untouched: the records stay a file region. v0-5 get NOT_LEADER_OR_FOLLOWER for KAFKA_STORAGE_ERROR,
  *     which they do not know (as Kafka).</li>
  * <li>Fetch sessions (KIP-227, v7+), as Kafka's FetchManager / FetchContext (io.odradek.broker.fetch.session):
@@ -286,6 +295,9 @@ public final class FetchHandler implements ApiHandler {
         long logStartOffset;
         /** read_committed: the aborted transactions of the data returned (made with the response). */
         List<Struct> aborted;
+        /** formats (issue 9): Fetch v0-3, the magic 0/1 set converted from {@link #convertedSlice}, else null. */
+        Records converted;
+        FileSlice convertedSlice;
 
         PartitionFetch(SessionPartition requested) {
             this.requested = requested;
@@ -598,14 +610,32 @@ public final class FetchHandler implements ApiHandler {
          */
         /** The partition's records: its file slice; v0-3 a magic 0/1 copy, which may set the partition's error. */
         private Records records(PartitionFetch p) {
-            if (version < DownConvertedRecords.FIRST_V2_FETCH_VERSION && p.error == ErrorCode.NONE
-                    && p.diverging == null) {
-                // formats (issue 9): v0-3 get this response's v2 batches as a magic 0/1 message set.
-                DownConvertedRecords.Result converted = DownConvertedRecords.forFetch(version,
-                        p.partition.log().config().get(LogConfig.COMPRESSION_TYPE), p.slice, p.fetchOffset,
-                        Math.min(p.maxBytes, maxBytes));
-                p.error = converted.error();
-                return converted.records() != null ? converted.records() : NO_RECORDS;
+            if (p.error != ErrorCode.NONE || p.diverging != null) {
+                return p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS;
+            }
+            // formats (issue 9): Kafka 3.9's maybeConvertFetchedData answered a consumer's Fetch before v10 (the
+            // version that brought zstd) UNSUPPORTED_COMPRESSION_TYPE on a zstd topic, with no records; replica
+            // fetches are exempt.
+            if (version < DownConvertedRecords.FIRST_ZSTD_FETCH_VERSION && !fromReplica(version, request)
+                    && "zstd".equals(p.partition.log().config().get(LogConfig.COMPRESSION_TYPE))) {
+                p.error = ErrorCode.UNSUPPORTED_COMPRESSION_TYPE;
+                return NO_RECORDS;
+            }
+            if (version < DownConvertedRecords.FIRST_V2_FETCH_VERSION) {
+                // formats (issue 9): v0-3 get this response's v2 batches as a magic 0/1 message set, converted
+                // once per response (the quota's sizing builds the response twice).
+                if (p.converted == null || p.convertedSlice != p.slice) {
+                    DownConvertedRecords.Result converted = DownConvertedRecords.forFetch(version,
+                            p.partition.log().config().get(LogConfig.COMPRESSION_TYPE), p.slice, p.fetchOffset,
+                            Math.min(p.maxBytes, maxBytes), maxBytes);
+                    if (converted.error() != ErrorCode.NONE) {
+                        p.error = converted.error();
+                        return NO_RECORDS;
+                    }
+                    p.converted = converted.records() != null ? converted.records() : NO_RECORDS;
+                    p.convertedSlice = p.slice;
+                }
+                return p.converted;
             }
             return p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS;
         }
@@ -651,7 +681,14 @@ public final class FetchHandler implements ApiHandler {
         @Override
         protected void onComplete(Outcome outcome) {
             switch (outcome) {
-                case SATISFIED -> future.complete(response());
+                case SATISFIED -> {
+                    try {
+                        future.complete(response());
+                    } catch (RuntimeException e) {
+                        // As EXPIRED: a failure building the answer must still answer, or the fetch hangs.
+                        future.completeExceptionally(e);
+                    }
+                }
                 case EXPIRED -> {
                     try {
                         readAll();

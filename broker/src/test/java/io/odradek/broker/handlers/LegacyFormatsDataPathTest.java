@@ -216,6 +216,24 @@ class LegacyFormatsDataPathTest {
         assertThat(modern.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "Fetch v{0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 3, 4, 6, 9})
+    void consumersBeforeFetchV10OfAZstdTopicGetUnsupportedCompressionTypeAndV10Reads(int version) {
+        fx.createTopic("z", 1, Map.of(LogConfig.COMPRESSION_TYPE, "zstd"));
+        fx.partition("z", 0).appendAsLeader(MemoryRecords.withRecords(Compression.zstd().build(),
+                new org.apache.kafka.common.record.internal.SimpleRecord(TS, "k".getBytes(StandardCharsets.UTF_8),
+                        "v".getBytes(StandardCharsets.UTF_8))).buffer(), (short) 1).join();
+        Struct request = FetchHandlerTest.fetchRequest(0, 1, "z", 0, 0L);
+
+        Struct old = FetchHandlerTest.partition(fx.callAndWait(fetch, version, request), 0, 0);
+        Struct v10 = FetchHandlerTest.partition(fx.callAndWait(fetch, 10, request), 0, 0);
+
+        assertThat(old.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE.code());
+        assertThat(old.get(PartitionData.RECORDS).sizeInBytes()).isZero();
+        assertThat(v10.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(read(v10.get(PartitionData.RECORDS))).containsExactly("0:k=v@ts/v2");
+    }
+
     @Test
     void fetchV1WithABatchLargerThanItsLimitGetsNothingAndV3GetsItWhole() {
         produce(1, legacySet((byte) 1, Compression.NONE, "x".repeat(300)));
