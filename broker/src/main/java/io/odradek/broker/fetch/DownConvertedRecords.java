@@ -48,8 +48,14 @@ public final class DownConvertedRecords implements Records {
         this.size = size;
     }
 
-    /** What a partition answers: an error (then no records), or the converted records. */
-    public record Result(ErrorCode error, Records records) {
+    /**
+     * What a partition answers: an error (then no records), or the converted records; {@code decompressed}
+     * is the bytes of keys and values converted (what the response's conversion budget is charged).
+     */
+    public record Result(ErrorCode error, Records records, long decompressed) {
+        Result(ErrorCode error, Records records) {
+            this(error, records, 0);
+        }
     }
 
     /** Fetch v4+ read v2 batches as stored; v0-3 get them converted here. */
@@ -62,11 +68,12 @@ public final class DownConvertedRecords implements Records {
      * A Fetch v0-3 partition's answer from its read (Kafka 3.9's KafkaApis.maybeConvertFetchedData): a topic
      * whose compression.type is zstd is UNSUPPORTED_COMPRESSION_TYPE for these versions whatever its data;
      * else the slice (null when nothing was read) converted to the version's magic. v0-2 (no KIP-74) read at
-     * most {@code partitionLimit} bytes of it; v3 its whole first batch. {@code responseLimit} (the response's
-     * max bytes, at most fetch.max.bytes) is the hard cap on the first record converted.
+     * most {@code partitionLimit} bytes of it; v3 its whole first batch. Keys and values of at most
+     * max(bytes read, {@code decompressLimit}) bytes are converted; {@code firstRecordCap} is the hard cap on
+     * the first record asked for (see {@link #convert(ByteBuffer, byte, long, int, int)}).
      */
     public static Result forFetch(short version, String topicCompressionType, FileSlice slice, long fetchOffset,
-            int partitionLimit, int responseLimit) {
+            int partitionLimit, int decompressLimit, int firstRecordCap) {
         if ("zstd".equals(topicCompressionType)) {
             return new Result(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, null);
         }
@@ -74,7 +81,7 @@ public final class DownConvertedRecords implements Records {
             return new Result(ErrorCode.NONE, null);
         }
         return convert(slice, magicFor(version), fetchOffset, version <= 2 ? partitionLimit : Integer.MAX_VALUE,
-                partitionLimit, responseLimit);
+                decompressLimit, firstRecordCap);
     }
 
     /** The message format a Fetch version reads: magic 0 for v0-1, magic 1 for v2-3. */
@@ -202,10 +209,10 @@ public final class DownConvertedRecords implements Records {
         } catch (IOException | RuntimeException | org.xerial.snappy.SnappyError e) {
             // A batch that does not read back (the log checked its CRC at append): serve what came before it.
             if (out.size() == 0) {
-                return new Result(ErrorCode.CORRUPT_MESSAGE, null);
+                return new Result(ErrorCode.CORRUPT_MESSAGE, null, decompressed);
             }
         }
-        return new Result(ErrorCode.NONE, new DownConvertedRecords(out.bytes(), out.size()));
+        return new Result(ErrorCode.NONE, new DownConvertedRecords(out.bytes(), out.size()), decompressed);
     }
 
     /** The converted set, written in place: a message that passes the budget is cut off again, not copied. */

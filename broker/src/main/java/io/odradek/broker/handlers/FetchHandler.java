@@ -59,8 +59,10 @@ import java.util.function.Function;
  *     fetching a topic whose compression.type is zstd at any version before v10 gets
  *     UNSUPPORTED_COMPRESSION_TYPE (Kafka 3.9's maybeConvertFetchedData; replica fetches exempt). v0-2 have no
  *     KIP-74: a partition's read is cut at its limit, so a first batch larger than it converts to nothing (as
- *     in Kafka 3.9). Decompression is bounded: keys and values of at most max(bytes read, the partition's
- *     limit) are converted, the first record asked for up to the response's max bytes (larger: an empty set).
+ *     in Kafka 3.9). Decompression is bounded: one response converts keys and values of at most its max bytes
+ *     (each partition at most its limit, or the bytes it read if more), except the first record of the first
+ *     partition converting data, which goes whole up to the response's max bytes (larger: an empty set, no
+ *     error, as Kafka 3.9 answered an old consumer whose message did not fit).
  *     A slice that cannot be read is KAFKA_STORAGE_ERROR. Remaining cost, not yet moved: the slice read
  *     (bounded by those limits) is a blocking positional read and the conversion runs on the connection's
  *     event loop, as Kafka's ran on its network threads; its heap is the bytes read, one record's key and
@@ -608,6 +610,9 @@ public final class FetchHandler implements ApiHandler {
          * The one place a partition's records are produced for the response: the segment slice, sent as a
          * file region (zero-copy), or nothing.
          */
+        /** formats (issue 9): Fetch v0-3, key and value bytes decompressed for this response so far. */
+        private long decompressedForResponse;
+
         /** The partition's records: its file slice; v0-3 a magic 0/1 copy, which may set the partition's error. */
         private Records records(PartitionFetch p) {
             if (p.error != ErrorCode.NONE || p.diverging != null) {
@@ -625,9 +630,15 @@ public final class FetchHandler implements ApiHandler {
                 // formats (issue 9): v0-3 get this response's v2 batches as a magic 0/1 message set, converted
                 // once per response (the quota's sizing builds the response twice).
                 if (p.converted == null || p.convertedSlice != p.slice) {
+                    // One decompression budget for the whole response, its max bytes; only the first partition
+                    // converting data may go past it, for its first record, up to max bytes again (as KIP-74's
+                    // first batch).
+                    int partitionLimit = Math.min(p.maxBytes, maxBytes);
+                    int left = (int) Math.max(0, maxBytes - decompressedForResponse);
                     DownConvertedRecords.Result converted = DownConvertedRecords.forFetch(version,
                             p.partition.log().config().get(LogConfig.COMPRESSION_TYPE), p.slice, p.fetchOffset,
-                            Math.min(p.maxBytes, maxBytes), maxBytes);
+                            partitionLimit, Math.min(partitionLimit, left), decompressedForResponse == 0 ? maxBytes : left);
+                    decompressedForResponse += converted.decompressed();
                     if (converted.error() != ErrorCode.NONE) {
                         p.error = converted.error();
                         return NO_RECORDS;

@@ -307,7 +307,7 @@ class DownConvertedRecordsTest {
         FileSlice slice = new FileSlice(ch, 0, batch.remaining(), 0);
         ch.close(); // as retention deleting the segment under the fetch
 
-        DownConvertedRecords.Result result = DownConvertedRecords.forFetch((short) 3, "producer", slice, 0, 1000, 1000);
+        DownConvertedRecords.Result result = DownConvertedRecords.forFetch((short) 3, "producer", slice, 0, 1000, 1000, 1000);
 
         assertThat(result.error()).isEqualTo(ErrorCode.KAFKA_STORAGE_ERROR);
         assertThat(result.records()).isNull();

@@ -235,6 +235,33 @@ class LegacyFormatsDataPathTest {
     }
 
     @Test
+    void oneResponseDecompressesAtMostItsMaxBytesBeyondTheFirstRecord() {
+        fx.createTopic("zeros", 2);
+        for (int partition = 0; partition < 2; partition++) {
+            org.apache.kafka.common.record.internal.SimpleRecord[] records = new org.apache.kafka.common.record.internal.SimpleRecord[3];
+            for (int i = 0; i < 3; i++) {
+                records[i] = new org.apache.kafka.common.record.internal.SimpleRecord(TS,
+                        ("k" + i).getBytes(StandardCharsets.UTF_8), new byte[40_000]);
+            }
+            // 120 kB of zeros gzip to a few hundred bytes: the slices read say nothing of what they expand to.
+            fx.partition("zeros", partition).appendAsLeader(
+                    MemoryRecords.withRecords(Compression.gzip().build(), records).buffer(), (short) 1).join();
+        }
+        Struct request = FetchHandlerTest.baseRequest(0, 1).set(Request.MAX_BYTES, 100_000);
+        Struct topic = request.add(Request.TOPICS).set(FetchTopic.TOPIC, "zeros");
+        FetchHandlerTest.addPartition(topic, 0, 0L);
+        FetchHandlerTest.addPartition(topic, 1, 0L);
+
+        Struct response = fx.callAndWait(fetch, 3, request);
+
+        // partition 0: its first record, then what fits in 100 kB; partition 1: nothing left for its first record
+        assertThat(read(FetchHandlerTest.records(response, 0, 0))).extracting(m -> m.substring(0, m.indexOf(':')))
+                .containsExactly("0", "1");
+        assertThat(FetchHandlerTest.partition(response, 0, 1).get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(FetchHandlerTest.records(response, 0, 1).sizeInBytes()).isZero();
+    }
+
+    @Test
     void fetchV1WithABatchLargerThanItsLimitGetsNothingAndV3GetsItWhole() {
         produce(1, legacySet((byte) 1, Compression.NONE, "x".repeat(300)));
 
