@@ -262,6 +262,23 @@ class LegacyFormatsDataPathTest {
     }
 
     @Test
+    void aParkedFetchWhoseAnswerFailsIsAnsweredWithTheFailureInsteadOfHanging() {
+        FetchHandler failing = new FetchHandler(fx, fx.partitions, fx.cluster, FetchHandlerTest.FETCH_MAX_BYTES)
+                .withConsumerQuota((header, request, wouldSend) -> {
+                    throw new IllegalStateException("cannot size the answer");
+                });
+        java.util.concurrent.CompletableFuture<Struct> parked = fx.call(failing, 3,
+                FetchHandlerTest.fetchRequest(30_000, 1, "old", 0, 0L));
+        assertThat(parked).isNotDone();
+
+        fx.append("old", 0, TS, "wakes");
+
+        assertThat(parked).failsWithin(java.time.Duration.ofSeconds(5))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void fetchV1WithABatchLargerThanItsLimitGetsNothingAndV3GetsItWhole() {
         produce(1, legacySet((byte) 1, Compression.NONE, "x".repeat(300)));
 
