@@ -24,7 +24,7 @@ import java.nio.ByteBuffer;
  *     (transaction markers) are dropped; transactional data is served whatever became of its transaction,
  *     as Kafka served these versions (read_uncommitted); headers are lost.</li>
  * <li>An uncompressed batch becomes one message per record, from the fetch offset on; a compressed one
- *     (gzip, snappy, lz4) becomes one wrapper message of the same codec holding all its records (magic 0:
+ *     (gzip, snappy, lz4) becomes one wrapper message of the same codec holding its records (magic 0:
  *     absolute inner offsets; magic 1: relative ones, the wrapper at the last offset, its timestamp the
  *     largest; LogAppendTime batches stamp their time on every message). A zstd batch cannot be expressed:
  *     UNSUPPORTED_COMPRESSION_TYPE for the partition when it comes first, else the data stops before it (the
@@ -34,9 +34,20 @@ import java.nio.ByteBuffer;
  *     (Kafka 3.9 cut the read there too and sent an empty set); Fetch v3 gets its whole first batch. The
  *     first converted batch always goes in whole; later messages only while the set stays within
  *     max(bytes read, that first converted batch), the size Kafka committed the response to (Kafka then cut
- *     the last message short; here it is left out). The conversion runs where
- *     the response is built (the connection's event loop), as Kafka's ran on its network threads: its work is
- *     bounded by the bytes read.</li>
+ *     the last message short; here it is left out). A slice that cannot be read (its segment deleted or
+ *     closed meanwhile) is KAFKA_STORAGE_ERROR for the partition.</li>
+ * <li>Decompression is bounded before it happens, from each record's length: keys and values of at most
+ *     max(bytes read, a decompression limit the caller gives: the partition's share of the response's max
+ *     bytes) are converted. The first record at or past the fetch offset goes whatever the limit, up to a hard
+ *     cap (the response's max bytes); a first record past the cap gives an empty set, no error (Kafka 3.9
+ *     sent old consumers an empty set when their first message did not fit; their clients report it too
+ *     large for the fetch size). A later record past the limit ends the data before it (a wrapper then
+ *     holds the records of its batch before it: the consumer's next fetch starts inside the batch); records
+ *     of a compressed batch below the fetch offset are kept (as Kafka) only while they fit, so the consumer
+ *     always progresses. Messages are written straight into one growing array (one past the budget is cut
+ *     off again), which the response copies once. The conversion runs where the response is built (the
+ *     connection's event loop), as Kafka's ran on its network threads, with a blocking positional read of
+ *     the slice: its work is bounded by those limits, not moved off the loop.</li>
  * </ul>
  */
 public final class DownConvertedRecords implements Records {

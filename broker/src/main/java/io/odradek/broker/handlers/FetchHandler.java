@@ -606,13 +606,13 @@ public final class FetchHandler implements ApiHandler {
             return response;
         }
 
+        /** formats (issue 9): Fetch v0-3, key and value bytes decompressed for this response so far. */
+        private long decompressedForResponse;
+
         /**
          * The one place a partition's records are produced for the response: the segment slice, sent as a
          * file region (zero-copy), or nothing.
          */
-        /** formats (issue 9): Fetch v0-3, key and value bytes decompressed for this response so far. */
-        private long decompressedForResponse;
-
         /** The partition's records: its file slice; v0-3 a magic 0/1 copy, which may set the partition's error. */
         private Records records(PartitionFetch p) {
             if (p.error != ErrorCode.NONE || p.diverging != null) {
