@@ -54,9 +54,20 @@ import java.util.function.Function;
  * <ul>
  * <li>v0-3 (Kafka 3.9's; read_uncommitted only, no log start or LSO; v3 adds max_bytes) get the response's
  *     v2 batches converted to magic 0 (v0-1) or magic 1 (v2-3) message sets ({@code DownConvertedRecords}):
- *     control batches dropped, heap-built per response, and UNSUPPORTED_COMPRESSION_TYPE for zstd (the topic's
- *     compression.type or a first zstd batch), as Kafka 3.9 did. v0-2 have no KIP-74: a partition's read is
- *     cut at its limit, so a first batch larger than it converts to nothing (as in Kafka 3.9). v4+ are
+ *     control batches dropped, heap-built per response (converted once even when the quota check sizes the
+ *     response first), and UNSUPPORTED_COMPRESSION_TYPE for a first zstd batch, as Kafka 3.9 did. A consumer
+ *     fetching a topic whose compression.type is zstd at any version before v10 gets
+ *     UNSUPPORTED_COMPRESSION_TYPE (Kafka 3.9's maybeConvertFetchedData; replica fetches exempt). v0-2 have no
+ *     KIP-74: a partition's read is cut at its limit, so a first batch larger than it converts to nothing (as
+ *     in Kafka 3.9). Decompression is bounded: one response converts keys and values of at most its max bytes
+ *     (each partition at most its limit, or the bytes it read if more), except the first record of the first
+ *     partition converting data, which goes whole up to the response's max bytes (larger: an empty set, no
+ *     error, as Kafka 3.9 answered an old consumer whose message did not fit).
+ *     A slice that cannot be read is KAFKA_STORAGE_ERROR. Remaining cost, not yet moved: the slice read
+ *     (bounded by those limits) is a blocking positional read and the conversion runs on the connection's
+ *     event loop, as Kafka's ran on its network threads; its heap is the bytes read, one record's key and
+ *     value, and the converted set (copied once more into the response buffer). message.downconversion.enable
+ *     is not a topic config: Kafka 4.4 refuses it as unknown, so conversion is always on. v4+ are
  *     untouched: the records stay a file region. v0-5 get NOT_LEADER_OR_FOLLOWER for KAFKA_STORAGE_ERROR,
  *     which they do not know (as Kafka).</li>
  * <li>Fetch sessions (KIP-227, v7+), as Kafka's FetchManager / FetchContext (io.odradek.broker.fetch.session):
@@ -436,6 +447,8 @@ public final class FetchHandler implements ApiHandler {
             int remaining = maxBytes;
             boolean firstBatchWhole = true; // KIP-74, until a partition returns data
             answerNow = false;
+            decompressedForResponse = 0; // formats: the v0-3 conversion budget is per read
+
             for (PartitionFetch p : fetches) {
                 p.slice = null;
                 p.records = null;
@@ -600,11 +613,14 @@ public final class FetchHandler implements ApiHandler {
             return response;
         }
 
+        /** formats (issue 9): Fetch v0-3, key and value bytes decompressed for this response so far. */
+        private long decompressedForResponse;
+
         /**
-         * The one place a partition's records are produced for the response: the segment slice, sent as a
-         * file region (zero-copy), or nothing.
+         * The one place a partition's records are produced for the response, once per read: the segment slice,
+         * sent as a file region (zero-copy), or nothing; Fetch v0-3 a magic 0/1 copy. May set the partition's
+         * error (zstd for old versions, a conversion failure).
          */
-        /** The partition's records: its file slice; v0-3 a magic 0/1 copy, which may set the partition's error. */
         private Records records(PartitionFetch p) {
             if (p.records == null) {
                 p.records = makeRecords(p); // quotafix: once per read
@@ -613,13 +629,32 @@ public final class FetchHandler implements ApiHandler {
         }
 
         private Records makeRecords(PartitionFetch p) {
-            if (version < DownConvertedRecords.FIRST_V2_FETCH_VERSION && p.error == ErrorCode.NONE
-                    && p.diverging == null) {
-                // formats (issue 9): v0-3 get this response's v2 batches as a magic 0/1 message set.
+            if (p.error != ErrorCode.NONE || p.diverging != null) {
+                return p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS;
+            }
+            // formats (issue 9): Kafka 3.9's maybeConvertFetchedData answered a consumer's Fetch before v10 (the
+            // version that brought zstd) UNSUPPORTED_COMPRESSION_TYPE on a zstd topic, with no records; replica
+            // fetches are exempt.
+            if (version < DownConvertedRecords.FIRST_ZSTD_FETCH_VERSION && !fromReplica(version, request)
+                    && "zstd".equals(p.partition.log().config().get(LogConfig.COMPRESSION_TYPE))) {
+                p.error = ErrorCode.UNSUPPORTED_COMPRESSION_TYPE;
+                return NO_RECORDS;
+            }
+            if (version < DownConvertedRecords.FIRST_V2_FETCH_VERSION) {
+                // formats (issue 9): v0-3 get this response's v2 batches as a magic 0/1 message set, converted
+                // once per read (records(p) keeps it: the quota's sizing builds the response twice). One
+                // decompression budget for the whole response, its max bytes; only the first partition converting
+                // data may go past it, for its first record, up to max bytes again (as KIP-74's first batch).
+                int partitionLimit = Math.min(p.maxBytes, maxBytes);
+                int left = (int) Math.max(0, maxBytes - decompressedForResponse);
                 DownConvertedRecords.Result converted = DownConvertedRecords.forFetch(version,
                         p.partition.log().config().get(LogConfig.COMPRESSION_TYPE), p.slice, p.fetchOffset,
-                        Math.min(p.maxBytes, maxBytes));
-                p.error = converted.error();
+                        partitionLimit, Math.min(partitionLimit, left), decompressedForResponse == 0 ? maxBytes : left);
+                decompressedForResponse += converted.decompressed();
+                if (converted.error() != ErrorCode.NONE) {
+                    p.error = converted.error();
+                    return NO_RECORDS;
+                }
                 return converted.records() != null ? converted.records() : NO_RECORDS;
             }
             return p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS;
@@ -666,7 +701,14 @@ public final class FetchHandler implements ApiHandler {
         @Override
         protected void onComplete(Outcome outcome) {
             switch (outcome) {
-                case SATISFIED -> future.complete(response());
+                case SATISFIED -> {
+                    try {
+                        future.complete(response());
+                    } catch (RuntimeException e) {
+                        // As EXPIRED: a failure building the answer must still answer, or the fetch hangs.
+                        future.completeExceptionally(e);
+                    }
+                }
                 case EXPIRED -> {
                     try {
                         readAll();

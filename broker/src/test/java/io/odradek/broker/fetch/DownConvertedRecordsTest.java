@@ -245,6 +245,74 @@ class DownConvertedRecordsTest {
         }
     }
 
+    private static ByteBuffer bigValues(long baseOffset, Compression compression, int records, int valueSize) {
+        String[] kv = new String[2 * records];
+        for (int i = 0; i < records; i++) {
+            kv[2 * i] = "k" + i;
+            kv[2 * i + 1] = "z".repeat(valueSize);
+        }
+        ByteBuffer buf = ByteBuffer.allocate(64 * 1024 + records * (valueSize + 64));
+        MemoryRecordsBuilder b = MemoryRecords.builder(buf, (byte) 2, compression, TimestampType.CREATE_TIME, baseOffset);
+        for (int i = 0; i < records; i++) {
+            b.appendWithOffset(baseOffset + i, T, bytes(kv[2 * i]), bytes(kv[2 * i + 1]));
+        }
+        return b.build().buffer();
+    }
+
+    @Test
+    void aHighlyCompressedBatchIsDecompressedOnlyAsFarAsTheBytesReadAfterItsFirstRecord() {
+        // 10 x 10 KB of one letter gzip to a few hundred bytes: the bytes read do not pay for their expansion.
+        ByteBuffer batch = bigValues(0, Compression.gzip().build(), 10, 10_000);
+        assertThat(batch.remaining()).isLessThan(2_000);
+
+        byte[] set = written(DownConvertedRecords.convert(batch, (byte) 1, 0));
+
+        assertThat(messages(set)).extracting(Msg::offset).containsExactly(0L);
+        assertThat(entries(set)).containsExactly(new Entry((byte) 1, CompressionType.GZIP, 0, true));
+    }
+
+    @Test
+    void decompressionStopsAtTheLimitAndTheWrapperHoldsTheRecordsBeforeIt() {
+        ByteBuffer batch = bigValues(0, Compression.gzip().build(), 10, 10_000);
+
+        byte[] set = written(DownConvertedRecords.convert(batch, (byte) 0, 0, 25_000, 1 << 20));
+
+        assertThat(messages(set)).extracting(Msg::offset).containsExactly(0L, 1L);
+    }
+
+    @Test
+    void theFirstRecordAskedForGoesPastTheLimitAndRecordsBelowTheFetchOffsetThatDoNotFitAreLeftOut() {
+        ByteBuffer batch = bigValues(0, Compression.lz4().build(), 10, 10_000);
+
+        byte[] set = written(DownConvertedRecords.convert(batch, (byte) 1, 5, 15_000, 1 << 20));
+
+        assertThat(messages(set)).extracting(Msg::offset).containsExactly(0L, 5L);
+    }
+
+    @Test
+    void aFirstRecordLargerThanTheHardCapGivesAnEmptySet() {
+        ByteBuffer batch = bigValues(0, Compression.gzip().build(), 1, 100_000);
+
+        DownConvertedRecords.Result result = DownConvertedRecords.convert(batch, (byte) 1, 0, 1_000, 50_000);
+
+        assertThat(written(result)).isEmpty();
+    }
+
+    @Test
+    void aSliceThatCannotBeReadIsAStorageErrorForThePartition(@TempDir Path dir) throws Exception {
+        ByteBuffer batch = v2(0, Compression.NONE, TimestampType.CREATE_TIME, "k", "v");
+        FileChannel ch = FileChannel.open(dir.resolve("segment"), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.READ);
+        ch.write(batch.duplicate(), 0);
+        FileSlice slice = new FileSlice(ch, 0, batch.remaining(), 0);
+        ch.close(); // as retention deleting the segment under the fetch
+
+        DownConvertedRecords.Result result = DownConvertedRecords.forFetch((short) 3, "producer", slice, 0, 1000, 1000, 1000);
+
+        assertThat(result.error()).isEqualTo(ErrorCode.KAFKA_STORAGE_ERROR);
+        assertThat(result.records()).isNull();
+    }
+
     @Test
     void fetchVersionsReadTheirMagic() {
         assertThat(DownConvertedRecords.magicFor((short) 0)).isEqualTo((byte) 0);

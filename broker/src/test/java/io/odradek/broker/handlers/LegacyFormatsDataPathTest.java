@@ -216,6 +216,68 @@ class LegacyFormatsDataPathTest {
         assertThat(modern.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "Fetch v{0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 3, 4, 6, 9})
+    void consumersBeforeFetchV10OfAZstdTopicGetUnsupportedCompressionTypeAndV10Reads(int version) {
+        fx.createTopic("z", 1, Map.of(LogConfig.COMPRESSION_TYPE, "zstd"));
+        fx.partition("z", 0).appendAsLeader(MemoryRecords.withRecords(Compression.zstd().build(),
+                new org.apache.kafka.common.record.internal.SimpleRecord(TS, "k".getBytes(StandardCharsets.UTF_8),
+                        "v".getBytes(StandardCharsets.UTF_8))).buffer(), (short) 1).join();
+        Struct request = FetchHandlerTest.fetchRequest(0, 1, "z", 0, 0L);
+
+        Struct old = FetchHandlerTest.partition(fx.callAndWait(fetch, version, request), 0, 0);
+        Struct v10 = FetchHandlerTest.partition(fx.callAndWait(fetch, 10, request), 0, 0);
+
+        assertThat(old.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE.code());
+        assertThat(old.get(PartitionData.RECORDS).sizeInBytes()).isZero();
+        assertThat(v10.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(read(v10.get(PartitionData.RECORDS))).containsExactly("0:k=v@ts/v2");
+    }
+
+    @Test
+    void oneResponseDecompressesAtMostItsMaxBytesBeyondTheFirstRecord() {
+        fx.createTopic("zeros", 2);
+        for (int partition = 0; partition < 2; partition++) {
+            org.apache.kafka.common.record.internal.SimpleRecord[] records = new org.apache.kafka.common.record.internal.SimpleRecord[3];
+            for (int i = 0; i < 3; i++) {
+                records[i] = new org.apache.kafka.common.record.internal.SimpleRecord(TS,
+                        ("k" + i).getBytes(StandardCharsets.UTF_8), new byte[40_000]);
+            }
+            // 120 kB of zeros gzip to a few hundred bytes: the slices read say nothing of what they expand to.
+            fx.partition("zeros", partition).appendAsLeader(
+                    MemoryRecords.withRecords(Compression.gzip().build(), records).buffer(), (short) 1).join();
+        }
+        Struct request = FetchHandlerTest.baseRequest(0, 1).set(Request.MAX_BYTES, 100_000);
+        Struct topic = request.add(Request.TOPICS).set(FetchTopic.TOPIC, "zeros");
+        FetchHandlerTest.addPartition(topic, 0, 0L);
+        FetchHandlerTest.addPartition(topic, 1, 0L);
+
+        Struct response = fx.callAndWait(fetch, 3, request);
+
+        // partition 0: its first record, then what fits in 100 kB; partition 1: nothing left for its first record
+        assertThat(read(FetchHandlerTest.records(response, 0, 0))).extracting(m -> m.substring(0, m.indexOf(':')))
+                .containsExactly("0", "1");
+        assertThat(FetchHandlerTest.partition(response, 0, 1).get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(FetchHandlerTest.records(response, 0, 1).sizeInBytes()).isZero();
+    }
+
+    @Test
+    void aParkedFetchWhoseAnswerFailsIsAnsweredWithTheFailureInsteadOfHanging() {
+        FetchHandler failing = new FetchHandler(fx, fx.partitions, fx.cluster, FetchHandlerTest.FETCH_MAX_BYTES)
+                .withConsumerQuota((header, request, wouldSend) -> {
+                    throw new IllegalStateException("cannot size the answer");
+                });
+        java.util.concurrent.CompletableFuture<Struct> parked = fx.call(failing, 3,
+                FetchHandlerTest.fetchRequest(30_000, 1, "old", 0, 0L));
+        assertThat(parked).isNotDone();
+
+        fx.append("old", 0, TS, "wakes");
+
+        assertThat(parked).failsWithin(java.time.Duration.ofSeconds(5))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(IllegalStateException.class);
+    }
+
     @Test
     void fetchV1WithABatchLargerThanItsLimitGetsNothingAndV3GetsItWhole() {
         produce(1, legacySet((byte) 1, Compression.NONE, "x".repeat(300)));

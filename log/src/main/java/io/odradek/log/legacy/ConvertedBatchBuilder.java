@@ -22,14 +22,14 @@ final class ConvertedBatchBuilder {
     private final int codec;
     private final Bounded out;
     private final OutputStream records;
-    private final ByteArrayOutputStream scratch = new ByteArrayOutputStream();
     private int count;
     private long baseTimestamp;
     private long maxTimestamp = RecordBatchHeader.NO_TIMESTAMP;
 
     ConvertedBatchBuilder(int codec, int maxBatchBytes, String partitionName) {
         this.codec = codec;
-        this.out = new Bounded(maxBatchBytes - RecordBatchHeader.HEADER_SIZE, maxBatchBytes, partitionName);
+        this.out = new Bounded(maxBatchBytes, partitionName);
+        out.reserve(RecordBatchHeader.HEADER_SIZE); // the header is written in place by build()
         try {
             this.records = codec == LegacyCodecs.NONE ? out : LegacyCodecs.output(codec, (byte) 2, out);
         } catch (IOException e) {
@@ -41,31 +41,38 @@ final class ConvertedBatchBuilder {
         return count;
     }
 
-    /** Appends the next record (offset delta = its index); key and value null when absent. */
+    /**
+     * Appends the next record (offset delta = its index); key and value null when absent. Written straight
+     * into the (compressing) output: its length is known from the fields' sizes, so nothing is staged.
+     */
     void add(long timestamp, ByteBuffer key, ByteBuffer value) throws IOException {
         if (count == 0) {
             baseTimestamp = timestamp;
         }
-        scratch.reset();
-        scratch.write(0); // record attributes
-        writeVarlong(scratch, timestamp - baseTimestamp);
-        writeVarint(scratch, count);
-        writeBytes(scratch, key);
-        writeBytes(scratch, value);
-        writeVarint(scratch, 0); // no headers
-        ByteArrayOutputStream length = new ByteArrayOutputStream(5);
-        writeVarint(length, scratch.size());
-        length.writeTo(records);
-        scratch.writeTo(records);
+        long timestampDelta = timestamp - baseTimestamp;
+        int keyLength = key == null ? -1 : key.remaining();
+        int valueLength = value == null ? -1 : value.remaining();
+        long length = 1 + varlongSize(timestampDelta) + varintSize(count) + varintSize(keyLength)
+                + Math.max(0, keyLength) + varintSize(valueLength) + Math.max(0, valueLength) + 1;
+        if (length > Integer.MAX_VALUE) {
+            throw new LogAppendException(ErrorCode.MESSAGE_TOO_LARGE, "a record of " + length + " bytes");
+        }
+        writeVarint(records, (int) length);
+        records.write(0); // record attributes
+        writeVarlong(records, timestampDelta);
+        writeVarint(records, count);
+        writeBytes(records, key);
+        writeBytes(records, value);
+        writeVarint(records, 0); // no headers
         maxTimestamp = Math.max(maxTimestamp, timestamp);
         count++;
     }
 
-    /** The batch, positioned at 0; at least one record must have been added. */
+    /** The batch, positioned at 0, in the output's own array; at least one record must have been added. */
     ByteBuffer build() throws IOException {
         records.close(); // finishes a compressed stream (and its last bytes may still overflow the bound)
-        int size = RecordBatchHeader.HEADER_SIZE + out.size();
-        ByteBuffer buf = ByteBuffer.allocate(size);
+        int size = out.size();
+        ByteBuffer buf = out.wrap();
         buf.putLong(0L)
                 .putInt(size - RecordBatchHeader.LOG_OVERHEAD)
                 .putInt(RecordBatchHeader.NO_PARTITION_LEADER_EPOCH)
@@ -79,11 +86,11 @@ final class ConvertedBatchBuilder {
                 .putShort(RecordBatchHeader.NO_PRODUCER_EPOCH)
                 .putInt(RecordBatchHeader.NO_SEQUENCE)
                 .putInt(count);
-        out.copyTo(buf);
         CRC32C crc = new CRC32C();
-        crc.update(buf.array(), RecordBatchHeader.ATTRIBUTES_OFFSET, size - RecordBatchHeader.ATTRIBUTES_OFFSET);
+        crc.update(buf.array(), buf.arrayOffset() + RecordBatchHeader.ATTRIBUTES_OFFSET,
+                size - RecordBatchHeader.ATTRIBUTES_OFFSET);
         buf.putInt(RecordBatchHeader.CRC_OFFSET, (int) crc.getValue());
-        return buf.flip();
+        return buf.position(0);
     }
 
     /** Frees the compressor (zstd holds native memory) after a refusal; nothing is built. */
@@ -95,7 +102,7 @@ final class ConvertedBatchBuilder {
         }
     }
 
-    private static void writeBytes(ByteArrayOutputStream to, ByteBuffer bytes) {
+    private static void writeBytes(OutputStream to, ByteBuffer bytes) throws IOException {
         if (bytes == null) {
             writeVarint(to, -1);
             return;
@@ -110,7 +117,27 @@ final class ConvertedBatchBuilder {
         }
     }
 
-    private static void writeVarint(ByteArrayOutputStream to, int value) {
+    private static int varintSize(int value) {
+        int v = (value << 1) ^ (value >> 31);
+        int n = 1;
+        while ((v & 0xffffff80) != 0) {
+            n++;
+            v >>>= 7;
+        }
+        return n;
+    }
+
+    private static int varlongSize(long value) {
+        long v = (value << 1) ^ (value >> 63);
+        int n = 1;
+        while ((v & 0xffffffffffffff80L) != 0L) {
+            n++;
+            v >>>= 7;
+        }
+        return n;
+    }
+
+    private static void writeVarint(OutputStream to, int value) throws IOException {
         int v = (value << 1) ^ (value >> 31);
         while ((v & 0xffffff80) != 0) {
             to.write((v & 0x7f) | 0x80);
@@ -119,7 +146,7 @@ final class ConvertedBatchBuilder {
         to.write(v);
     }
 
-    private static void writeVarlong(ByteArrayOutputStream to, long value) {
+    private static void writeVarlong(OutputStream to, long value) throws IOException {
         long v = (value << 1) ^ (value >> 63);
         while ((v & 0xffffffffffffff80L) != 0L) {
             to.write(((int) v & 0x7f) | 0x80);
@@ -128,17 +155,20 @@ final class ConvertedBatchBuilder {
         to.write((int) v);
     }
 
-    /** The batch's records section, refused with MESSAGE_TOO_LARGE once it would make the batch too large. */
+    /** The whole batch (header space first), refused with MESSAGE_TOO_LARGE once it would be too large. */
     private static final class Bounded extends ByteArrayOutputStream {
-        private final int limit;
         private final int maxBatchBytes;
         private final String partitionName;
 
-        Bounded(int limit, int maxBatchBytes, String partitionName) {
-            super(Math.max(0, Math.min(limit, 8 * 1024)));
-            this.limit = limit;
+        Bounded(int maxBatchBytes, String partitionName) {
+            super(Math.max(RecordBatchHeader.HEADER_SIZE, Math.min(maxBatchBytes, 8 * 1024)));
             this.maxBatchBytes = maxBatchBytes;
             this.partitionName = partitionName;
+        }
+
+        void reserve(int n) {
+            check(n);
+            count += n;
         }
 
         @Override
@@ -154,15 +184,16 @@ final class ConvertedBatchBuilder {
         }
 
         private void check(int more) {
-            if ((long) count + more > limit) {
+            if ((long) count + more > maxBatchBytes) {
                 throw new LogAppendException(ErrorCode.MESSAGE_TOO_LARGE, "Message batch size is more than "
                         + maxBatchBytes + " bytes in append to partition " + partitionName
                         + " which exceeds the maximum configured size of " + maxBatchBytes + ".");
             }
         }
 
-        void copyTo(ByteBuffer target) {
-            target.put(buf, 0, count);
+        /** The bytes written, in place (no copy): position 0, limit and capacity their size. */
+        ByteBuffer wrap() {
+            return ByteBuffer.wrap(buf, 0, count).slice();
         }
     }
 }

@@ -41,13 +41,20 @@ import org.xerial.snappy.SnappyError;
  * compressed with the topic's compression.type, "producer" meaning the wrapper's codec (none for an
  * uncompressed set). Offsets, LogAppendTime and the v2 checks are the normal append's.
  *
- * <p>Bounded: each inner message may be at most max.decompressed.message.bytes and so may the whole
- * decompressed set, checked before the bytes are read; inner messages are read one at a time (memory grows
- * with the bytes actually decompressed, never from a claimed size) and converted at once into the output,
- * which may not pass max.message.bytes (MESSAGE_TOO_LARGE, as Kafka's check after conversion).
+ * <p>Bounded: each inner message, and the whole decompressed set, may be at most
+ * max.decompressed.message.bytes (INVALID_RECORD, as the magic 2 path answers a record past it), and the
+ * whole set at most {@value #DECOMPRESSION_RATIO} x max.message.bytes (MESSAGE_TOO_LARGE; ~16 MB by default,
+ * where max.decompressed.message.bytes is ~2 GB), each checked from the message's size field before its bytes are
+ * read, and the decompressor itself stops one byte past the bound (snappy's declared block lengths are checked
+ * before they are allocated). Inner messages are read one at a time, each decompressed straight into one
+ * buffer of its size, and written at once into the output (compressed as it goes), which may not pass
+ * max.message.bytes (MESSAGE_TOO_LARGE, as Kafka's check after conversion). So a produce holds at most one
+ * inner message, the output and the codecs' windows.
  */
 public final class LegacyUpConverter {
     private static final int MAX_REPORTED_ERRORS = 100;
+    /** Decompressed bytes a produced message set may hold per byte of max.message.bytes. */
+    static final int DECOMPRESSION_RATIO = 16;
 
     private final LogConfig config;
     private final String partitionName;
@@ -187,11 +194,12 @@ public final class LegacyUpConverter {
         boolean wrapperLogAppendTime = wrapper.isLogAppendTime();
         long wrapperTimestamp = wrapper.timestamp();
         int maxRecord = config.maxDecompressedMessageBytes();
+        long limit = Math.min(maxRecord, decompressionLimit(config));
         long decompressed = 0;
         long lastInnerOffset = -1;
         int index = 0;
         byte[] head = new byte[LegacyMessage.LOG_OVERHEAD];
-        try (InputStream in = LegacyCodecs.input(codec, magic, value)) {
+        try (InputStream in = LegacyCodecs.input(codec, magic, value, limit)) {
             while (true) {
                 int n = in.readNBytes(head, 0, head.length);
                 if (n < head.length) {
@@ -203,19 +211,19 @@ public final class LegacyUpConverter {
                             + LegacyMessage.RECORD_OVERHEAD_V0 + ")");
                 }
                 if (size > maxRecord) {
+                    // as the magic 2 path answers a record over max.decompressed.message.bytes
                     throw invalid("Invalid record size: " + size + " exceeds the configured maximum record size of "
                             + maxRecord + ".");
                 }
                 decompressed += LegacyMessage.LOG_OVERHEAD + (long) size;
-                if (decompressed > maxRecord) {
-                    throw invalid("The decompressed message set exceeds the configured maximum of " + maxRecord
-                            + " bytes (" + LogConfig.MAX_DECOMPRESSED_MESSAGE_BYTES + ").");
+                if (decompressed > limit) {
+                    throw tooMuchDecompressed();
                 }
-                byte[] body = in.readNBytes(size); // grows with the bytes read, not from the claimed size
-                if (body.length < size) {
+                // The one copy of the message: the decompressor writes it in place; at most the limit, checked above.
+                ByteBuffer entry = ByteBuffer.allocate(LegacyMessage.LOG_OVERHEAD + size).put(head);
+                if (in.readNBytes(entry.array(), LegacyMessage.LOG_OVERHEAD, size) < size) {
                     break; // truncated last message: dropped, as Kafka's DataLogInputStream
                 }
-                ByteBuffer entry = ByteBuffer.allocate(LegacyMessage.LOG_OVERHEAD + size).put(head).put(body).flip();
                 LegacyMessage inner = new LegacyMessage(entry, 0);
                 if (!inner.isValidCrc()) {
                     throw corrupt("Record is corrupt (stored crc = " + inner.storedCrc() + ", computed crc = "
@@ -235,6 +243,8 @@ public final class LegacyUpConverter {
                 lastInnerOffset = inner.offset();
                 index++;
             }
+        } catch (LegacyCodecs.LimitExceeded e) {
+            throw tooMuchDecompressed();
         } catch (SnappyError | RuntimeException e) {
             if (e instanceof LogAppendException refused) {
                 throw refused;
@@ -252,6 +262,35 @@ public final class LegacyUpConverter {
                     + "' and it is not zero.");
         }
         throwRecordErrors();
+    }
+
+    /**
+     * The most bytes one produced magic 0/1 message set may decompress to: {@value #DECOMPRESSION_RATIO} times
+     * max.message.bytes (max.decompressed.message.bytes bounds each record, as on the magic 2 path, but by
+     * default only at ~2 GB). Kafka 3.9 had no such bound and decompressed a wrapper whole into its heap.
+     */
+    static long decompressionLimit(LogConfig config) {
+        return Math.min(Integer.MAX_VALUE, (long) DECOMPRESSION_RATIO * config.maxMessageBytes());
+    }
+
+    /**
+     * The refusal of a set that decompresses past its bound. Past max.decompressed.message.bytes: INVALID_RECORD,
+     * as the magic 2 path refuses a record past it. Past {@value #DECOMPRESSION_RATIO} x max.message.bytes:
+     * MESSAGE_TOO_LARGE, Kafka's RecordTooLargeException, which is what Kafka answers a message set too large
+     * once converted (its check of the converted batch against max.message.bytes); a set too large once
+     * decompressed is the same kind of refusal (nothing in it is invalid, it is too big for this broker), and
+     * Java producers split a compressed batch refused so and retry the halves.
+     */
+    private LogAppendException tooMuchDecompressed() {
+        long ratioLimit = decompressionLimit(config);
+        int maxDecompressed = config.maxDecompressedMessageBytes();
+        if (maxDecompressed <= ratioLimit) {
+            return invalid("The decompressed message set exceeds the configured maximum of " + maxDecompressed
+                    + " bytes (" + LogConfig.MAX_DECOMPRESSED_MESSAGE_BYTES + ").");
+        }
+        return new LogAppendException(ErrorCode.MESSAGE_TOO_LARGE, "The compressed message set in the append to "
+                + partitionName + " decompresses to more than " + ratioLimit + " bytes, " + DECOMPRESSION_RATIO
+                + " times the maximum configured message size of " + config.maxMessageBytes() + ".");
     }
 
     private void checkFraming(LegacyMessage m) {

@@ -320,6 +320,78 @@ class LegacyUpConverterTest {
         return ErrorCode.NONE;
     }
 
+    /** A magic 0 gzip wrapper holding one message whose value is {@code valueSize} zero bytes. */
+    private static ByteBuffer gzipBomb(int valueSize) throws Exception {
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+            io.odradek.wire.batch.LegacyMessageSetWriter.write(out, 0, (byte) 0, 0, -1, bytes("k").array(),
+                    new byte[valueSize]);
+        }
+        return wrapper((byte) 0, 0, 1, gz.toByteArray());
+    }
+
+    @Test
+    void aGzipBombIsMessageTooLargeOnceItDecompressesPastSixteenTimesMaxMessageBytes() throws Exception {
+        LogConfig config = config(LogConfig.MAX_MESSAGE_BYTES, "100000"); // 1.6 MB may come out of one set
+        ByteBuffer bomb = gzipBomb(2_000_000);
+        assertThat(bomb.remaining()).isLessThan(10_000);
+
+        assertThatThrownBy(() -> LegacyUpConverter.toBatch(bomb, config, "t", 0, NOW))
+                .isInstanceOfSatisfying(LogAppendException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.MESSAGE_TOO_LARGE));
+        // within the bound the same kind of set is stored, its value whole
+        MutableRecordBatch stored = onlyBatch(LegacyUpConverter.toBatch(gzipBomb(1_000_000), config, "t", 0, NOW));
+        Record only = stored.iterator().next();
+        assertThat(only.valueSize()).isEqualTo(1_000_000);
+        assertThat(stored.compressionType()).isEqualTo(org.apache.kafka.common.record.internal.CompressionType.GZIP);
+        assertThat(stored.sizeInBytes()).isLessThan(100_000);
+    }
+
+    @Test
+    void aRawSnappyValueClaimingGigabytesIsAnInvalidRecordWithoutBeingAllocated() throws Exception {
+        // Sarama sends raw snappy (no xerial header): this block's length varint claims ~2 GB for 6 bytes.
+        byte[] raw = {(byte) 0xf0, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, 0x00};
+
+        ByteBuffer set = wrapper((byte) 0, 0, 2, raw);
+
+        long before = allocatedByThisThread();
+        assertThat(refusal(set)).isEqualTo(ErrorCode.INVALID_RECORD);
+        assertThat(allocatedByThisThread() - before).isLessThan(16L << 20);
+    }
+
+    /** Heap bytes this thread has allocated so far (HotSpot's per-thread counter). */
+    private static long allocatedByThisThread() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    @Test
+    void aFramedSnappyChunkClaimingMoreThanTheInputIsAnInvalidRecordWithoutBeingAllocated() throws Exception {
+        java.io.ByteArrayOutputStream framed = new java.io.ByteArrayOutputStream();
+        try (org.xerial.snappy.SnappyOutputStream out = new org.xerial.snappy.SnappyOutputStream(framed)) {
+            out.write(1);
+        }
+        byte[] header = java.util.Arrays.copyOf(framed.toByteArray(), 16);
+        byte[] lying = ByteBuffer.allocate(24).put(header).putInt(500_000_000).putInt(0).array();
+
+        ByteBuffer set = wrapper((byte) 1, 0, 2, lying);
+
+        long before = allocatedByThisThread();
+        assertThat(refusal(set)).isEqualTo(ErrorCode.INVALID_RECORD);
+        assertThat(allocatedByThisThread() - before).isLessThan(16L << 20);
+    }
+
+    @Test
+    void aRawSnappyWrapperAsSaramaSendsItIsRead() throws Exception {
+        java.io.ByteArrayOutputStream inner = new java.io.ByteArrayOutputStream();
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(inner, 0, (byte) 0, 0, -1, bytes("a").array(), bytes("1").array());
+        io.odradek.wire.batch.LegacyMessageSetWriter.write(inner, 1, (byte) 0, 0, -1, bytes("b").array(), bytes("2").array());
+        ByteBuffer set = wrapper((byte) 0, 1, 2, org.xerial.snappy.Snappy.compress(inner.toByteArray()));
+
+        assertThat(records(onlyBatch(LegacyUpConverter.toBatch(set, LogConfig.defaults(), "t", 0, NOW))))
+                .containsExactly(new Read(0, -1, "a", "1"), new Read(1, -1, "b", "2"));
+    }
+
     @Test
     void malformedWrappersAreInvalidRecordsAsInKafka() throws Exception {
         java.io.ByteArrayOutputStream inner = new java.io.ByteArrayOutputStream();

@@ -31,6 +31,12 @@ public final class LegacyMessageSetWriter {
     /** Writes one message entry (offset, size, crc, magic, attributes, [timestamp], key, value). */
     public static void write(OutputStream out, long offset, byte magic, int attributes, long timestamp, byte[] key,
             byte[] value) throws IOException {
+        write(out, offset, magic, attributes, timestamp, key, value, value == null ? 0 : value.length);
+    }
+
+    /** As {@link #write(OutputStream, long, byte, int, long, byte[], byte[])} with the value's first {@code valueLength} bytes. */
+    private static void write(OutputStream out, long offset, byte magic, int attributes, long timestamp, byte[] key,
+            byte[] value, int valueLength) throws IOException {
         if (magic != 0 && magic != 1) {
             throw new IllegalArgumentException("not a legacy magic: " + magic);
         }
@@ -40,18 +46,19 @@ public final class LegacyMessageSetWriter {
         if (magic > 0) {
             updateLong(crc, timestamp);
         }
-        updateBytes(crc, key);
-        updateBytes(crc, value);
+        updateBytes(crc, key, key == null ? 0 : key.length);
+        updateBytes(crc, value, valueLength);
         byte[] head = new byte[LegacyMessage.LOG_OVERHEAD + 4 + 2 + (magic > 0 ? 8 : 0)];
         java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(head);
-        h.putLong(offset).putInt(entrySize(magic, key, value) - LegacyMessage.LOG_OVERHEAD)
-                .putInt((int) crc.getValue()).put(magic).put((byte) attributes);
+        int size = (magic == 0 ? LegacyMessage.RECORD_OVERHEAD_V0 : LegacyMessage.RECORD_OVERHEAD_V1)
+                + (key == null ? 0 : key.length) + (value == null ? 0 : valueLength);
+        h.putLong(offset).putInt(size).putInt((int) crc.getValue()).put(magic).put((byte) attributes);
         if (magic > 0) {
             h.putLong(timestamp);
         }
         out.write(head);
-        writeBytes(out, key);
-        writeBytes(out, value);
+        writeBytes(out, key, key == null ? 0 : key.length);
+        writeBytes(out, value, valueLength);
     }
 
     private static void updateLong(CRC32 crc, long v) {
@@ -60,21 +67,21 @@ public final class LegacyMessageSetWriter {
         }
     }
 
-    private static void updateBytes(CRC32 crc, byte[] bytes) {
-        int n = bytes == null ? -1 : bytes.length;
+    private static void updateBytes(CRC32 crc, byte[] bytes, int length) {
+        int n = bytes == null ? -1 : length;
         for (int shift = 24; shift >= 0; shift -= 8) {
             crc.update(n >>> shift);
         }
         if (bytes != null) {
-            crc.update(bytes);
+            crc.update(bytes, 0, length);
         }
     }
 
-    private static void writeBytes(OutputStream out, byte[] bytes) throws IOException {
-        int n = bytes == null ? -1 : bytes.length;
+    private static void writeBytes(OutputStream out, byte[] bytes, int length) throws IOException {
+        int n = bytes == null ? -1 : length;
         out.write(new byte[] {(byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n});
         if (bytes != null) {
-            out.write(bytes);
+            out.write(bytes, 0, length);
         }
     }
 
@@ -84,7 +91,7 @@ public final class LegacyMessageSetWriter {
         private final int codec;
         private final boolean logAppendTime;
         private final long appendTime;
-        private final ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+        private final Compressed compressed = new Compressed();
         private final OutputStream inner;
         private long firstOffset = -1;
         private long lastOffset = -1;
@@ -133,7 +140,16 @@ public final class LegacyMessageSetWriter {
             }
             inner.close();
             long timestamp = logAppendTime ? appendTime : maxTimestamp;
-            write(out, lastOffset, magic, attributes(magic, codec, logAppendTime), timestamp, null, compressed.toByteArray());
+            // the compressed bytes are written from where they were compressed to: no copy of them is made
+            write(out, lastOffset, magic, attributes(magic, codec, logAppendTime), timestamp, null, compressed.bytes(),
+                    compressed.size());
+        }
+    }
+
+    /** The wrapper's compressed value, readable in place. */
+    private static final class Compressed extends ByteArrayOutputStream {
+        byte[] bytes() {
+            return buf;
         }
     }
 }

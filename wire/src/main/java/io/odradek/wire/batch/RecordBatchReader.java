@@ -135,6 +135,15 @@ public final class RecordBatchReader implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Bytes of the current record not read yet (right after {@link #next}: its key, value and headers with
+     * their lengths), from its length field: a bound on what {@link #key} and {@link #value} can return, known
+     * before either is read.
+     */
+    public int bytesLeftInRecord() {
+        return remaining;
+    }
+
     public int offsetDelta() {
         return offsetDelta;
     }
