@@ -2,8 +2,11 @@ package io.odradek.broker.handlers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.odradek.broker.api.RequestContext;
+
 import io.odradek.broker.fetch.DownConvertedRecords;
 import io.odradek.broker.fetch.FileSliceRecords;
+import io.odradek.broker.quota.ConsumerFetchQuota;
 import io.odradek.log.LogConfig;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.FetchApi.Request;
@@ -264,8 +267,16 @@ class LegacyFormatsDataPathTest {
     @Test
     void aParkedFetchWhoseAnswerFailsIsAnsweredWithTheFailureInsteadOfHanging() {
         FetchHandler failing = new FetchHandler(fx, fx.partitions, fx.cluster, FetchHandlerTest.FETCH_MAX_BYTES)
-                .withConsumerQuota((header, request, wouldSend) -> {
-                    throw new IllegalStateException("cannot size the answer");
+                .withConsumerQuota(new ConsumerFetchQuota() {
+                    @Override
+                    public boolean applies(RequestContext context, Struct request) {
+                        return true;
+                    }
+
+                    @Override
+                    public int throttleMs(RequestContext context, Struct request, Struct wouldSend) {
+                        throw new IllegalStateException("cannot size the answer");
+                    }
                 });
         java.util.concurrent.CompletableFuture<Struct> parked = fx.call(failing, 3,
                 FetchHandlerTest.fetchRequest(30_000, 1, "old", 0, 0L));
