@@ -67,9 +67,9 @@ import java.util.function.Function;
  *     sending full requests). Epoch -1 (our own followers, and every request before v7) is served without a
  *     session, its partitions read straight from the request (no session object per partition). A full
  *     request naming a session closes it. A request naming a partition twice gets it once, at its first place
- *     with its last parameters (Kafka's FetchRequest.fetchData is a LinkedHashMap). An incremental request (the session's id and the
- *     epoch it expects) names only partitions that are new or whose fetch parameters changed, and
- *     forgotten_topics_data the ones to drop; every partition of the session is read (in the session's order,
+ *     with its last parameters (Kafka's FetchRequest.fetchData is a LinkedHashMap). An incremental request
+ *     (the session's id and the epoch it expects) names only partitions that are new or whose fetch
+ *     parameters changed, and forgotten_topics_data the ones to drop; every partition of the session is read (in the session's order,
  *     where those that last returned records come last), and the response carries only partitions with
  *     something to say: records, a high watermark or log start offset different from what the session last
  *     sent, an error, a diverging epoch (Kafka's rule; a last stable offset change alone is not sent). The
@@ -243,7 +243,8 @@ public final class FetchHandler implements ApiHandler {
             return new ArrayList<>(0);
         }
         List<PartitionFetch> out = new ArrayList<>(partitionCount(requested));
-        RequestedPartitions.forEach(requested, byId, topicNames, (id, name, part) -> out.add(new PartitionFetch(id, name, part)));
+        RequestedPartitions.forEach(requested, byId, topicNames,
+                (id, name, part) -> out.add(new PartitionFetch(id, name, part)));
         return out;
     }
 
