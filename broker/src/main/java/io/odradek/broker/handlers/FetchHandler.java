@@ -69,7 +69,8 @@ import java.util.function.Function;
  *     request naming a session closes it. A request naming a partition twice gets it once, at its first place
  *     with its last parameters (Kafka's FetchRequest.fetchData is a LinkedHashMap). An incremental request
  *     (the session's id and the epoch it expects) names only partitions that are new or whose fetch
- *     parameters changed, and forgotten_topics_data the ones to drop; every partition of the session is read (in the session's order,
+ *     parameters changed, and forgotten_topics_data the ones to drop; every partition of the session is read
+ *     (in the session's order,
  *     where those that last returned records come last), and the response carries only partitions with
  *     something to say: records, a high watermark or log start offset different from what the session last
  *     sent, an error, a diverging epoch (Kafka's rule; a last stable offset change alone is not sent). The
