@@ -64,9 +64,10 @@ import java.util.function.Function;
  *     a full request (epoch 0) is answered in full and, if the session cache has room (Kafka's
  *     {@code max.incremental.fetch.session.cache.slots}, 8 shards, eviction as Kafka's FetchSessionCache),
  *     creates a session holding its partitions whose id the response carries (0: no room, the fetcher keeps
- *     sending full requests). Epoch -1 (our own followers, and every request before v7) is served without a
- *     session, its partitions read straight from the request (no session object per partition). A full
- *     request naming a session closes it. A request naming a partition twice gets it once, at its first place
+ *     sending full requests); our own followers open one too (privileged), as Kafka's do. Epoch -1 (every
+ *     request before v7, and fetchers that want no session) is served without a session, its partitions
+ *     read straight from the request (no session object per partition). A full request naming a session
+ *     closes it. A request naming a partition twice gets it once, at its first place
  *     with its last parameters (Kafka's FetchRequest.fetchData is a LinkedHashMap). An incremental request
  *     (the session's id and the epoch it expects) names only partitions that are new or whose fetch
  *     parameters changed, and forgotten_topics_data the ones to drop; every partition of the session is read
@@ -198,7 +199,7 @@ public final class FetchHandler implements ApiHandler {
         FetchContext session;
         List<PartitionFetch> fetches;
         if (epoch == FetchMetadata.FINAL_EPOCH) {
-            // No session (our followers, every client before v7): read straight from the request, nothing cached.
+            // No session (every client before v7, fetchers wanting none): read straight from the request.
             session = sessions.sessionless(sessionId);
             fetches = requestedFetches(request, byId);
         } else {

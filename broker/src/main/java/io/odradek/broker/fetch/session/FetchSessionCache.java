@@ -80,7 +80,7 @@ public final class FetchSessionCache {
     }
 
     /**
-     * A full request with epoch -1 (every request before v7, our followers): closes the session it names, if
+     * A full request with epoch -1 (every request before v7, fetchers that want no session): closes the session it names, if
      * any, and is served without one. The context holds no partitions: the caller reads the request's own,
      * so a sessionless fetch costs the cache nothing per partition.
      */
