@@ -772,6 +772,11 @@ public final class BrokerConfig {
         return intValue("max.incremental.fetch.session.cache.slots");
     }
 
+    /** {@code odradek.fetch.session.cache.max.partitions}: partitions all fetch sessions hold together. */
+    public int fetchSessionCacheMaxPartitions() {
+        return intValue("odradek.fetch.session.cache.max.partitions");
+    }
+
     private String raw(String key) {
         Object v = values.get(key);
         return originals.getOrDefault(key, v == null ? "" : ConfigType.format(v));

@@ -90,9 +90,11 @@ final class Handlers {
         PartitionLogs logs = PartitionLogs.of(services.topics);
         registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactionVerifier,
                         config.transactionPartitionVerificationEnable()))
-                // Fetch sessions (issue 9, sessions): one cache per broker, sessions of at most the broker's partitions.
+                // Fetch sessions (issue 9, sessions): one cache per broker, sessions of at most the broker's partitions,
+                // all together at most odradek.fetch.session.cache.max.partitions.
                 .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes(),
-                        FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions()))
+                        FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions(),
+                                config.fetchSessionCacheMaxPartitions()))
                         .withConsumerQuota(throttler.consumerFetchQuota())) // client quotas (issue 9, quotas)
                 .register(new ListOffsetsHandler(services.partitions, services.cluster))
                 .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))

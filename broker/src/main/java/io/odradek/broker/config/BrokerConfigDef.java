@@ -222,6 +222,9 @@ public final class BrokerConfigDef {
         define("max.incremental.fetch.session.cache.slots", INT, "1000", atLeast(0),
                 "Most incremental fetch sessions kept (split over 8 shards as Kafka: fewer than 8 means none);"
                         + " a full fetch finding no room gets session id 0 and its fetcher keeps sending full fetches.");
+        define("odradek.fetch.session.cache.max.partitions", INT, "200000", atLeast(0),
+                "Most partitions all incremental fetch sessions hold together (about 120 bytes each; split over the"
+                        + " 8 shards like the slots; Kafka: no bound): a full fetch that does not fit gets session id 0.");
 
         // Dynamic configs (issue 9, configs): the compaction defaults of topics, so they are typed, validated
         // and reported with Kafka's defaults (both may be changed dynamically, as in Kafka).

@@ -16,6 +16,11 @@ import java.util.UUID;
 public interface PartitionLogs extends Partitions.Source {
     Optional<String> topicName(UUID topicId);
 
+    /** A topic id's name, or null: what the fetch path asks once per topic of every request by id. */
+    default String topicNameOrNull(UUID topicId) {
+        return topicName(topicId).orElse(null);
+    }
+
     Optional<UUID> topicId(String topic);
 
     static PartitionLogs of(TopicService topics) {
@@ -34,6 +39,11 @@ public interface PartitionLogs extends Partitions.Source {
             @Override
             public Optional<String> topicName(UUID topicId) {
                 return topics.topicName(topicId);
+            }
+
+            @Override
+            public String topicNameOrNull(UUID topicId) {
+                return topics.topicNameOrNull(topicId);
             }
 
             @Override

@@ -9,6 +9,7 @@ import io.odradek.broker.fetch.CurrentLeader;
 import io.odradek.broker.fetch.DownConvertedRecords;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.fetch.RequestedPartitions;
 import io.odradek.broker.quota.ConsumerFetchQuota;
 import io.odradek.broker.fetch.session.FetchContext;
 import io.odradek.broker.fetch.session.FetchMetadata;
@@ -74,10 +75,14 @@ import java.util.function.Function;
  *     a full request (epoch 0) is answered in full and, if the session cache has room (Kafka's
  *     {@code max.incremental.fetch.session.cache.slots}, 8 shards, eviction as Kafka's FetchSessionCache),
  *     creates a session holding its partitions whose id the response carries (0: no room, the fetcher keeps
- *     sending full requests). Epoch -1 (our own followers, and every request before v7) is served without a
- *     session. A full request naming a session closes it. An incremental request (the session's id and the
- *     epoch it expects) names only partitions that are new or whose fetch parameters changed, and
- *     forgotten_topics_data the ones to drop; every partition of the session is read (in the session's order,
+ *     sending full requests); our own followers open one too (privileged), as Kafka's do. Epoch -1 (every
+ *     request before v7, and fetchers that want no session) is served without a session, its partitions
+ *     read straight from the request (no session object per partition). A full request naming a session
+ *     closes it. A request naming a partition twice gets it once, at its first place
+ *     with its last parameters (Kafka's FetchRequest.fetchData is a LinkedHashMap). An incremental request
+ *     (the session's id and the epoch it expects) names only partitions that are new or whose fetch
+ *     parameters changed, and forgotten_topics_data the ones to drop; every partition of the session is read
+ *     (in the session's order,
  *     where those that last returned records come last), and the response carries only partitions with
  *     something to say: records, a high watermark or log start offset different from what the session last
  *     sent, an error, a diverging epoch (Kafka's rule; a last stable offset change alone is not sent). The
@@ -89,9 +94,13 @@ import java.util.function.Function;
  *     session's id), FETCH_SESSION_TOPIC_ID_ERROR (a session made by name used from v13, or the reverse). A
  *     session made by id keeps a partition whose id is unknown (UNKNOWN_TOPIC_ID) and resolves it once the id
  *     is known; when its topic is re-created under the same name, the partition answers INCONSISTENT_TOPIC_ID
- *     until the fetcher replaces it. Sessions outlive connections, as in Kafka. Memory: a session holds at
- *     most {@code odradek.max.partitions} partitions (a full request with more gets no session; an incremental
- *     one growing past it closes its session and is served without one, as Kafka serves a session emptied).</li>
+ *     until the fetcher replaces it. Sessions outlive connections, as in Kafka. Memory (Kafka bounds only the
+ *     slots): a session holds at most {@code odradek.max.partitions} partitions, and all sessions together at
+ *     most {@code odradek.fetch.session.cache.max.partitions} (200000 by default, about 24 MB; each of the 8
+ *     shards holds an eighth), so made-up partitions cannot fill the heap. A full request that does not fit,
+ *     even after evicting what Kafka's eviction rule allows, gets no session (id 0, as when every slot is
+ *     taken) and is still answered; an incremental one growing past either bound closes its session and is
+ *     served without one (id 0), as Kafka serves a session emptied.</li>
  * <li>Records are a slice of a segment file, written to the socket as a file region (sendfile with epoll):
  *     never read into the heap. Sizes as in Kafka's ReplicaManager (KIP-74): the response's max_bytes is
  *     capped at {@code fetch.max.bytes} (min_bytes at that cap), as Kafka does for consumers and replicas
@@ -179,7 +188,7 @@ public final class FetchHandler implements ApiHandler {
         this.cluster = cluster;
         this.fetchMaxBytes = fetchMaxBytes;
         this.sessions = sessions;
-        this.topicNames = id -> topics.topicName(id).orElse(null);
+        this.topicNames = topics::topicNameOrNull; // no Optional per topic
     }
 
     /** Client quotas (issue 9, quotas): consumers over their byte rate get the session's throttled answer. */
@@ -198,10 +207,23 @@ public final class FetchHandler implements ApiHandler {
         short version = context.version();
         boolean byId = version >= 13;
         // Before v7 session_id reads 0 and the epoch -1: sessionless.
-        FetchContext session = sessions.newContext(byId, request.get(Request.SESSION_ID), request.get(Request.SESSION_EPOCH),
-                fromReplica(version, request), requestedPartitions(request, byId), forgottenPartitions(request, byId),
-                topicNames);
-        PendingFetch fetch = new PendingFetch(context, request, session);
+        int sessionId = request.get(Request.SESSION_ID);
+        int epoch = request.get(Request.SESSION_EPOCH);
+        FetchContext session;
+        List<PartitionFetch> fetches;
+        if (epoch == FetchMetadata.FINAL_EPOCH) {
+            // No session (every client before v7, fetchers wanting none): read straight from the request.
+            session = sessions.sessionless(sessionId);
+            fetches = requestedFetches(request, byId);
+        } else {
+            session = sessions.newContext(byId, sessionId, epoch, fromReplica(version, request),
+                    requestedPartitions(request, byId), forgottenPartitions(request, byId), topicNames);
+            // Copied under the session's lock (a later request of the session may change its partitions).
+            List<PartitionFetch> copied = new ArrayList<>();
+            session.forEachPartition(p -> copied.add(new PartitionFetch(p)));
+            fetches = copied;
+        }
+        PendingFetch fetch = new PendingFetch(context, request, session, fetches);
         if (session instanceof FetchContext.SessionError) {
             return CompletableFuture.completedFuture(fetch.response());
         }
@@ -212,28 +234,41 @@ public final class FetchHandler implements ApiHandler {
         return fetch.park(context);
     }
 
-    /** The request's partitions, in order; topic ids are resolved to names once per topic. */
+    /**
+     * The request's partitions for a session, in order, each once ({@link RequestedPartitions}); topic ids are
+     * resolved to names once per topic.
+     */
     private List<SessionPartition> requestedPartitions(Struct request, boolean byId) {
         List<Struct> requested = request.get(Request.TOPICS);
         if (requested == null || requested.isEmpty()) {
             return List.of(); // an incremental request with nothing new
         }
+        List<SessionPartition> out = new ArrayList<>(partitionCount(requested));
+        RequestedPartitions.forEach(requested, byId, topicNames, (id, name, part) -> out.add(new SessionPartition(
+                id, name, part.get(FetchPartition.PARTITION), part.get(FetchPartition.FETCH_OFFSET),
+                part.get(FetchPartition.PARTITION_MAX_BYTES), part.get(FetchPartition.CURRENT_LEADER_EPOCH),
+                part.get(FetchPartition.LAST_FETCHED_EPOCH), part.get(FetchPartition.LOG_START_OFFSET))));
+        return out;
+    }
+
+    /** A sessionless request's partitions, in order, each once, read straight from the request. */
+    private List<PartitionFetch> requestedFetches(Struct request, boolean byId) {
+        List<Struct> requested = request.get(Request.TOPICS);
+        if (requested == null || requested.isEmpty()) {
+            return new ArrayList<>(0);
+        }
+        List<PartitionFetch> out = new ArrayList<>(partitionCount(requested));
+        RequestedPartitions.forEach(requested, byId, topicNames,
+                (id, name, part) -> out.add(new PartitionFetch(id, name, part)));
+        return out;
+    }
+
+    private static int partitionCount(List<Struct> topics) {
         int count = 0;
-        for (Struct topic : requested) {
+        for (Struct topic : topics) {
             count += topic.get(FetchTopic.PARTITIONS).size();
         }
-        List<SessionPartition> out = new ArrayList<>(count);
-        for (Struct topic : requested) {
-            UUID id = byId ? topic.get(FetchTopic.TOPIC_ID) : null;
-            String name = byId ? topicNames.apply(id) : topic.get(FetchTopic.TOPIC);
-            for (Struct part : topic.get(FetchTopic.PARTITIONS)) {
-                out.add(new SessionPartition(id, name, part.get(FetchPartition.PARTITION),
-                        part.get(FetchPartition.FETCH_OFFSET), part.get(FetchPartition.PARTITION_MAX_BYTES),
-                        part.get(FetchPartition.CURRENT_LEADER_EPOCH), part.get(FetchPartition.LAST_FETCHED_EPOCH),
-                        part.get(FetchPartition.LOG_START_OFFSET)));
-            }
-        }
-        return out;
+        return count;
     }
 
     /** forgotten_topics_data (v7+), as keys of the session's partitions. */
@@ -274,10 +309,12 @@ public final class FetchHandler implements ApiHandler {
     }
 
     /**
-     * One partition being read: its request parameters as they were when the request came (copied, since a
-     * session's cached partition may change under a later request), resolved once, re-read on every check.
+     * One partition being read: its request parameters as they were when the request came (read from the
+     * request when sessionless, else copied, since a session's cached partition may change under a later
+     * request), resolved once, re-read on every check.
      */
     private static final class PartitionFetch implements PartitionRead {
+        /** The session's partition (null when sessionless: no session object is made for it). */
         final SessionPartition requested;
         final UUID topicId;
         final String topic;
@@ -286,6 +323,7 @@ public final class FetchHandler implements ApiHandler {
         final int maxBytes;
         final int currentLeaderEpoch;
         final int lastFetchedEpoch;
+        final long fetcherLogStartOffset;
         Partition partition;
         ErrorCode lookupError;
         ErrorCode error;
@@ -302,6 +340,7 @@ public final class FetchHandler implements ApiHandler {
         /** quotafix: the records as made for this read, so a response sized first is not converted twice. */
         Records records;
 
+        /** A partition of a session (or of a full request that may make one). */
         PartitionFetch(SessionPartition requested) {
             this.requested = requested;
             this.topicId = requested.topicId();
@@ -311,6 +350,20 @@ public final class FetchHandler implements ApiHandler {
             this.maxBytes = requested.maxBytes();
             this.currentLeaderEpoch = requested.currentLeaderEpoch();
             this.lastFetchedEpoch = requested.lastFetchedEpoch();
+            this.fetcherLogStartOffset = requested.fetcherLogStartOffset();
+        }
+
+        /** A partition of a sessionless request, as the request names it. */
+        PartitionFetch(UUID topicId, String topic, Struct part) {
+            this.requested = null;
+            this.topicId = topicId;
+            this.topic = topic;
+            this.index = part.get(FetchPartition.PARTITION);
+            this.fetchOffset = part.get(FetchPartition.FETCH_OFFSET);
+            this.maxBytes = part.get(FetchPartition.PARTITION_MAX_BYTES);
+            this.currentLeaderEpoch = part.get(FetchPartition.CURRENT_LEADER_EPOCH);
+            this.lastFetchedEpoch = part.get(FetchPartition.LAST_FETCHED_EPOCH);
+            this.fetcherLogStartOffset = part.get(FetchPartition.LOG_START_OFFSET);
         }
 
         @Override
@@ -354,7 +407,7 @@ public final class FetchHandler implements ApiHandler {
         final boolean readCommitted;
         final FetchIsolation isolation;
         final FetchContext session;
-        final List<PartitionFetch> fetches = new ArrayList<>();
+        final List<PartitionFetch> fetches;
         final List<Partition> watched = new ArrayList<>();
         final short version;
         /** A partition error or divergence: the fetch is answered without waiting for min_bytes. */
@@ -364,12 +417,13 @@ public final class FetchHandler implements ApiHandler {
         final RequestContext context;
         final Struct request;
 
-        PendingFetch(RequestContext context, Struct request, FetchContext session) {
+        PendingFetch(RequestContext context, Struct request, FetchContext session, List<PartitionFetch> fetches) {
             super(request.get(Request.MAX_WAIT_MS), context.executor());
             this.context = context;
             this.request = request;
             this.version = context.version();
             this.session = session;
+            this.fetches = fetches;
             // Kafka's KafkaApis: the response is capped by fetch.max.bytes, and min_bytes by that cap.
             this.maxBytes = Math.min(request.get(Request.MAX_BYTES), fetchMaxBytes);
             this.minBytes = Math.min(request.get(Request.MIN_BYTES), maxBytes);
@@ -377,8 +431,6 @@ public final class FetchHandler implements ApiHandler {
             this.isolation = FetchIsolation.of(replicaId >= 0, request.get(Request.ISOLATION_LEVEL));
             // Kafka lists aborted transactions only for reads bounded by the LSO (never for replicas).
             this.readCommitted = isolation == FetchIsolation.TXN_COMMITTED;
-            // Copied under the session's lock; looked up after it.
-            session.forEachPartition(p -> fetches.add(new PartitionFetch(p)));
             long replicaEpoch = replicaEpoch(version, request);
             for (PartitionFetch fetch : fetches) {
                 resolve(fetch);
@@ -434,7 +486,7 @@ public final class FetchHandler implements ApiHandler {
                 if (replicaId >= 0) {
                     // records: the follower's LogStartOffset, which DeleteRecords waits for (the low watermark).
                     p.partition.updateFollowerFetchState(replicaId, replicaEpoch, p.fetchOffset,
-                            p.requested.fetcherLogStartOffset(), System.currentTimeMillis());
+                            p.fetcherLogStartOffset, System.currentTimeMillis());
                 }
             } catch (LogException e) {
                 p.checkError = e.errorCode(); // e.g. OFFSET_OUT_OF_RANGE: no epoch history to compare with

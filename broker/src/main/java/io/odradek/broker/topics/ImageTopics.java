@@ -65,6 +65,11 @@ final class ImageTopics {
         return Optional.ofNullable(byId.get(id));
     }
 
+    /** The topic of an id, or null: for the fetch path, which resolves ids per request (sessions, issue 9). */
+    TopicInfo topicOrNull(UUID id) {
+        return byId.get(id);
+    }
+
     /** Sorted by name. */
     Collection<TopicInfo> topics() {
         return byName.values();

@@ -260,6 +260,12 @@ public final class TopicService implements AutoCloseable {
         return topic(topicId).map(TopicInfo::name);
     }
 
+    /** A topic id's name, or null; allocates nothing (the fetch path resolves ids per request: sessions, issue 9). */
+    public String topicNameOrNull(UUID topicId) {
+        TopicInfo t = image != null ? image.get().topicOrNull(topicId) : metadata.topicOrNull(topicId);
+        return t == null ? null : t.name();
+    }
+
     public Optional<UUID> topicId(String topic) {
         return topic(topic).map(TopicInfo::id);
     }

@@ -342,6 +342,26 @@ class FetchHandlerTest {
         assertThat(DataPathFixture.records(records(replica, 0, 0))).containsExactly("0:k-a=a", "1:k-b=b");
     }
 
+    @Test
+    void aSessionlessFetchNamingAPartitionTwiceGetsItOnceFromTheLastOffsetNamed() {
+        for (String value : List.of("a", "b", "c")) {
+            fx.append("orders", 0, 1L, value); // one batch each: a read from offset 2 returns only c's
+        }
+        Struct request = baseRequest(0, 1);
+        Struct topic = request.add(Request.TOPICS).set(FetchTopic.TOPIC, "orders");
+        addPartition(topic, 0, 0L);
+        addPartition(topic, 1, 0L);
+        addPartition(topic, 0, 2L);
+
+        Struct response = fx.callAndWait(handler, 4, request);
+
+        assertThat(response.get(Response.RESPONSES)).hasSize(1);
+        assertThat(response.get(Response.RESPONSES).get(0).get(FetchableTopicResponse.PARTITIONS))
+                .extracting(p -> p.get(PartitionData.PARTITION_INDEX)).containsExactly(0, 1);
+        assertThat(DataPathFixture.records(records(response, 0, 0))).containsExactly("2:k-c=c");
+        assertThat(DataPathFixture.records(records(response, 0, 1))).isEmpty();
+    }
+
     // ------------------------------------------------------------------ helpers
 
     static Struct baseRequest(int maxWaitMs, int minBytes) {

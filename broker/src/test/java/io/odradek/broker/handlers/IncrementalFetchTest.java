@@ -267,6 +267,61 @@ class IncrementalFetchTest {
         assertThat(sessions.session(id).orElseThrow().size()).isEqualTo(1);
     }
 
+    @Test
+    void aFullFetchNamingAPartitionTwiceIsAnsweredOnceFromItsLastOffsetAndItsSessionFollowsTheFetcher() {
+        for (String value : List.of("a", "b", "c", "d")) {
+            fx.append("orders", 0, 1L, value); // one batch each: reads return whole batches
+        }
+        Struct full = FetchHandlerTest.baseRequest(0, 1).set(Request.SESSION_EPOCH, 0);
+        Struct topic = full.add(Request.TOPICS).set(FetchTopic.TOPIC, "orders");
+        FetchHandlerTest.addPartition(topic, 0, 1L);
+        FetchHandlerTest.addPartition(topic, 1, 0L);
+        FetchHandlerTest.addPartition(full.add(Request.TOPICS).set(FetchTopic.TOPIC, "orders"), 0, 2L);
+
+        Struct first = fx.callAndWait(handler, 12, full);
+
+        int id = first.get(Response.SESSION_ID);
+        assertThat(id).isPositive();
+        assertThat(first.get(Response.RESPONSES)).hasSize(1);
+        assertThat(first.get(Response.RESPONSES).get(0).get(FetchApi.Response.FetchableTopicResponse.PARTITIONS))
+                .extracting(p -> p.get(FetchApi.Response.FetchableTopicResponse.PartitionData.PARTITION_INDEX))
+                .containsExactly(0, 1);
+        assertThat(DataPathFixture.records(FetchHandlerTest.records(first, 0, 0))).containsExactly("2:k-c=c", "3:k-d=d");
+        assertThat(sessions.session(id).orElseThrow().size()).isEqualTo(2);
+
+        // The fetcher moves to 4 and more records come: the session reads partition 0 from there.
+        fx.append("orders", 0, 1L, "e");
+        Struct incremental = FetchHandlerTest.baseRequest(0, 1).set(Request.SESSION_ID, id).set(Request.SESSION_EPOCH, 1);
+        FetchHandlerTest.addPartition(incremental.add(Request.TOPICS).set(FetchTopic.TOPIC, "orders"), 0, 4L);
+        Struct second = fx.callAndWait(handler, 12, incremental);
+
+        assertThat(second.get(Response.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(second.get(Response.RESPONSES)).hasSize(1);
+        assertThat(FetchHandlerTest.partition(second, 0, 0)
+                .get(FetchApi.Response.FetchableTopicResponse.PartitionData.PARTITION_INDEX)).isZero();
+        assertThat(DataPathFixture.records(FetchHandlerTest.records(second, 0, 0))).containsExactly("4:k-e=e");
+    }
+
+    @Test
+    void aFullFetchOverTheCachesPartitionBudgetIsAnsweredWithoutASession() {
+        sessions = new FetchSessionCache(1000, 1, FetchSessionCache.KAFKA_EVICTION_MS, 10_000, 2, clock::get);
+        handler = new FetchHandler(fx, fx.partitions, fx.cluster, FETCH_MAX_BYTES, sessions);
+        fx.append("orders", 2, 1L, "z");
+        Struct full = FetchHandlerTest.baseRequest(0, 1).set(Request.SESSION_EPOCH, 0);
+        Struct topic = full.add(Request.TOPICS).set(FetchTopic.TOPIC, "orders");
+        for (int p = 0; p < 3; p++) {
+            FetchHandlerTest.addPartition(topic, p, 0L);
+        }
+
+        Struct answer = fx.callAndWait(handler, 12, full);
+
+        assertThat(answer.get(Response.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(answer.get(Response.SESSION_ID)).isZero();
+        assertThat(DataPathFixture.records(FetchHandlerTest.records(answer, 0, 2))).containsExactly("0:k-z=z");
+        assertThat(sessions.size()).isZero();
+        assertThat(sessions.totalPartitions()).isZero();
+    }
+
     // ------------------------------------------------------------------ helpers
 
     static List<Integer> requestedPartitions(Struct request) {

@@ -38,6 +38,8 @@ class TopicServiceTest {
         try (TopicService topics = open()) {
             assertThat(topics.topic("orders")).contains(orders);
             assertThat(topics.topicName(orders.id())).contains("orders");
+            assertThat(topics.topicNameOrNull(orders.id())).isEqualTo("orders");
+            assertThat(topics.topicNameOrNull(java.util.UUID.randomUUID())).isNull();
             assertThat(topics.topicId("orders")).contains(orders.id());
             PartitionLog log = topics.partitionLog("orders", 1).orElseThrow();
             assertThat(log.topicId()).isEqualTo(orders.id());

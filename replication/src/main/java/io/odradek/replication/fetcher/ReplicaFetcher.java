@@ -13,6 +13,7 @@ import io.odradek.wire.schema.Records;
 import io.odradek.wire.schema.Struct;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,8 +28,11 @@ import java.util.function.LongSupplier;
 /**
  * One follower fetch thread to one leader broker (Kafka's ReplicaFetcherThread): it sends Fetch v16 for every
  * partition it holds (topic ids, {@code ReplicaState{ReplicaId, ReplicaEpoch}}, fetch offset = log end,
- * {@code LastFetchedEpoch} = the log's latest epoch, the current leader epoch; full fetches, no sessions) and,
- * per partition of the response:
+ * {@code LastFetchedEpoch} = the log's latest epoch, the current leader epoch) in an incremental fetch session
+ * (KIP-227, {@link FollowerFetchSession}: after the first full request only the partitions whose parameters
+ * changed are named, paused or removed ones are forgotten, and the leader answers only partitions with
+ * something new; a partition missing from a response is simply fetched again) and, per partition of the
+ * response:
  * <ul>
  * <li>records: appended as a follower on the partition's writer thread (whole batches only: a trailing
  *     partial batch is fetched again next time), then the leader's high watermark taken, clamped to our log end,
@@ -63,7 +67,8 @@ public final class ReplicaFetcher implements AutoCloseable {
         }
     }
 
-    private record Key(UUID topicId, int partition) {
+    /** A partition, by topic id (Fetch v13+). */
+    record Key(UUID topicId, int partition) {
     }
 
     private final FetchSource source;
@@ -80,6 +85,8 @@ public final class ReplicaFetcher implements AutoCloseable {
     private final Object processing = new Object();
     private final Object idle = new Object();
     private volatile boolean running = true;
+    /** The incremental fetch session with the leader (issue 9, sessions); this thread's only. */
+    private final FollowerFetchSession session = new FollowerFetchSession();
 
     public ReplicaFetcher(String name, FetchSource source, int localBrokerId, LongSupplier brokerEpoch,
             ReplicationSettings settings) {
@@ -176,8 +183,9 @@ public final class ReplicaFetcher implements AutoCloseable {
                 }
                 Struct response;
                 try {
-                    response = client.send(FetchApi.SPEC, FETCH_VERSION, fetchRequest(ready.values()));
+                    response = client.send(FetchApi.SPEC, FETCH_VERSION, fetchRequest(ready));
                 } catch (IOException e) {
+                    session.reset(); // the answer is lost: the next request is full
                     if (running) {
                         LOG.log(System.Logger.Level.INFO, "Fetch from " + source + " failed (" + e.getMessage()
                                 + "); retrying in " + settings.fetchBackoffMs() + " ms");
@@ -198,7 +206,18 @@ public final class ReplicaFetcher implements AutoCloseable {
         }
     }
 
-    private Struct fetchRequest(Iterable<Fetching> ready) {
+    /**
+     * The request for the partitions ready now: all of them in a full request (no session yet), else only those
+     * whose fetch parameters changed since the session last heard of them, and the ones to forget.
+     */
+    private Struct fetchRequest(Map<Key, Fetching> ready) {
+        Map<Key, FollowerFetchSession.Params> wanted = new LinkedHashMap<>();
+        ready.forEach((key, f) -> {
+            Partition p = f.partition();
+            wanted.put(key, new FollowerFetchSession.Params(p.logEndOffset(), f.leaderEpoch(), p.log().latestEpoch(),
+                    p.logStartOffset(), settings.fetchMaxBytes()));
+        });
+        FollowerFetchSession.Next next = session.next(wanted);
         Struct request = FetchApi.Request.SCHEMA.newStruct();
         Struct replicaState = FetchApi.Request.ReplicaState.SCHEMA.newStruct()
                 .set(FetchApi.Request.ReplicaState.REPLICA_ID, localBrokerId)
@@ -208,29 +227,37 @@ public final class ReplicaFetcher implements AutoCloseable {
                 .set(FetchApi.Request.MIN_BYTES, settings.fetchMinBytes())
                 .set(FetchApi.Request.MAX_BYTES, settings.fetchResponseMaxBytes())
                 .set(FetchApi.Request.ISOLATION_LEVEL, (byte) 0)
-                .set(FetchApi.Request.SESSION_ID, 0)
-                .set(FetchApi.Request.SESSION_EPOCH, -1);
+                .set(FetchApi.Request.SESSION_ID, next.sessionId())
+                .set(FetchApi.Request.SESSION_EPOCH, next.epoch());
         Map<UUID, Struct> topics = new LinkedHashMap<>();
-        for (Fetching f : ready) {
-            Struct topic = topics.computeIfAbsent(f.topicId(), id -> request.add(FetchApi.Request.TOPICS)
+        next.toSend().forEach((key, params) -> {
+            Struct topic = topics.computeIfAbsent(key.topicId(), id -> request.add(FetchApi.Request.TOPICS)
                     .set(FetchApi.Request.FetchTopic.TOPIC_ID, id));
-            Partition p = f.partition();
             topic.add(FetchApi.Request.FetchTopic.PARTITIONS)
-                    .set(FetchApi.Request.FetchTopic.FetchPartition.PARTITION, p.partition())
-                    .set(FetchApi.Request.FetchTopic.FetchPartition.CURRENT_LEADER_EPOCH, f.leaderEpoch())
-                    .set(FetchApi.Request.FetchTopic.FetchPartition.FETCH_OFFSET, p.logEndOffset())
-                    .set(FetchApi.Request.FetchTopic.FetchPartition.LAST_FETCHED_EPOCH, p.log().latestEpoch())
-                    .set(FetchApi.Request.FetchTopic.FetchPartition.LOG_START_OFFSET, p.logStartOffset())
-                    .set(FetchApi.Request.FetchTopic.FetchPartition.PARTITION_MAX_BYTES, settings.fetchMaxBytes());
+                    .set(FetchApi.Request.FetchTopic.FetchPartition.PARTITION, key.partition())
+                    .set(FetchApi.Request.FetchTopic.FetchPartition.CURRENT_LEADER_EPOCH, params.currentLeaderEpoch())
+                    .set(FetchApi.Request.FetchTopic.FetchPartition.FETCH_OFFSET, params.fetchOffset())
+                    .set(FetchApi.Request.FetchTopic.FetchPartition.LAST_FETCHED_EPOCH, params.lastFetchedEpoch())
+                    .set(FetchApi.Request.FetchTopic.FetchPartition.LOG_START_OFFSET, params.logStartOffset())
+                    .set(FetchApi.Request.FetchTopic.FetchPartition.PARTITION_MAX_BYTES, params.maxBytes());
+        });
+        Map<UUID, List<Integer>> forgotten = new LinkedHashMap<>();
+        for (Key key : next.toForget()) {
+            forgotten.computeIfAbsent(key.topicId(), id -> new ArrayList<>()).add(key.partition());
         }
+        forgotten.forEach((id, partitionIndexes) -> request.add(FetchApi.Request.FORGOTTEN_TOPICS_DATA)
+                .set(FetchApi.Request.ForgottenTopic.TOPIC_ID, id)
+                .set(FetchApi.Request.ForgottenTopic.PARTITIONS, partitionIndexes));
         return request;
     }
 
     private void process(Struct response, Map<Key, Fetching> sent) throws InterruptedException {
-        short topError = response.get(FetchApi.Response.ERROR_CODE);
-        if (topError != 0) {
-            LOG.log(System.Logger.Level.INFO, "Fetch from " + source + " failed: " + ErrorCode.forCode(topError));
-            sent.forEach((k, f) -> delay(k, f));
+        ErrorCode topError = ErrorCode.forCode(response.get(FetchApi.Response.ERROR_CODE));
+        if (!session.handleResponse(topError, response.get(FetchApi.Response.SESSION_ID))) {
+            LOG.log(System.Logger.Level.INFO, "Fetch from " + source + " failed: " + topError);
+            if (!FollowerFetchSession.isSessionError(topError)) {
+                sent.forEach((k, f) -> delay(k, f));
+            } // a session error: the next request, full, goes at once (Kafka)
             return;
         }
         Map<Key, Struct> answers = new HashMap<>();

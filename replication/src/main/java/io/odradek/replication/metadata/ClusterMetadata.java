@@ -84,6 +84,11 @@ public final class ClusterMetadata {
         return Optional.ofNullable(snapshot.byId.get(id));
     }
 
+    /** The topic of an id, or null: for the fetch path, which resolves ids per request (sessions, issue 9). */
+    public TopicInfo topicOrNull(UUID id) {
+        return snapshot.byId.get(id);
+    }
+
     /** The leader epoch of {@code topic}-{@code partition}, or empty for an unknown topic. */
     public java.util.OptionalInt leaderEpoch(String topic, int partition) {
         TopicInfo info = snapshot.byName.get(topic);

@@ -294,4 +294,111 @@ class ReplicaFetcherTest {
         assertThat(bytes(follower)).isEqualTo(bytes(leader));
         assertThat(follower.leaderEpochs()).isEqualTo(leader.leaderEpochs());
     }
+
+    // ------------------------------------------------------------------ incremental fetch sessions (issue 9)
+
+    /** Session 77 at the leader: the partitions as last named (by index), what the broker's session cache keeps. */
+    final java.util.Map<Integer, Struct> leaderSession = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Requests (by number, from 1) answered INVALID_FETCH_SESSION_EPOCH instead. */
+    volatile int refuseRequest = -1;
+
+    /**
+     * The leader's side of a session as the broker keeps it: a full request opens session 77 with its
+     * partitions; an incremental one updates the partitions it names, drops the forgotten, and is answered for
+     * every partition of the session at its last named parameters.
+     */
+    private Struct serveInSession(Request request) {
+        Struct body = request.body();
+        if (broker.received.size() == refuseRequest) {
+            return io.odradek.wire.api.FetchApi.Response.SCHEMA.newStruct()
+                    .set(io.odradek.wire.api.FetchApi.Response.ERROR_CODE, ErrorCode.INVALID_FETCH_SESSION_EPOCH.code())
+                    .set(io.odradek.wire.api.FetchApi.Response.SESSION_ID, 0);
+        }
+        if (body.get(io.odradek.wire.api.FetchApi.Request.SESSION_EPOCH) == 0) {
+            leaderSession.clear();
+        }
+        for (Struct t : body.get(io.odradek.wire.api.FetchApi.Request.TOPICS)) {
+            for (Struct p : t.get(io.odradek.wire.api.FetchApi.Request.FetchTopic.PARTITIONS)) {
+                leaderSession.put(p.get(io.odradek.wire.api.FetchApi.Request.FetchTopic.FetchPartition.PARTITION), p);
+            }
+        }
+        for (Struct t : body.get(io.odradek.wire.api.FetchApi.Request.FORGOTTEN_TOPICS_DATA)) {
+            t.get(io.odradek.wire.api.FetchApi.Request.ForgottenTopic.PARTITIONS).forEach(leaderSession::remove);
+        }
+        Struct all = io.odradek.wire.api.FetchApi.Request.SCHEMA.newStruct()
+                .set(io.odradek.wire.api.FetchApi.Request.REPLICA_STATE, body.get(io.odradek.wire.api.FetchApi.Request.REPLICA_STATE));
+        all.add(io.odradek.wire.api.FetchApi.Request.TOPICS)
+                .set(io.odradek.wire.api.FetchApi.Request.FetchTopic.TOPIC_ID, TOPIC_ID)
+                .set(io.odradek.wire.api.FetchApi.Request.FetchTopic.PARTITIONS, new java.util.ArrayList<>(leaderSession.values()));
+        return LeaderFetchServing.answer(new Request(request.header(), request.api(), all), (topicId, partition) -> leader,
+                forcedError).set(io.odradek.wire.api.FetchApi.Response.SESSION_ID, 77);
+    }
+
+    private static int epoch(Request r) {
+        return r.body().get(io.odradek.wire.api.FetchApi.Request.SESSION_EPOCH);
+    }
+
+    private static int sessionId(Request r) {
+        return r.body().get(io.odradek.wire.api.FetchApi.Request.SESSION_ID);
+    }
+
+    /** The fetch offsets a request names for partition 0 (none or one). */
+    private static List<Long> named(Request r) {
+        List<Long> out = new java.util.ArrayList<>();
+        for (Struct t : r.body().get(io.odradek.wire.api.FetchApi.Request.TOPICS)) {
+            for (Struct p : t.get(io.odradek.wire.api.FetchApi.Request.FetchTopic.PARTITIONS)) {
+                out.add(p.get(io.odradek.wire.api.FetchApi.Request.FetchTopic.FetchPartition.FETCH_OFFSET));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void inASessionTheFollowerNamesItsPartitionOnlyWhenItsPositionMoves() {
+        broker.handler(this::serveInSession);
+        leader.appendAsLeader(batch("a", "b"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        fetcher.start();
+        fetcher.add(follower, TOPIC_ID, LEADER_EPOCH);
+        waitUntil(() -> follower.logEndOffset() == 2 && follower.highWatermark() == 2);
+        leader.appendAsLeader(batch("c"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        waitUntil(() -> follower.logEndOffset() == 3 && follower.highWatermark() == 3);
+        int seen = broker.received.size();
+        waitUntil(() -> broker.received.size() > seen + 2); // a few idle rounds
+
+        assertThat(bytes(follower)).isEqualTo(bytes(leader));
+        List<Request> requests = List.copyOf(broker.received);
+        Request first = requests.get(0);
+        assertThat(sessionId(first)).isZero();
+        assertThat(epoch(first)).isZero();
+        assertThat(named(first)).containsExactly(0L);
+        List<Long> namedLater = new java.util.ArrayList<>();
+        for (int i = 1; i < requests.size(); i++) {
+            assertThat(sessionId(requests.get(i))).isEqualTo(77);
+            assertThat(epoch(requests.get(i))).isEqualTo(i);
+            namedLater.addAll(named(requests.get(i)));
+        }
+        // Named again only at each new position; the idle rounds name nothing.
+        assertThat(namedLater).containsExactly(2L, 3L);
+    }
+
+    @Test
+    void aSessionErrorMakesTheFollowerStartOverWithAFullFetchAndGoOn() {
+        broker.handler(this::serveInSession);
+        refuseRequest = 3;
+        leader.appendAsLeader(batch("a"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        fetcher.start();
+        fetcher.add(follower, TOPIC_ID, LEADER_EPOCH);
+        waitUntil(() -> broker.received.size() > 4);
+        leader.appendAsLeader(batch("b"), (short) -1).orTimeout(5, TimeUnit.SECONDS).join();
+        waitUntil(() -> follower.logEndOffset() == 2 && follower.highWatermark() == 2);
+
+        assertThat(bytes(follower)).isEqualTo(bytes(leader));
+        Request refused = broker.received.get(2);
+        Request restart = broker.received.get(3);
+        assertThat(epoch(refused)).isEqualTo(2);
+        assertThat(sessionId(restart)).isEqualTo(77); // the full request closes the old session at the leader
+        assertThat(epoch(restart)).isZero();
+        assertThat(named(restart)).containsExactly(1L);
+        assertThat(epoch(broker.received.get(4))).isEqualTo(1);
+    }
 }

@@ -55,8 +55,13 @@ public sealed interface FetchContext {
         }
     }
 
-    /** A full request with epoch -1, or one whose session just closed: answered in full, no session. */
+    /**
+     * A full request with epoch -1, or an incremental one whose session just closed: answered in full, no
+     * session. {@link #FROM_REQUEST} holds no partitions: its caller reads the request's own.
+     */
     record Sessionless(List<SessionPartition> requested) implements FetchContext {
+        public static final Sessionless FROM_REQUEST = new Sessionless(List.of());
+
         @Override
         public void forEachPartition(Consumer<SessionPartition> action) {
             requested.forEach(action);
@@ -79,12 +84,13 @@ public sealed interface FetchContext {
      */
     final class Full implements FetchContext {
         private final FetchSessionCache cache;
-        private final List<SessionPartition> requested;
+        /** The request's partitions, once each; the new session's map, if one is made. */
+        private final LinkedHashMap<SessionPartition, SessionPartition> requested;
         private final boolean usesTopicIds;
         private final boolean privileged;
         private final LongSupplier clock;
 
-        Full(FetchSessionCache cache, List<SessionPartition> requested, boolean usesTopicIds, boolean privileged,
+        Full(FetchSessionCache cache, LinkedHashMap<SessionPartition, SessionPartition> requested, boolean usesTopicIds, boolean privileged,
                 LongSupplier clock) {
             this.cache = cache;
             this.requested = requested;
@@ -95,15 +101,15 @@ public sealed interface FetchContext {
 
         @Override
         public void forEachPartition(Consumer<SessionPartition> action) {
-            requested.forEach(action);
+            requested.values().forEach(action);
         }
 
         @Override
         public <P extends PartitionRead> Answer<P> answer(List<P> read) {
             int sessionId = FetchMetadata.INVALID_SESSION_ID;
-            if (read.size() <= cache.maxSessionPartitions()) {
-                sessionId = cache.nextShard().maybeCreate(clock.getAsLong(), privileged, read.size(), usesTopicIds,
-                        () -> cachedPartitions(read));
+            if (requested.size() <= cache.maxSessionPartitions()) {
+                sessionId = cache.nextShard().maybeCreate(clock.getAsLong(), privileged, requested.size(),
+                        usesTopicIds, () -> cachedPartitions(read));
             }
             return new Answer<>(ErrorCode.NONE, sessionId, read);
         }
@@ -113,14 +119,12 @@ public sealed interface FetchContext {
             return new Answer<>(ErrorCode.NONE, FetchMetadata.INVALID_SESSION_ID, List.of());
         }
 
-        private static LinkedHashMap<SessionPartition, SessionPartition> cachedPartitions(List<? extends PartitionRead> read) {
-            LinkedHashMap<SessionPartition, SessionPartition> partitions = new LinkedHashMap<>(read.size() * 4 / 3 + 1);
+        /** The request's own map becomes the session's, each partition knowing what its first response said. */
+        private LinkedHashMap<SessionPartition, SessionPartition> cachedPartitions(List<? extends PartitionRead> read) {
             for (PartitionRead r : read) {
-                SessionPartition p = r.sessionPartition();
-                p.recordResponse(r);
-                partitions.put(p, p);
+                r.sessionPartition().recordResponse(r);
             }
-            return partitions;
+            return requested;
         }
     }
 

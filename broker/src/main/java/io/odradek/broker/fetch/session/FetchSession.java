@@ -17,7 +17,7 @@ public final class FetchSession {
     private final boolean privileged;
     private final boolean usesTopicIds;
     private final long creationMs;
-    /** The partitions, each its own key, in read order. */
+    /** The partitions in read order, each its own key and value (always the same object: see {@link #update}). */
     private final LinkedHashMap<SessionPartition, SessionPartition> partitions;
     private long lastUsedMs;
     private int epoch;
@@ -90,8 +90,9 @@ public final class FetchSession {
     }
 
     /**
-     * Applies an incremental request: partitions named again take its parameters, new ones are added at the end,
-     * forgotten ones leave. Caller holds the session lock.
+     * Applies an incremental request: partitions named again take its parameters (the cached object stays, so
+     * key and value remain one object; a partition named twice takes its last parameters), new ones are added
+     * at the end, forgotten ones leave. Caller holds the session lock.
      */
     void update(Collection<SessionPartition> requested, Collection<SessionPartition> forgotten) {
         for (SessionPartition p : requested) {
@@ -109,7 +110,7 @@ public final class FetchSession {
 
     /** Caller holds the session lock. */
     void forEach(Consumer<SessionPartition> action) {
-        partitions.keySet().forEach(action);
+        partitions.values().forEach(action);
     }
 
     /** Moves a partition that returned records to the end of the read order. Caller holds the session lock. */

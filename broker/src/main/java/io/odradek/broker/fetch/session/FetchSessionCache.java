@@ -1,6 +1,7 @@
 package io.odradek.broker.fetch.session;
 
 import io.odradek.wire.ErrorCode;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -15,16 +16,26 @@ import java.util.function.LongSupplier;
  * new sessions placed round-robin, each shard evicting on its own (see {@link SessionCacheShard}).
  *
  * <p>Sessions outlive connections, as in Kafka: a fetcher that reconnects may carry on with its session; an
- * unused one is evicted once 2 minutes old when a newcomer needs its slot. Memory: besides the slots, a session
- * holds at most {@link #maxSessionPartitions()} partitions (the most this broker can hold, so a real fetcher never
- * reaches it); a full request with more gets no session, an incremental one that would grow past it closes its
- * session and is answered without one (the fetcher then starts over), as Kafka answers a session left empty.
+ * unused one is evicted once 2 minutes old when a newcomer needs its slot. Memory (Kafka has no bound but the
+ * slots): a session holds at most {@link #maxSessionPartitions()} partitions (the most this broker can hold, so a
+ * real fetcher never reaches it), and all sessions together at most {@code maxCachedPartitions} (split evenly
+ * over the shards like the slots; about 120 bytes each), so a client making sessions of made-up partitions
+ * cannot fill the heap. A full request that does not fit, even after evicting what Kafka's rule lets it evict,
+ * gets no session (id 0, as when every slot is taken); an incremental one that would grow its session past
+ * either bound closes the session and is answered without one (the fetcher then starts over with a full
+ * request), as Kafka answers a session left empty.
  */
 public final class FetchSessionCache {
     /** Kafka's NumFetchSessionCacheShards. */
     public static final int KAFKA_SHARDS = 8;
     /** Kafka's MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS: how long a session is safe from eviction. */
     public static final long KAFKA_EVICTION_MS = 120_000L;
+    /**
+     * Default of {@code odradek.fetch.session.cache.max.partitions}: partitions cached over all sessions, about
+     * 24 MB; twenty times a broker's default {@code odradek.max.partitions}, so followers and consumer groups
+     * reading every partition here several times over still get sessions.
+     */
+    public static final int DEFAULT_MAX_CACHED_PARTITIONS = 200_000;
 
     private final SessionCacheShard[] shards;
     private final int idRange;
@@ -37,22 +48,45 @@ public final class FetchSessionCache {
      * @param shardCount           shards the slots are split over (Kafka: 8)
      * @param evictionMs           how long a session is safe from eviction (Kafka: 120000)
      * @param maxSessionPartitions the most partitions one session may hold
+     * @param maxCachedPartitions  the most partitions all sessions hold together (each shard holds its share)
      * @param clock                milliseconds now
      */
-    public FetchSessionCache(int slots, int shardCount, long evictionMs, int maxSessionPartitions, LongSupplier clock) {
+    public FetchSessionCache(int slots, int shardCount, long evictionMs, int maxSessionPartitions,
+            long maxCachedPartitions, LongSupplier clock) {
         this.idRange = Integer.MAX_VALUE / shardCount;
         this.shards = new SessionCacheShard[shardCount];
         for (int i = 0; i < shardCount; i++) {
-            shards[i] = new SessionCacheShard(slots / shardCount, evictionMs, idRange, i);
+            shards[i] = new SessionCacheShard(slots / shardCount, maxCachedPartitions / shardCount, evictionMs,
+                    idRange, i);
         }
         this.maxSessionPartitions = maxSessionPartitions;
         this.clock = clock;
     }
 
+    /** With the default partition budget ({@link #DEFAULT_MAX_CACHED_PARTITIONS}). */
+    public FetchSessionCache(int slots, int shardCount, long evictionMs, int maxSessionPartitions, LongSupplier clock) {
+        this(slots, shardCount, evictionMs, maxSessionPartitions, DEFAULT_MAX_CACHED_PARTITIONS, clock);
+    }
+
     /** Kafka's cache: 8 shards, 2 minutes before eviction, the system clock. */
-    public static FetchSessionCache of(int slots, int maxSessionPartitions) {
+    public static FetchSessionCache of(int slots, int maxSessionPartitions, long maxCachedPartitions) {
         return new FetchSessionCache(slots, KAFKA_SHARDS, KAFKA_EVICTION_MS, maxSessionPartitions,
-                System::currentTimeMillis);
+                maxCachedPartitions, System::currentTimeMillis);
+    }
+
+    /** Kafka's cache with the default partition budget. */
+    public static FetchSessionCache of(int slots, int maxSessionPartitions) {
+        return of(slots, maxSessionPartitions, DEFAULT_MAX_CACHED_PARTITIONS);
+    }
+
+    /**
+     * A full request with epoch -1 (every request before v7, fetchers that want no session): closes the session it names, if
+     * any, and is served without one. The context holds no partitions: the caller reads the request's own,
+     * so a sessionless fetch costs the cache nothing per partition.
+     */
+    public FetchContext sessionless(int sessionId) {
+        close(sessionId);
+        return FetchContext.Sessionless.FROM_REQUEST;
     }
 
     /**
@@ -65,21 +99,18 @@ public final class FetchSessionCache {
      *
      * @param usesTopicIds a request of Fetch v13+ (partitions named by topic id)
      * @param fromFollower a replica's fetch: its session is privileged
-     * @param requested    the request's partitions, in request order
+     * @param requested    the request's partitions, in request order; one named twice counts once, at its
+     *                     first place with its last parameters (Kafka's FetchRequest.fetchData is a LinkedHashMap)
      * @param forgotten    forgotten_topics_data, as keys
      * @param topicNames   a topic id's name, or null: resolves cached ids that were unknown when added
      */
     public FetchContext newContext(boolean usesTopicIds, int sessionId, int epoch, boolean fromFollower,
             List<SessionPartition> requested, List<SessionPartition> forgotten, Function<UUID, String> topicNames) {
         if (FetchMetadata.isFull(epoch)) {
-            if (sessionId != FetchMetadata.INVALID_SESSION_ID) {
-                SessionCacheShard shard = shardFor(sessionId);
-                if (shard != null) {
-                    shard.remove(sessionId);
-                }
-            }
-            return epoch == FetchMetadata.FINAL_EPOCH ? new FetchContext.Sessionless(requested)
-                    : new FetchContext.Full(this, requested, usesTopicIds, fromFollower, clock);
+            close(sessionId);
+            LinkedHashMap<SessionPartition, SessionPartition> distinct = SessionPartition.distinct(requested);
+            return epoch == FetchMetadata.FINAL_EPOCH ? new FetchContext.Sessionless(List.copyOf(distinct.values()))
+                    : new FetchContext.Full(this, distinct, usesTopicIds, fromFollower, clock);
         }
         SessionCacheShard shard = shardFor(sessionId);
         if (shard == null) {
@@ -98,9 +129,9 @@ public final class FetchSessionCache {
                     return new FetchContext.SessionError(ErrorCode.FETCH_SESSION_TOPIC_ID_ERROR);
                 }
                 session.update(requested, forgotten);
-                if (session.size() == 0 || session.size() > maxSessionPartitions) {
+                if (session.size() == 0 || session.size() > maxSessionPartitions || !shard.fits(session, session.size())) {
                     shard.remove(session);
-                    return new FetchContext.Sessionless(requested);
+                    return new FetchContext.Sessionless(List.copyOf(SessionPartition.distinct(requested).values()));
                 }
                 shard.touch(session, clock.getAsLong());
                 session.setEpoch(FetchMetadata.nextEpoch(session.epoch()));
@@ -140,6 +171,13 @@ public final class FetchSessionCache {
             n += shard.evictions();
         }
         return n;
+    }
+
+    private void close(int sessionId) {
+        SessionCacheShard shard = sessionId == FetchMetadata.INVALID_SESSION_ID ? null : shardFor(sessionId);
+        if (shard != null) {
+            shard.remove(sessionId);
+        }
     }
 
     int maxSessionPartitions() {

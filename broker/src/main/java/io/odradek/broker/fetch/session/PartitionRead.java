@@ -5,7 +5,10 @@ package io.odradek.broker.fetch.session;
  * state implements it, so the session decides what a response carries without copying anything.
  */
 public interface PartitionRead {
-    /** The partition as requested (a full fetch) or as cached in the session (an incremental fetch). */
+    /**
+     * The partition as requested (a full fetch that may make a session) or as cached in the session (an
+     * incremental fetch); null for a sessionless fetch, which never asks for it.
+     */
     SessionPartition sessionPartition();
 
     /** Whether the response carries record bytes for it. */

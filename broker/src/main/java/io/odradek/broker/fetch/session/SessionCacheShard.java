@@ -1,7 +1,9 @@
 package io.odradek.broker.fetch.session;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -17,6 +19,10 @@ import java.util.function.Supplier;
  * if the newcomer is worth more. Value orders unprivileged before privileged, then by partition count, then by
  * id. A session is evictable by anyone once older than the eviction time; an unprivileged (consumer) session is
  * evictable by a privileged (follower) one at any age.
+ *
+ * <p>Besides its slots, a shard holds at most {@code maxPartitions} cached partitions in all (its share of the
+ * cache's partition budget): a newcomer that does not fit evicts by the same rule (stale sessions first, then
+ * less valuable evictable ones) and, if that cannot make room, gets no session; nothing is evicted then.
  */
 final class SessionCacheShard {
     record LastUsedKey(long lastUsedMs, int id) implements Comparable<LastUsedKey> {
@@ -41,6 +47,7 @@ final class SessionCacheShard {
     private final TreeMap<EvictableKey, FetchSession> evictableByAll = new TreeMap<>();
     private final TreeMap<EvictableKey, FetchSession> evictableByPrivileged = new TreeMap<>();
     private final int maxEntries;
+    private final long maxPartitions;
     private final long evictionMs;
     private final int idRangeStart;
     private final int idRangeEnd;
@@ -48,8 +55,9 @@ final class SessionCacheShard {
     private long evictions;
 
     /** Session ids of shard n are in [max(1, n * idRange), (n + 1) * idRange). */
-    SessionCacheShard(int maxEntries, long evictionMs, int idRange, int shardNum) {
+    SessionCacheShard(int maxEntries, long maxPartitions, long evictionMs, int idRange, int shardNum) {
         this.maxEntries = maxEntries;
+        this.maxPartitions = maxPartitions;
         this.evictionMs = evictionMs;
         this.idRangeStart = Math.max(1, shardNum * idRange);
         this.idRangeEnd = (shardNum + 1) * idRange;
@@ -72,19 +80,24 @@ final class SessionCacheShard {
     }
 
     /**
-     * A new session of {@code size} partitions if there is a free slot or one can be evicted for it; its id, else
-     * 0 (no session: the fetcher keeps sending full requests).
+     * A new session of {@code size} partitions if a slot and room in the partition budget are free or can be
+     * made by eviction; its id, else 0 (no session: the fetcher keeps sending full requests).
      */
     synchronized int maybeCreate(long now, boolean privileged, int size, boolean usesTopicIds,
             Supplier<LinkedHashMap<SessionPartition, SessionPartition>> partitions) {
-        if (sessions.size() < maxEntries || tryEvict(privileged, new EvictableKey(privileged, size, 0), now)) {
-            FetchSession session = new FetchSession(newSessionId(), privileged, usesTopicIds, now,
-                    FetchMetadata.nextEpoch(FetchMetadata.INITIAL_EPOCH), partitions.get());
-            sessions.put(session.id(), session);
-            touch(session, now);
-            return session.id();
+        if (size > maxPartitions || !makeRoom(privileged, new EvictableKey(privileged, size, 0), now)) {
+            return FetchMetadata.INVALID_SESSION_ID;
         }
-        return FetchMetadata.INVALID_SESSION_ID;
+        FetchSession session = new FetchSession(newSessionId(), privileged, usesTopicIds, now,
+                FetchMetadata.nextEpoch(FetchMetadata.INITIAL_EPOCH), partitions.get());
+        sessions.put(session.id(), session);
+        touch(session, now);
+        return session.id();
+    }
+
+    /** Whether a cached session may grow to {@code newSize} partitions within the shard's partition budget. */
+    synchronized boolean fits(FetchSession session, int newSize) {
+        return numPartitions - Math.max(0, session.cachedSize()) + newSize <= maxPartitions;
     }
 
     private int newSessionId() {
@@ -95,22 +108,51 @@ final class SessionCacheShard {
         return id;
     }
 
-    private boolean tryEvict(boolean privileged, EvictableKey newcomer, long now) {
-        Map.Entry<LastUsedKey, FetchSession> oldest = lastUsed.firstEntry();
-        if (oldest == null) {
-            return false;
-        }
-        if (now - oldest.getKey().lastUsedMs() > evictionMs) {
-            remove(oldest.getValue());
-            evictions++;
+    /**
+     * Kafka's tryEvict, extended to the partition budget: frees a slot and {@code newcomer.size()} partitions by
+     * evicting stale sessions (least recently used first), then evictable ones worth less than the newcomer
+     * (least valuable first). Victims are chosen before any is removed, so a newcomer that cannot fit evicts
+     * nobody. With a slot free and the budget not reached, nothing is evicted.
+     */
+    private boolean makeRoom(boolean privileged, EvictableKey newcomer, long now) {
+        int slotsNeeded = sessions.size() + 1 - maxEntries;
+        long partitionsNeeded = numPartitions + newcomer.size() - maxPartitions;
+        if (slotsNeeded <= 0 && partitionsNeeded <= 0) {
             return true;
         }
-        Map.Entry<EvictableKey, FetchSession> weakest = (privileged ? evictableByPrivileged : evictableByAll).firstEntry();
-        if (weakest == null || newcomer.compareTo(weakest.getKey()) < 0) {
+        List<FetchSession> victims = new ArrayList<>();
+        for (Map.Entry<LastUsedKey, FetchSession> e : lastUsed.entrySet()) {
+            if (slotsNeeded <= 0 && partitionsNeeded <= 0) {
+                break;
+            }
+            if (now - e.getKey().lastUsedMs() <= evictionMs) {
+                break; // the rest were used more recently
+            }
+            victims.add(e.getValue());
+            slotsNeeded--;
+            partitionsNeeded -= e.getValue().cachedSize();
+        }
+        for (Map.Entry<EvictableKey, FetchSession> e
+                : (privileged ? evictableByPrivileged : evictableByAll).entrySet()) {
+            if (slotsNeeded <= 0 && partitionsNeeded <= 0) {
+                break;
+            }
+            if (newcomer.compareTo(e.getKey()) < 0) {
+                break; // the rest are worth more than the newcomer
+            }
+            if (!victims.contains(e.getValue())) {
+                victims.add(e.getValue());
+                slotsNeeded--;
+                partitionsNeeded -= e.getKey().size();
+            }
+        }
+        if (slotsNeeded > 0 || partitionsNeeded > 0) {
             return false;
         }
-        remove(weakest.getValue());
-        evictions++;
+        for (FetchSession victim : victims) {
+            remove(victim);
+            evictions++;
+        }
         return true;
     }
 

@@ -1,5 +1,7 @@
 package io.odradek.broker.fetch.session;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -91,6 +93,22 @@ public final class SessionPartition {
 
     long logStartOffset() {
         return logStartOffset;
+    }
+
+    /**
+     * The partitions once each, in the order first named, each with the parameters it was last named with, as
+     * Kafka's FetchRequest.fetchData (a LinkedHashMap) reads a request naming one twice. Each is its own key and
+     * value (the first object, taking the later parameters), so a session can hold the map as it is.
+     */
+    static LinkedHashMap<SessionPartition, SessionPartition> distinct(List<SessionPartition> requested) {
+        LinkedHashMap<SessionPartition, SessionPartition> out = new LinkedHashMap<>(requested.size() * 4 / 3 + 1);
+        for (SessionPartition p : requested) {
+            SessionPartition first = out.putIfAbsent(p, p);
+            if (first != null) {
+                first.updateRequestParams(p);
+            }
+        }
+        return out;
     }
 
     /** An incremental request named this partition again: its parameters replace the cached ones. */

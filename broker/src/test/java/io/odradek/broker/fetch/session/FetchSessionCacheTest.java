@@ -256,6 +256,152 @@ class FetchSessionCacheTest {
         assertThat(partitionsOf(next)).extracting(SessionPartition::topic).containsExactly("created-later");
     }
 
+    @Test
+    void aFullRequestNamingAPartitionTwiceReadsItOnceWithItsLastOffsetAndTheSessionFollowsTheFetcher() {
+        FetchSessionCache cache = cache(10);
+        FetchContext full = cache.newContext(true, 0, 0, false, List.of(part(0, 5L), part(1, 0L), part(0, 7L)),
+                List.of(), id -> "orders");
+        List<SessionPartition> requested = partitionsOf(full);
+        assertThat(requested).extracting(SessionPartition::toString).containsExactly("orders-0@7", "orders-1@0");
+        List<Read> read = new ArrayList<>();
+        requested.forEach(p -> read.add(Read.quiet(p, 10L)));
+        FetchContext.Answer<Read> answer = full.answer(read);
+        assertThat(answer.partitions()).hasSize(2);
+        assertThat(cache.totalPartitions()).isEqualTo(2);
+
+        // The fetcher moves partition 0 to 20: the session reads it there and the response carries it.
+        FetchContext next = incremental(cache, answer.sessionId(), 1, List.of(part(0, 20L)), List.of());
+        List<SessionPartition> cached = partitionsOf(next);
+        assertThat(cached).extracting(SessionPartition::toString).containsExactly("orders-0@20", "orders-1@0");
+        Read moved = Read.withRecords(cached.get(0), 30L);
+        assertThat(next.answer(List.of(moved, Read.quiet(cached.get(1), 10L))).partitions()).containsExactly(moved);
+    }
+
+    @Test
+    void anIncrementalRequestNamingAPartitionTwiceTakesItsLastOffset() {
+        FetchSessionCache cache = cache(10);
+        int id = openSession(cache, false, 1);
+        FetchContext next = incremental(cache, id, 1, List.of(part(0, 9L), part(3, 1L), part(0, 4L)), List.of());
+        assertThat(partitionsOf(next)).extracting(SessionPartition::toString).containsExactly("orders-0@4", "orders-3@1");
+        assertThat(cache.totalPartitions()).isEqualTo(2);
+    }
+
+    @Test
+    void aSessionlessRequestNamingAPartitionTwiceReadsItOnce() {
+        FetchSessionCache cache = cache(10);
+        FetchContext sessionless = cache.newContext(true, 0, -1, false, List.of(part(2, 1L), part(2, 3L)), List.of(),
+                id -> "orders");
+        assertThat(partitionsOf(sessionless)).extracting(SessionPartition::toString).containsExactly("orders-2@3");
+    }
+
+    // ------------------------------------------------------------------ the cache's partition budget
+
+    /** One shard, plenty of slots, at most {@code budget} partitions cached in all. */
+    FetchSessionCache budget(int budget) {
+        return new FetchSessionCache(100, 1, EVICTION_MS, 10_000, budget, now::get);
+    }
+
+    @Test
+    void aFullRequestThatWouldOverfillThePartitionBudgetGetsNoSessionButAnAnswer() {
+        FetchSessionCache cache = budget(10);
+        int first = openSession(cache, false, 6);
+        FetchContext full = cache.newContext(true, 0, 0, false, parts(5), List.of(), id -> "orders");
+        List<Read> read = new ArrayList<>();
+        full.forEachPartition(p -> read.add(Read.quiet(p, 0L)));
+
+        FetchContext.Answer<Read> answer = full.answer(read);
+
+        assertThat(answer.sessionId()).isZero();
+        assertThat(answer.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(answer.partitions()).hasSize(5);
+        assertThat(cache.session(first)).isPresent();
+        assertThat(cache.evictions()).isZero();
+        assertThat(openSession(cache, false, 4)).isPositive(); // what still fits gets a session
+        assertThat(cache.totalPartitions()).isEqualTo(10);
+        assertThat(cache.size()).isEqualTo(2);
+    }
+
+    @Test
+    void oneClientFillingFreeSlotsWithMadeUpPartitionsStopsAtTheBudget() {
+        FetchSessionCache cache = new FetchSessionCache(1000, 8, EVICTION_MS, 10_000, 8_000, now::get);
+        int made = 0;
+        for (int i = 0; i < 100; i++) {
+            List<SessionPartition> madeUp = new ArrayList<>();
+            UUID unknown = UUID.randomUUID();
+            for (int p = 0; p < 1_000; p++) {
+                madeUp.add(new SessionPartition(unknown, null, p, 0L, 1 << 20, -1, -1, -1L));
+            }
+            FetchContext full = cache.newContext(true, 0, 0, false, madeUp, List.of(), id -> null);
+            List<Read> read = new ArrayList<>();
+            full.forEachPartition(p -> read.add(new Read(p, false, true, false, -1L, -1L)));
+            if (full.answer(read).sessionId() != 0) {
+                made++;
+            }
+        }
+        assertThat(made).isEqualTo(8); // 1,000 each: one per shard's 1,000 share, though 992 slots are free
+        assertThat(cache.size()).isEqualTo(8);
+        assertThat(cache.totalPartitions()).isEqualTo(8_000);
+    }
+
+    @Test
+    void aStaleSessionIsEvictedToMakeRoomInThePartitionBudget() {
+        FetchSessionCache cache = budget(10);
+        int stale = openSession(cache, false, 8);
+        now.addAndGet(EVICTION_MS + 1);
+
+        int newcomer = openSession(cache, false, 5);
+
+        assertThat(newcomer).isPositive();
+        assertThat(cache.session(stale)).isEmpty();
+        assertThat(cache.evictions()).isEqualTo(1);
+        assertThat(cache.totalPartitions()).isEqualTo(5);
+    }
+
+    @Test
+    void aNewcomerThatCannotFitEvenAfterEvictingWhatItMayEvictsNobody() {
+        FetchSessionCache cache = budget(10);
+        int small = openSession(cache, false, 2);
+        int big = openSession(cache, false, 7);
+        now.addAndGet(EVICTION_MS + 1);
+        incremental(cache, small, 1, List.of(), List.of()); // both in use, both evictable by a bigger newcomer
+        incremental(cache, big, 1, List.of(), List.of());
+
+        // 5 would need the 7-partition session gone too, which is worth more: nobody is evicted.
+        assertThat(openSession(cache, false, 5)).isZero();
+        // 2 is worth no more than the 2-partition session (equal size: the newcomer's id 0 sorts lower).
+        assertThat(openSession(cache, false, 2)).isZero();
+        assertThat(cache.session(small)).isPresent();
+        assertThat(cache.session(big)).isPresent();
+        assertThat(cache.evictions()).isZero();
+
+        // 3 is worth more than the 2-partition session and fits once it is gone.
+        int newcomer = openSession(cache, false, 3);
+        assertThat(newcomer).isPositive();
+        assertThat(cache.session(small)).isEmpty();
+        assertThat(cache.session(big)).isPresent();
+        assertThat(cache.evictions()).isEqualTo(1);
+        assertThat(cache.totalPartitions()).isEqualTo(10);
+    }
+
+    @Test
+    void anIncrementalRequestGrowingPastThePartitionBudgetClosesItsSessionAndIsAnsweredWithout() {
+        FetchSessionCache cache = budget(10);
+        openSession(cache, false, 6);
+        int growing = openSession(cache, false, 3);
+
+        FetchContext grown = incremental(cache, growing, 1, List.of(part(7, 0L), part(8, 0L)), List.of());
+
+        assertThat(grown).isInstanceOf(FetchContext.Sessionless.class);
+        assertThat(partitionsOf(grown)).extracting(SessionPartition::partition).containsExactly(7, 8);
+        assertThat(grown.answer(List.of()).sessionId()).isZero();
+        assertThat(cache.session(growing)).isEmpty();
+        assertThat(cache.totalPartitions()).isEqualTo(6);
+        // Growing within the budget is fine.
+        int other = openSession(cache, false, 3);
+        assertThat(incremental(cache, other, 1, List.of(part(5, 0L)), List.of())).isInstanceOf(FetchContext.Incremental.class);
+        assertThat(cache.totalPartitions()).isEqualTo(10);
+    }
+
     // ------------------------------------------------------------------ slots and eviction
 
     @Test
