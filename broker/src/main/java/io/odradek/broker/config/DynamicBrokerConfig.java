@@ -156,8 +156,9 @@ public final class DynamicBrokerConfig {
             return;
         }
         current = next;
-        LOG.log(System.Logger.Level.INFO, "dynamic broker configs now: cluster default " + clusterDefault()
-                + ", broker " + nodeId + " " + perBroker());
+        LOG.log(System.Logger.Level.INFO, "dynamic broker configs now: cluster default "
+                + BrokerConfigDef.redacted(clusterDefault()) + ", broker " + nodeId + " "
+                + BrokerConfigDef.redacted(perBroker()));
         listeners.forEach(l -> l.accept(next));
     }
 
