@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -101,15 +102,7 @@ public final class DynamicBrokerConfig {
         this.staticConfig = staticConfig;
         this.store = store;
         this.nodeId = Integer.toString(staticConfig.nodeId());
-        BrokerConfig merged;
-        try {
-            merged = merge(clusterDefault(), perBroker());
-        } catch (ConfigException e) {
-            LOG.log(System.Logger.Level.ERROR, "the stored dynamic broker configs cannot be applied, starting with"
-                    + " the static ones: " + e.getMessage());
-            merged = staticConfig;
-        }
-        this.current = merged;
+        this.current = mergeValid();
         store.addListener(this::reload);
     }
 
@@ -142,16 +135,9 @@ public final class DynamicBrokerConfig {
         listeners.add(listener);
     }
 
-    /** Rebuilds the merged config from the store; a stored set that no longer builds is logged and ignored. */
+    /** Rebuilds the merged config from the store (stored keys that do not build are left out, see below). */
     public synchronized void reload() {
-        BrokerConfig next;
-        try {
-            next = merge(clusterDefault(), perBroker());
-        } catch (ConfigException e) {
-            LOG.log(System.Logger.Level.ERROR, "the dynamic broker configs cannot be applied, keeping the previous"
-                    + " ones: " + e.getMessage());
-            return;
-        }
+        BrokerConfig next = mergeValid();
         if (next.effectiveConfigs().equals(current.effectiveConfigs())) {
             return;
         }
@@ -209,6 +195,42 @@ public final class DynamicBrokerConfig {
             }
         } catch (ConfigException e) {
             throw new MetadataException(ErrorCode.INVALID_REQUEST, e.getMessage());
+        }
+    }
+
+    /**
+     * The stored layers over the static config; when they do not build, each stored key is tried in turn (cluster
+     * default first, then per broker, in name order) and only those that break the build are left out, with one
+     * log line naming them (never their values), as Kafka's removeInvalidConfigs drops only the invalid keys. The
+     * store keeps them: a later alter can fix or delete them.
+     */
+    private BrokerConfig mergeValid() {
+        Map<String, String> defaults = clusterDefault();
+        Map<String, String> broker = perBroker();
+        try {
+            return merge(defaults, broker);
+        } catch (ConfigException e) {
+            Map<String, String> validDefaults = new LinkedHashMap<>();
+            Map<String, String> validBroker = new LinkedHashMap<>();
+            Set<String> dropped = new TreeSet<>();
+            keepValid(defaults, validDefaults, validDefaults, validBroker, "cluster default", dropped);
+            keepValid(broker, validBroker, validDefaults, validBroker, "broker " + nodeId, dropped);
+            LOG.log(System.Logger.Level.ERROR, "ignoring stored dynamic broker configs that cannot be applied: "
+                    + dropped);
+            return merge(validDefaults, validBroker);
+        }
+    }
+
+    private void keepValid(Map<String, String> stored, Map<String, String> into, Map<String, String> defaults,
+            Map<String, String> broker, String layer, Set<String> dropped) {
+        for (Map.Entry<String, String> e : new TreeMap<>(stored).entrySet()) {
+            into.put(e.getKey(), e.getValue());
+            try {
+                merge(defaults, broker);
+            } catch (ConfigException bad) {
+                into.remove(e.getKey());
+                dropped.add(layer + " " + e.getKey());
+            }
         }
     }
 
