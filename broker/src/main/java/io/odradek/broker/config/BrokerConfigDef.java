@@ -291,6 +291,39 @@ public final class BrokerConfigDef {
     }
 
     /**
+     * Checks {@code value} against Kafka's type for a Kafka key Odradek does not define (keys Odradek defines are
+     * checked by their {@link ConfigKey}), with Kafka's messages; STRING, CLASS, PASSWORD and LIST take anything.
+     */
+    public static void checkKafkaValue(String name, String value) {
+        String type = kafkaType(name);
+        if (type == null) {
+            return;
+        }
+        switch (type) {
+            case "BOOLEAN" -> ConfigType.BOOLEAN.parse(name, value);
+            case "SHORT" -> ConfigType.SHORT.parse(name, value);
+            case "INT" -> ConfigType.INT.parse(name, value);
+            case "LONG" -> ConfigType.LONG.parse(name, value);
+            case "DOUBLE" -> {
+                try {
+                    Double.parseDouble(value.trim());
+                } catch (NumberFormatException e) {
+                    throw ConfigException.invalid(name, value, "Not a number of type DOUBLE");
+                }
+            }
+            default -> {
+                // STRING, LIST, CLASS, PASSWORD: any text parses
+            }
+        }
+    }
+
+    /** Whether Kafka's (or, for keys we define, our) type of {@code name} is LIST. */
+    public static boolean isList(String name) {
+        ConfigKey def = key(name);
+        return def != null ? def.type() == LIST : "LIST".equals(kafkaType(name));
+    }
+
+    /**
      * Whether a key's value must never be shown (DescribeConfigs, logs): Kafka's maybeSensitive, a key of type
      * PASSWORD or one that neither Kafka nor Odradek defines (it may be a secret for a plugin).
      */

@@ -175,12 +175,14 @@ public final class DynamicBrokerConfig {
                 + " listener prefix");
         entityConfigs.forEach((key, value) -> {
             ConfigKey def = BrokerConfigDef.key(key);
-            if (def != null) {
-                try {
+            try {
+                if (def != null) {
                     def.parse(value);
-                } catch (ConfigException e) {
-                    throw new MetadataException(ErrorCode.INVALID_REQUEST, e.getMessage());
+                } else {
+                    BrokerConfigDef.checkKafkaValue(key, value); // Kafka's type, for keys we only store
                 }
+            } catch (ConfigException e) {
+                throw new MetadataException(ErrorCode.INVALID_REQUEST, e.getMessage());
             }
         });
         boolean isDefault = entity.isEmpty();

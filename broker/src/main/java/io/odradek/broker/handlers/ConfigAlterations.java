@@ -2,7 +2,6 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.config.BrokerConfigDef;
 import io.odradek.broker.config.ConfigKey;
-import io.odradek.broker.config.ConfigType;
 import io.odradek.broker.config.DynamicBrokerConfig;
 import io.odradek.broker.topics.TopicConfigDef;
 import io.odradek.broker.topics.TopicService;
@@ -193,14 +192,15 @@ final class ConfigAlterations {
             case APPEND, SUBTRACT -> {
                 ConfigKey def = BrokerConfigDef.key(op.name());
                 String verb = op.operation() == APPEND ? "append" : "subtract";
-                if (def == null) {
+                if (def == null && BrokerConfigDef.kafkaType(op.name()) == null) {
                     throw new MetadataException(ErrorCode.INVALID_CONFIG, "Unknown config name: " + op.name());
                 }
-                if (def.type() != ConfigType.LIST) {
+                if (!BrokerConfigDef.isList(op.name())) {
                     throw new MetadataException(ErrorCode.INVALID_CONFIG, "Config value " + verb
                             + " is not allowed for config key: " + op.name());
                 }
-                String old = configs.getOrDefault(op.name(), def.defaultValue());
+                // A Kafka LIST key we only store starts from its stored value (we do not carry Kafka's default).
+                String old = configs.getOrDefault(op.name(), def == null ? null : def.defaultValue());
                 configs.put(op.name(), listOp(old, op));
             }
             default -> throw new MetadataException(ErrorCode.INVALID_REQUEST,
