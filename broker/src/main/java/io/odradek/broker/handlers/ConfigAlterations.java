@@ -37,8 +37,9 @@ import java.util.concurrent.TimeoutException;
  *     not supported here; legacy AlterConfigs refuses BROKER_LOGGER the same way in Kafka).</li>
  * </ol>
  * AlterConfigs replaces the whole set (keys not given are removed); IncrementalAlterConfigs applies SET (0),
- * DELETE (1), APPEND (2) and SUBTRACT (3) to the current set, the last two only on LIST keys (starting from the
- * key's default when it has no value). validate_only checks everything and changes nothing. Each resource
+ * DELETE (1), APPEND (2) and SUBTRACT (3) to the current set, the last two only on LIST keys, ours or Kafka's
+ * (starting from the key's default when it has no value; for a Kafka key Odradek only stores, from empty, since
+ * kafka-broker-keys.txt carries types, not defaults). validate_only checks everything and changes nothing. Each resource
  * succeeds or fails on its own.
  *
  * <p>Known limitation, cluster mode: a BROKER resource's incremental ops are resolved here, against the store as
