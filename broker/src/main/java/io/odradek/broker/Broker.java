@@ -46,6 +46,9 @@ public final class Broker implements AutoCloseable {
             ApiRegistry registry = Handlers.registry(config, services, throttler);
             KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler);
             boundPort.set(server.address().getPort());
+            // configs: connection limits follow the dynamic broker configs (stored ones from the start).
+            server.connections().updateLimits(services.dynamicBrokerConfig.current().networkSettings());
+            services.dynamicBrokerConfig.addListener(c -> server.connections().updateLimits(c.networkSettings()));
             if (services.clusterNode != null) {
                 services.clusterNode.start(); // registers with the bound port, then heartbeats
             }

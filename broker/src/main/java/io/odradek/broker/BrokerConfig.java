@@ -68,7 +68,7 @@ public final class BrokerConfig {
         for (String key : given.keySet()) {
             if (BrokerConfigDef.key(key) == null && !BrokerConfigDef.isKafkaKey(key)) {
                 unknownKeys.add(key);
-                LOG.log(System.Logger.Level.WARNING, "Ignoring unknown configuration " + key + "=" + given.get(key));
+                LOG.log(System.Logger.Level.WARNING, "Ignoring unknown configuration " + key);
             }
         }
         this.listener = clientListener();

@@ -114,7 +114,11 @@ final class BrokerServices implements AutoCloseable {
 
     /** In cluster mode the quorum channel comes from {@code quorum}. */
     static BrokerServices open(BrokerConfig config, LocalNode node, QuorumChannels.Factory quorum) {
-        TopicService topics = TopicService.open(config);
+        // Single node: the stored dynamic configs are read before the logs open, so retention and cleaning start
+        // with them (a longer dynamic log.retention.ms must hold from the first pass).
+        DynamicBrokerConfig storedDynamic = config.isClusterMode() ? null : new DynamicBrokerConfig(config,
+                new LocalDynamicConfigStore(config.logDirs().get(0).resolve(ClusterMetadata.DIR_NAME)));
+        TopicService topics = TopicService.open(storedDynamic == null ? config : storedDynamic.current());
         ClusterNode clusterNode = null;
         ReplicaManager replicaManager = null;
         ProducerIdManager producerIds = null;
@@ -148,6 +152,8 @@ final class BrokerServices implements AutoCloseable {
                         offset -> view.awaitApplied(offset));
                 DynamicBrokerConfig dynamic = dynamicBrokerConfig(config, store, topics);
                 clusterNode.addImageListener(store::apply);
+                // After the first image's topic configs and dynamic defaults apply (the listener above), not before.
+                clusterNode.addImageListener(image -> topics.releaseRetention());
                 return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
                         coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
                         coordinators.verifier, coordinators.localMarkers, coordinators, dynamic);
@@ -159,8 +165,7 @@ final class BrokerServices implements AutoCloseable {
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
-            DynamicBrokerConfig dynamic = dynamicBrokerConfig(config, new LocalDynamicConfigStore(
-                    config.logDirs().get(0).resolve(ClusterMetadata.DIR_NAME)), topics);
+            DynamicBrokerConfig dynamic = follow(storedDynamic, topics);
             return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
                     transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
                     new LocalTransactionMarkerWriter(partitions, groups), null, dynamic);
@@ -197,7 +202,10 @@ final class BrokerServices implements AutoCloseable {
      */
     private static DynamicBrokerConfig dynamicBrokerConfig(BrokerConfig config, DynamicConfigStore store,
             TopicService topics) {
-        DynamicBrokerConfig dynamic = new DynamicBrokerConfig(config, store);
+        return follow(new DynamicBrokerConfig(config, store), topics);
+    }
+
+    private static DynamicBrokerConfig follow(DynamicBrokerConfig dynamic, TopicService topics) {
         dynamic.addListener(current -> topics.updateLogDefaults(current.logDefaults()));
         if (!dynamic.current().logDefaults().equals(topics.logDefaults())) {
             topics.updateLogDefaults(dynamic.current().logDefaults());

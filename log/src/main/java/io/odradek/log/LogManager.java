@@ -70,6 +70,7 @@ public final class LogManager implements AutoCloseable {
     private final List<Path> dirs;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
+    private volatile boolean retentionHeld;
     private final Background background;
     /** log.cleaner.threads threads, each cleaning its share of the logs; null when compaction is off. */
     private final ScheduledExecutorService cleaner;
@@ -644,8 +645,26 @@ public final class LogManager implements AutoCloseable {
         return defaults;
     }
 
-    /** One retention pass over every log; returns how many segments were deleted. */
+    /**
+     * Holds retention and cleaning (their passes do nothing) until {@link #releaseRetention()}: in cluster mode
+     * the topic overrides and dynamic defaults arrive with the first metadata image, and a pass before it would
+     * judge segments by the static defaults (a shorter retention, or compaction of a log that is now delete-only)
+     * and remove data for good.
+     */
+    public void holdRetention() {
+        retentionHeld = true;
+    }
+
+    /** Lets retention and cleaning run from their next pass. */
+    public void releaseRetention() {
+        retentionHeld = false;
+    }
+
+    /** One retention pass over every log; returns how many segments were deleted (none while held). */
     public int runRetention() {
+        if (retentionHeld) {
+            return 0;
+        }
         long now = clock.millis();
         int deleted = 0;
         for (PartitionLog log : logs.values()) {
@@ -692,6 +711,9 @@ public final class LogManager implements AutoCloseable {
 
     /** A cleaner thread's pass over its share of the logs: those whose key hashes to {@code share} of {@code shares}. */
     private long runCleaner(int share, int shares) {
+        if (retentionHeld) {
+            return 0;
+        }
         long reclaimed = 0;
         for (Map.Entry<Key, PartitionLog> entry : logs.entrySet()) {
             if (Math.floorMod(entry.getKey().hashCode(), shares) != share) {

@@ -18,10 +18,10 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.TreeMap;
 
 /**
  * Every broker setting Odradek acts on, under Kafka's key with Kafka 4.x's default, in one table.
@@ -235,7 +235,7 @@ public final class BrokerConfigDef {
                         + " (a DOUBLE in Kafka).");
     }
 
-    private static final Set<String> KAFKA_KEYS = loadKafkaKeys();
+    private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();
 
     /** A DOUBLE between 0 and 1, with Kafka's messages (our ConfigType has no DOUBLE). */
     private static String ratio(Object value) {
@@ -268,18 +268,97 @@ public final class BrokerConfigDef {
 
     /** A key Kafka's broker defines (or a per-listener {@code listener.name.*} override) that we accept and ignore. */
     public static boolean isKafkaKey(String name) {
-        return KAFKA_KEYS.contains(name) || name.startsWith("listener.name.");
+        return KAFKA_KEYS.containsKey(name) || name.startsWith("listener.name.");
     }
 
-    private static Set<String> loadKafkaKeys() {
+    /**
+     * Kafka 4.4's ConfigDef type name of broker key {@code name} (INT, LIST, PASSWORD...), null for a key Kafka does
+     * not define. A per-listener override ({@code listener.name.L.key}, or {@code listener.name.L.mechanism.key} for
+     * SASL keys) has its base key's type, as in Kafka's KafkaConfig.configType.
+     */
+    public static String kafkaType(String name) {
+        String type = KAFKA_KEYS.get(name);
+        if (type != null || !name.startsWith("listener.name.")) {
+            return type;
+        }
+        int afterListener = name.indexOf('.', "listener.name.".length());
+        if (afterListener < 0) {
+            return null;
+        }
+        String base = name.substring(afterListener + 1);
+        type = KAFKA_KEYS.get(base);
+        if (type == null && base.indexOf('.') > 0) {
+            type = KAFKA_KEYS.get(base.substring(base.indexOf('.') + 1));
+        }
+        return type;
+    }
+
+    /**
+     * Checks {@code value} against Kafka's type for a Kafka key Odradek does not define (keys Odradek defines are
+     * checked by their {@link ConfigKey}), with Kafka's messages; STRING, CLASS, PASSWORD and LIST take anything.
+     */
+    public static void checkKafkaValue(String name, String value) {
+        String type = kafkaType(name);
+        if (type == null) {
+            return;
+        }
+        switch (type) {
+            case "BOOLEAN" -> ConfigType.BOOLEAN.parse(name, value);
+            case "SHORT" -> ConfigType.SHORT.parse(name, value);
+            case "INT" -> ConfigType.INT.parse(name, value);
+            case "LONG" -> ConfigType.LONG.parse(name, value);
+            case "DOUBLE" -> {
+                try {
+                    Double.parseDouble(value.trim());
+                } catch (NumberFormatException e) {
+                    throw ConfigException.invalid(name, value, "Not a number of type DOUBLE");
+                }
+            }
+            default -> {
+                // STRING, LIST, CLASS, PASSWORD: any text parses
+            }
+        }
+    }
+
+    /** Whether Kafka's (or, for keys we define, our) type of {@code name} is LIST. */
+    public static boolean isList(String name) {
+        ConfigKey def = key(name);
+        return def != null ? def.type() == LIST : "LIST".equals(kafkaType(name));
+    }
+
+    /**
+     * Whether a key's value must never be shown (DescribeConfigs, logs): Kafka's maybeSensitive, a key of type
+     * PASSWORD or one that neither Kafka nor Odradek defines (it may be a secret for a plugin).
+     */
+    public static boolean isSensitive(String name) {
+        String type = kafkaType(name);
+        return type == null ? key(name) == null : type.equals("PASSWORD");
+    }
+
+    /** {@code configs} for a log line: sensitive values replaced by [hidden], as Kafka logs them. */
+    public static Map<String, String> redacted(Map<String, String> configs) {
+        Map<String, String> shown = new TreeMap<>();
+        configs.forEach((key, value) -> shown.put(key, isSensitive(key) ? "[hidden]" : value));
+        return shown;
+    }
+
+    private static Map<String, String> loadKafkaKeys() {
         try (InputStream in = BrokerConfigDef.class.getResourceAsStream("kafka-broker-keys.txt")) {
             if (in == null) {
                 throw new IllegalStateException("kafka-broker-keys.txt missing from the classpath");
             }
-            return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines()
+            Map<String, String> types = new HashMap<>();
+            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines()
                     .map(String::trim)
                     .filter(line -> !line.isEmpty() && !line.startsWith("#"))
-                    .collect(Collectors.toUnmodifiableSet());
+                    .forEach(line -> {
+                        String[] parts = line.split("\\s+");
+                        if (parts.length != 2) {
+                            throw new IllegalStateException("kafka-broker-keys.txt: not 'key TYPE': " + line);
+                        }
+                        types.put(parts[0], parts[1]);
+                    });
+            return Map.copyOf(types);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

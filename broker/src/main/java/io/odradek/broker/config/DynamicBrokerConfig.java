@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -23,9 +24,11 @@ import java.util.function.Consumer;
  * Kafka 4.4's list ({@link #DYNAMIC_KEYS}); Odradek applies the topic-default ones (log.retention.ms/bytes,
  * log.segment.bytes, log.roll.ms, message.max.bytes, log.cleanup.policy, log.cleaner.delete.retention.ms,
  * log.cleaner.min.cleanable.ratio, log.message.timestamp.*, compression.type, min.insync.replicas,
- * log.flush.*, log.index.*, log.segment.delete.delay.ms, max.decompressed.message.bytes). The others on Kafka's
- * list (thread pools, connection limits, TLS/SASL, throttled rates, remote storage) are validated and stored as
- * Kafka does, but not resized or acted on by this broker.
+ * log.flush.*, log.index.*, log.segment.delete.delay.ms, max.decompressed.message.bytes) and the connection
+ * limits (max.connections, max.connections.per.ip(.overrides): the listener's ConnectionQuotas follow). The
+ * others on Kafka's list (thread pools including log.cleaner.threads, the cleaner's I/O rate and backoff,
+ * max.connection.creation.rate, TLS/SASL, throttled rates, remote storage) are validated against Kafka's types
+ * and stored as Kafka does, but not resized or acted on by this broker while it runs (the README says so).
  */
 public final class DynamicBrokerConfig {
     private static final System.Logger LOG = System.getLogger(DynamicBrokerConfig.class.getName());
@@ -101,15 +104,7 @@ public final class DynamicBrokerConfig {
         this.staticConfig = staticConfig;
         this.store = store;
         this.nodeId = Integer.toString(staticConfig.nodeId());
-        BrokerConfig merged;
-        try {
-            merged = merge(clusterDefault(), perBroker());
-        } catch (ConfigException e) {
-            LOG.log(System.Logger.Level.ERROR, "the stored dynamic broker configs cannot be applied, starting with"
-                    + " the static ones: " + e.getMessage());
-            merged = staticConfig;
-        }
-        this.current = merged;
+        this.current = mergeValid();
         store.addListener(this::reload);
     }
 
@@ -142,22 +137,16 @@ public final class DynamicBrokerConfig {
         listeners.add(listener);
     }
 
-    /** Rebuilds the merged config from the store; a stored set that no longer builds is logged and ignored. */
+    /** Rebuilds the merged config from the store (stored keys that do not build are left out, see below). */
     public synchronized void reload() {
-        BrokerConfig next;
-        try {
-            next = merge(clusterDefault(), perBroker());
-        } catch (ConfigException e) {
-            LOG.log(System.Logger.Level.ERROR, "the dynamic broker configs cannot be applied, keeping the previous"
-                    + " ones: " + e.getMessage());
-            return;
-        }
+        BrokerConfig next = mergeValid();
         if (next.effectiveConfigs().equals(current.effectiveConfigs())) {
             return;
         }
         current = next;
-        LOG.log(System.Logger.Level.INFO, "dynamic broker configs now: cluster default " + clusterDefault()
-                + ", broker " + nodeId + " " + perBroker());
+        LOG.log(System.Logger.Level.INFO, "dynamic broker configs now: cluster default "
+                + BrokerConfigDef.redacted(clusterDefault()) + ", broker " + nodeId + " "
+                + BrokerConfigDef.redacted(perBroker()));
         listeners.forEach(l -> l.accept(next));
     }
 
@@ -188,12 +177,14 @@ public final class DynamicBrokerConfig {
                 + " listener prefix");
         entityConfigs.forEach((key, value) -> {
             ConfigKey def = BrokerConfigDef.key(key);
-            if (def != null) {
-                try {
+            try {
+                if (def != null) {
                     def.parse(value);
-                } catch (ConfigException e) {
-                    throw new MetadataException(ErrorCode.INVALID_REQUEST, e.getMessage());
+                } else {
+                    BrokerConfigDef.checkKafkaValue(key, value); // Kafka's type, for keys we only store
                 }
+            } catch (ConfigException e) {
+                throw new MetadataException(ErrorCode.INVALID_REQUEST, e.getMessage());
             }
         });
         boolean isDefault = entity.isEmpty();
@@ -208,6 +199,42 @@ public final class DynamicBrokerConfig {
             }
         } catch (ConfigException e) {
             throw new MetadataException(ErrorCode.INVALID_REQUEST, e.getMessage());
+        }
+    }
+
+    /**
+     * The stored layers over the static config; when they do not build, each stored key is tried in turn (cluster
+     * default first, then per broker, in name order) and only those that break the build are left out, with one
+     * log line naming them (never their values), as Kafka's removeInvalidConfigs drops only the invalid keys. The
+     * store keeps them: a later alter can fix or delete them.
+     */
+    private BrokerConfig mergeValid() {
+        Map<String, String> defaults = clusterDefault();
+        Map<String, String> broker = perBroker();
+        try {
+            return merge(defaults, broker);
+        } catch (ConfigException e) {
+            Map<String, String> validDefaults = new LinkedHashMap<>();
+            Map<String, String> validBroker = new LinkedHashMap<>();
+            Set<String> dropped = new TreeSet<>();
+            keepValid(defaults, validDefaults, validDefaults, validBroker, "cluster default", dropped);
+            keepValid(broker, validBroker, validDefaults, validBroker, "broker " + nodeId, dropped);
+            LOG.log(System.Logger.Level.ERROR, "ignoring stored dynamic broker configs that cannot be applied: "
+                    + dropped);
+            return merge(validDefaults, validBroker);
+        }
+    }
+
+    private void keepValid(Map<String, String> stored, Map<String, String> into, Map<String, String> defaults,
+            Map<String, String> broker, String layer, Set<String> dropped) {
+        for (Map.Entry<String, String> e : new TreeMap<>(stored).entrySet()) {
+            into.put(e.getKey(), e.getValue());
+            try {
+                merge(defaults, broker);
+            } catch (ConfigException bad) {
+                into.remove(e.getKey());
+                dropped.add(layer + " " + e.getKey());
+            }
         }
     }
 

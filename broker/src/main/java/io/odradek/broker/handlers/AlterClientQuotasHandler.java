@@ -37,9 +37,16 @@ import java.util.concurrent.CompletableFuture;
  * the stored ones are left alone), so an entity's quotas change all together or not at all; validate_only
  * checks without writing. A failed write is every accepted entity's error. Changed quotas apply to the
  * next request (the quota managers follow the store). A request naming an ip entity by host name is checked
- * off the event loop, since that resolves the name.
+ * off the event loop, since that resolves the name; the store writes (and syncs) on its own thread and the
+ * answer follows its future, so the event loop never waits for a disk.
+ * <p>Bound (Odradek only; Kafka has none): a request with more than {@value #MAX_ENTRIES} entries is refused
+ * whole, every entry answered INVALID_REQUEST and nothing changed, so one request cannot make the broker
+ * resolve, check and rewrite an unbounded number of entities.
  */
 public final class AlterClientQuotasHandler implements ApiHandler {
+    /** The most entries one request may carry (generous: kafka-configs sends one entity per request). */
+    static final int MAX_ENTRIES = 10_000;
+
     private final DynamicConfigStore store;
 
     public AlterClientQuotasHandler(DynamicConfigStore store) {
@@ -69,6 +76,10 @@ public final class AlterClientQuotasHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        List<Struct> entries = request.get(AlterClientQuotasApi.Request.ENTRIES);
+        if (entries.size() > MAX_ENTRIES) {
+            return CompletableFuture.completedFuture(tooMany(entries));
+        }
         boolean namesIp = request.get(AlterClientQuotasApi.Request.ENTRIES).stream()
                 .flatMap(e -> e.get(EntryData.ENTITY).stream())
                 .anyMatch(e -> QuotaEntity.IP.equals(e.get(EntryData.EntityData.ENTITY_TYPE)));
@@ -153,6 +164,18 @@ public final class AlterClientQuotasHandler implements ApiHandler {
             }
         }
         return change;
+    }
+
+    private static Struct tooMany(List<Struct> entries) {
+        Map<Map<String, String>, Outcome> outcomes = new LinkedHashMap<>();
+        Rejection refused = new Rejection(ErrorCode.INVALID_REQUEST, "The request has " + entries.size()
+                + " entries; at most " + MAX_ENTRIES + " are accepted per AlterClientQuotas request.");
+        for (Struct entry : entries) {
+            Outcome o = new Outcome(entry.get(EntryData.ENTITY));
+            o.reject(refused);
+            outcomes.put(Map.of("#", Integer.toString(outcomes.size())), o); // every entry answered, duplicates too
+        }
+        return response(outcomes);
     }
 
     private static QuotaEntity toQuotaEntity(Map<String, String> entity) {

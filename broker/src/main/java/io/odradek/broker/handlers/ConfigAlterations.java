@@ -2,7 +2,6 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.config.BrokerConfigDef;
 import io.odradek.broker.config.ConfigKey;
-import io.odradek.broker.config.ConfigType;
 import io.odradek.broker.config.DynamicBrokerConfig;
 import io.odradek.broker.topics.TopicConfigDef;
 import io.odradek.broker.topics.TopicService;
@@ -18,7 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -37,9 +37,15 @@ import java.util.concurrent.TimeoutException;
  *     not supported here; legacy AlterConfigs refuses BROKER_LOGGER the same way in Kafka).</li>
  * </ol>
  * AlterConfigs replaces the whole set (keys not given are removed); IncrementalAlterConfigs applies SET (0),
- * DELETE (1), APPEND (2) and SUBTRACT (3) to the current set, the last two only on LIST keys (starting from the
- * key's default when it has no value). validate_only checks everything and changes nothing. Each resource
+ * DELETE (1), APPEND (2) and SUBTRACT (3) to the current set, the last two only on LIST keys, ours or Kafka's
+ * (starting from the key's default when it has no value; for a Kafka key Odradek only stores, from empty, since
+ * kafka-broker-keys.txt carries types, not defaults). validate_only checks everything and changes nothing. Each resource
  * succeeds or fails on its own.
+ *
+ * <p>Known limitation, cluster mode: a BROKER resource's incremental ops are resolved here, against the store as
+ * this broker last saw it (the applied image, possibly stale), and the entity's whole new set is sent to the
+ * controller; two brokers altering the same entity at once can lose one of the changes (Kafka sends the ops and
+ * resolves them on the controller). Not redesigned yet.
  */
 final class ConfigAlterations {
     static final byte TOPIC = 2;
@@ -69,8 +75,13 @@ final class ConfigAlterations {
         this.broker = broker;
     }
 
-    /** The outcome of each resource, in request order. Blocks on syncs and the controller: not on an event loop. */
-    List<Outcome> alter(List<Resource> resources, boolean incremental, boolean validateOnly) {
+    /**
+     * The outcome of each resource, in request order. Runs the checks (and topic changes, which wait for the
+     * controller in cluster mode) on the calling thread, so not on an event loop; broker config writes are not
+     * awaited here: the result completes when they have (or {@value #STORE_TIMEOUT_MS} ms passed), so a
+     * controller that is away does not hold TopicService's metadata thread.
+     */
+    CompletableFuture<List<Outcome>> alter(List<Resource> resources, boolean incremental, boolean validateOnly) {
         Map<String, Integer> seen = new HashMap<>();
         Set<Integer> duplicated = new HashSet<>();
         for (int i = 0; i < resources.size(); i++) {
@@ -80,23 +91,25 @@ final class ConfigAlterations {
                 duplicated.add(i);
             }
         }
-        List<Outcome> outcomes = new ArrayList<>();
+        List<CompletableFuture<Outcome>> outcomes = new ArrayList<>();
         for (int i = 0; i < resources.size(); i++) {
             if (duplicated.contains(i)) {
-                outcomes.add(new Outcome(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once."));
+                outcomes.add(CompletableFuture.completedFuture(
+                        new Outcome(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once.")));
                 continue;
             }
             try {
-                alterOne(resources.get(i), incremental, validateOnly);
-                outcomes.add(Outcome.OK);
+                outcomes.add(alterOne(resources.get(i), incremental, validateOnly)
+                        .handle((ok, failure) -> failure == null ? Outcome.OK : storeFailure(failure)));
             } catch (MetadataException e) {
-                outcomes.add(new Outcome(e.error(), e.getMessage()));
+                outcomes.add(CompletableFuture.completedFuture(new Outcome(e.error(), e.getMessage())));
             }
         }
-        return outcomes;
+        return CompletableFuture.allOf(outcomes.toArray(new CompletableFuture<?>[0]))
+                .thenApply(done -> outcomes.stream().map(CompletableFuture::join).toList());
     }
 
-    private void alterOne(Resource r, boolean incremental, boolean validateOnly) {
+    private CompletableFuture<Void> alterOne(Resource r, boolean incremental, boolean validateOnly) {
         Set<String> names = new HashSet<>();
         List<String> nulls = new ArrayList<>();
         for (Op op : r.ops()) {
@@ -112,15 +125,16 @@ final class ConfigAlterations {
                     + String.join(", ", nulls));
         }
         if (r.type() == BROKER) {
-            alterBroker(r, incremental, validateOnly);
+            return alterBroker(r, incremental, validateOnly);
         } else if (r.type() == TOPIC) {
             alterTopic(r, incremental, validateOnly);
+            return CompletableFuture.completedFuture(null);
         } else {
             throw new MetadataException(ErrorCode.INVALID_REQUEST, "Unknown resource type " + r.type());
         }
     }
 
-    private void alterBroker(Resource r, boolean incremental, boolean validateOnly) {
+    private CompletableFuture<Void> alterBroker(Resource r, boolean incremental, boolean validateOnly) {
         String entity = r.name() == null ? "" : r.name();
         if (!entity.isEmpty()) {
             checkIsThisNode(entity);
@@ -138,7 +152,7 @@ final class ConfigAlterations {
         }
         broker.validate(entity, next);
         if (validateOnly) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         Map<String, String> changes = new HashMap<>();
         next.forEach((k, v) -> {
@@ -151,9 +165,10 @@ final class ConfigAlterations {
                 changes.put(k, null);
             }
         });
-        if (!changes.isEmpty()) {
-            await(broker.store().alterBrokerConfigs(entity, changes));
+        if (changes.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
         }
+        return broker.store().alterBrokerConfigs(entity, changes).orTimeout(STORE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
 
     /** ConfigAdminManager.validateResourceNameIsCurrentNodeId. */
@@ -178,14 +193,15 @@ final class ConfigAlterations {
             case APPEND, SUBTRACT -> {
                 ConfigKey def = BrokerConfigDef.key(op.name());
                 String verb = op.operation() == APPEND ? "append" : "subtract";
-                if (def == null) {
+                if (def == null && BrokerConfigDef.kafkaType(op.name()) == null) {
                     throw new MetadataException(ErrorCode.INVALID_CONFIG, "Unknown config name: " + op.name());
                 }
-                if (def.type() != ConfigType.LIST) {
+                if (!BrokerConfigDef.isList(op.name())) {
                     throw new MetadataException(ErrorCode.INVALID_CONFIG, "Config value " + verb
                             + " is not allowed for config key: " + op.name());
                 }
-                String old = configs.getOrDefault(op.name(), def.defaultValue());
+                // A Kafka LIST key we only store starts from its stored value (we do not carry Kafka's default).
+                String old = configs.getOrDefault(op.name(), def == null ? null : def.defaultValue());
                 configs.put(op.name(), listOp(old, op));
             }
             default -> throw new MetadataException(ErrorCode.INVALID_REQUEST,
@@ -241,21 +257,18 @@ final class ConfigAlterations {
         return String.join(",", values);
     }
 
-    private static void await(java.util.concurrent.CompletableFuture<Void> change) {
-        try {
-            change.get(STORE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new MetadataException(ErrorCode.REQUEST_TIMED_OUT, "Timed out after " + STORE_TIMEOUT_MS
+    /** A failed or timed-out store write as the resource's outcome. */
+    private static Outcome storeFailure(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof TimeoutException) {
+            return new Outcome(ErrorCode.REQUEST_TIMED_OUT, "Timed out after " + STORE_TIMEOUT_MS
                     + " ms waiting for the dynamic configs to be stored.");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MetadataException(ErrorCode.REQUEST_TIMED_OUT, "Interrupted while storing the dynamic configs.");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof MetadataException m) {
-                throw m;
-            }
-            throw new MetadataException(ErrorCode.UNKNOWN_SERVER_ERROR, "Cannot store the dynamic configs: "
-                    + Objects.toString(e.getCause().getMessage(), e.getCause().toString()));
         }
+        if (cause instanceof MetadataException m) {
+            return new Outcome(m.error(), m.getMessage());
+        }
+        return new Outcome(ErrorCode.UNKNOWN_SERVER_ERROR, "Cannot store the dynamic configs: "
+                + Objects.toString(cause.getMessage(), cause.toString()));
     }
 }

@@ -16,12 +16,10 @@ import java.net.InetSocketAddress;
 @ChannelHandler.Sharable
 final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
     private final ConnectionQuotas quotas;
-    private final NetworkSettings settings;
     private final RateLimitedLog rejections;
 
-    ConnectionAcceptor(ConnectionQuotas quotas, NetworkSettings settings, RateLimitedLog rejections) {
+    ConnectionAcceptor(ConnectionQuotas quotas, RateLimitedLog rejections) {
         this.quotas = quotas;
-        this.settings = settings;
         this.rejections = rejections;
     }
 
@@ -36,14 +34,14 @@ final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
         switch (quotas.tryOpen(address)) {
             case OVER_IP_CAP -> {
                 rejections.info("per-ip-cap", "rejected connection from " + address.getHostAddress()
-                        + ": it already has the configured maximum of " + settings.maxConnectionsFor(address)
+                        + ": it already has the configured maximum of " + quotas.limits().maxConnectionsFor(address)
                         + " connections (max.connections.per.ip)");
                 child.unsafe().closeForcibly();
                 return;
             }
             case OVER_BROKER_CAP -> {
                 rejections.info("broker-cap", "rejected connection from " + address.getHostAddress() + ": "
-                        + settings.maxConnections() + " connections are open (max.connections)");
+                        + quotas.limits().maxConnections() + " connections are open (max.connections)");
                 child.unsafe().closeForcibly();
                 return;
             }
@@ -56,7 +54,7 @@ final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
             server.eventLoop().execute(() -> resumeAccepting(server));
         });
         if (quotas.atBrokerCap() && server.config().isAutoRead()) {
-            rejections.info("broker-cap-reached", "not accepting connections while " + settings.maxConnections()
+            rejections.info("broker-cap-reached", "not accepting connections while " + quotas.limits().maxConnections()
                     + " are open (max.connections)");
             server.config().setAutoRead(false);
         }

@@ -7,15 +7,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Open connections, counted broker-wide and per client address, against {@code max.connections},
- * {@code max.connections.per.ip} and its overrides (Kafka's ConnectionQuotas).
+ * {@code max.connections.per.ip} and its overrides (Kafka's ConnectionQuotas). The limits change live with the
+ * dynamic broker configs ({@link #updateLimits}); connections already open above a lowered limit stay open, as
+ * in Kafka, and only new ones are refused.
  */
 public final class ConnectionQuotas {
-    private final NetworkSettings settings;
+    private volatile NetworkSettings settings;
     private final AtomicInteger total = new AtomicInteger();
     private final ConcurrentMap<InetAddress, Integer> perIp = new ConcurrentHashMap<>();
 
     ConnectionQuotas(NetworkSettings settings) {
         this.settings = settings;
+    }
+
+    /** The limits in force now. */
+    public NetworkSettings limits() {
+        return settings;
+    }
+
+    /** New limits (max.connections, max.connections.per.ip and overrides) from the next connection on. */
+    public void updateLimits(NetworkSettings next) {
+        settings = next;
     }
 
     /** What became of a new connection. */

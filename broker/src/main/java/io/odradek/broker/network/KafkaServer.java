@@ -73,7 +73,7 @@ public final class KafkaServer implements AutoCloseable {
                     .group(boss, workers)
                     .channel(channelType)
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .handler(new ConnectionAcceptor(quotas, settings, connectionLog))
+                    .handler(new ConnectionAcceptor(quotas, connectionLog))
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     // Past the high mark the client is not reading its responses: its connection is muted.
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))

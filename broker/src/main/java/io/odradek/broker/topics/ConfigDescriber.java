@@ -26,7 +26,8 @@ import java.util.TreeMap;
  *     above.</li>
  * <li>Broker entries are read-only unless Kafka 4.4 can change the key dynamically; a key without a value (e.g.
  *     log.retention.ms when only the hours are set) is reported with a null value, as Kafka does. Sensitive keys
- *     (passwords, JAAS) are reported without values.</li>
+ *     (Kafka's PASSWORD keys, also behind a listener prefix, and keys neither Kafka nor Odradek defines, whose
+ *     values may be a plugin's secrets) are reported with a null value and is_sensitive, synonyms included.</li>
  * </ul>
  */
 public final class ConfigDescriber {
@@ -153,10 +154,9 @@ public final class ConfigDescriber {
         return def == null ? TYPE_UNKNOWN : typeId(def);
     }
 
-    /** Kafka's PASSWORD-typed keys, by name: their values are never shown. */
+    /** Kafka's maybeSensitive: PASSWORD keys and keys nobody defines; their values are never shown. */
     static boolean isSensitive(String key) {
-        return key.contains("password") || key.endsWith("jaas.config") || key.endsWith("secret")
-                || key.endsWith("ssl.keystore.key");
+        return BrokerConfigDef.isSensitive(key);
     }
 
     private static byte typeId(ConfigKey key) {

@@ -149,6 +149,8 @@ public final class TopicService implements AutoCloseable {
         LogManager logs = LogManager.open(settings.logDirs(), settings.logDefaults(),
                 topic -> image.get().topic(topic).map(TopicInfo::configs).orElse(Map.of()),
                 settings.retentionCheckIntervalMs(), settings.indexIdleUnmapMs(), Clock.systemUTC(), background);
+        // Topic overrides and dynamic defaults come with the first image: no deletion or cleaning before it.
+        logs.holdRetention();
         return new TopicService(settings, metadata, logs, image);
     }
 
@@ -568,6 +570,11 @@ public final class TopicService implements AutoCloseable {
      * New broker-wide topic defaults (dynamic broker configs changed): every log takes them under its topic's
      * overrides, so topics without an override follow the broker's value at once.
      */
+    /** Cluster mode: the first image's topic configs and dynamic defaults are in force; retention may run. */
+    public void releaseRetention() {
+        logs.releaseRetention();
+    }
+
     public void updateLogDefaults(LogConfig defaults) {
         logs.updateDefaults(defaults, t -> topic(t).map(TopicInfo::configs).orElse(Map.of()));
     }

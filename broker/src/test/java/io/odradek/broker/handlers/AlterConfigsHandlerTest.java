@@ -262,6 +262,35 @@ class AlterConfigsHandlerTest {
                 "segment.bytes=2000000 default=false");
     }
 
+    @Test
+    void kafkaKeysWeOnlyStoreAreCheckedAgainstKafkasTypes() {
+        Struct r = incremental(false, resource(BROKER, "", op("remote.log.reader.threads", 0, "lots")),
+                resource(BROKER, "1", op("leader.replication.throttled.rate", 0, "1.5")));
+
+        assertThat(outcomes(r)).containsExactly(
+                ":42:Invalid value lots for configuration remote.log.reader.threads: Not a number of type INT",
+                "1:42:Invalid value 1.5 for configuration leader.replication.throttled.rate: Not a number of type LONG");
+        assertThat(dynamic.clusterDefault()).isEmpty();
+        assertThat(dynamic.perBroker()).isEmpty();
+
+        assertThat(outcomes(incremental(false, resource(BROKER, "", op("remote.log.reader.threads", 0, "4"),
+                op("log.cleaner.io.max.bytes.per.second", 0, "1048576.5"))))).containsExactly(":0:null");
+        assertThat(dynamic.clusterDefault()).containsOnly(Map.entry("remote.log.reader.threads", "4"),
+                Map.entry("log.cleaner.io.max.bytes.per.second", "1048576.5"));
+    }
+
+    @Test
+    void appendAndSubtractWorkOnKafkaListKeysWeOnlyStore() {
+        assertThat(outcomes(incremental(false, resource(BROKER, "", op("metric.reporters", 2, "a.Reporter,b.Reporter")))))
+                .containsExactly(":0:null");
+        assertThat(outcomes(incremental(false, resource(BROKER, "", op("metric.reporters", 3, "a.Reporter")))))
+                .containsExactly(":0:null");
+        assertThat(dynamic.clusterDefault()).containsExactly(Map.entry("metric.reporters", "b.Reporter"));
+
+        assertThat(outcomes(incremental(false, resource(BROKER, "", op("remote.log.reader.threads", 2, "1")))))
+                .containsExactly(":40:Config value append is not allowed for config key: remote.log.reader.threads");
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private record Op(String name, int operation, String value) {

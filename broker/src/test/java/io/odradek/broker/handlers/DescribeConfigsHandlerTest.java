@@ -101,6 +101,30 @@ class DescribeConfigsHandlerTest {
     }
 
     @Test
+    void passwordsAndUnknownKeysAreDescribedWithoutTheirValues() {
+        fx.close();
+        fx = new AdminFixture(dir.resolve("secrets"), Map.of("ssl.truststore.certificates", "-----BEGIN CERT",
+                "listener.name.internal.ssl.keystore.password", "hunter2",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", "PlainLoginModule password=\"s3\";",
+                "delegation.token.secret.key", "tokensecret", "my.plugin.token", "abc",
+                "ssl.keystore.type", "PKCS12"));
+
+        Map<String, Struct> configs = byName(only(fx.call(fx.describeConfigs(), 4,
+                request(BROKER, "1", null).set(Request.INCLUDE_SYNONYMS, true))));
+
+        for (String key : List.of("ssl.truststore.certificates", "listener.name.internal.ssl.keystore.password",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", "delegation.token.secret.key",
+                "my.plugin.token")) {
+            assertThat(configs.get(key).get(DescribeConfigsResourceResult.VALUE)).as(key).isNull();
+            assertThat(configs.get(key).get(DescribeConfigsResourceResult.IS_SENSITIVE)).as(key).isTrue();
+            assertThat(synonyms(configs.get(key))).as(key).containsExactly(key + "=null@4");
+        }
+        assertThat(configs.get("ssl.keystore.type").get(DescribeConfigsResourceResult.VALUE)).isEqualTo("PKCS12");
+        assertThat(configs.get("ssl.keystore.type").get(DescribeConfigsResourceResult.IS_SENSITIVE)).isFalse();
+        assertThat(configs.get("log.segment.bytes").get(DescribeConfigsResourceResult.IS_SENSITIVE)).isFalse();
+    }
+
+    @Test
     void brokerResourceNamesOtherThanOurIdAreInvalid() {
         Struct req = request(BROKER, "2", null);
         req.add(Request.RESOURCES).set(DescribeConfigsResource.RESOURCE_TYPE, BROKER)

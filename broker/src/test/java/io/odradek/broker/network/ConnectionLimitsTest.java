@@ -130,6 +130,29 @@ class ConnectionLimitsTest {
     }
 
     @Test
+    void aDynamicPerIpCapAppliesToTheNextConnections() throws Exception {
+        start(Map.of());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + broker.port()))) {
+            admin.incrementalAlterConfigs(Map.of(
+                    new org.apache.kafka.common.config.ConfigResource(
+                            org.apache.kafka.common.config.ConfigResource.Type.BROKER, ""),
+                    List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
+                            new org.apache.kafka.clients.admin.ConfigEntry("max.connections.per.ip", "2"),
+                            org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+        }
+        awaitTrue(() -> broker.network().connections().open() == 0, "the admin connection closed");
+
+        RawClient first = connect();
+        RawClient second = connect();
+        RawClient third = connect();
+
+        assertThat(third.closedByBroker(5_000)).as("the third connection from 127.0.0.1").isTrue();
+        assertThat(first.apiVersions(1)).isZero();
+        assertThat(second.apiVersions(2)).isZero();
+        assertThat(broker.network().connections().limits().maxConnectionsPerIp()).isEqualTo(2);
+    }
+
+    @Test
     void perIpOverrideRaisesTheCapForThatAddress() throws Exception {
         start(Map.of("max.connections.per.ip", "1", "max.connections.per.ip.overrides", "localhost:5, 127.0.0.1:3"));
         List<RawClient> admitted = List.of(connect(), connect(), connect());

@@ -32,7 +32,9 @@ import java.util.List;
  * go only to unfenced brokers not shutting down (Kafka may add fenced followers); the cluster id and the
  * cluster-wide settings (unclean election default, producer-id block size: Kafka's controller takes them from
  * its own config) are the first registration's proposals, kept in the image, and later proposals are ignored
- * rather than refused; unclean election on
+ * rather than refused; a topic's unclean election setting is its override, else the image's dynamic cluster
+ * default, else those settings (never a node's own per-broker dynamic value, which Kafka's controller also reads:
+ * every node must compute the same image); unclean election on
  * an offline partition happens at once when allowed (Kafka waits for a periodic sweep); liveness (session
  * timeouts, DUPLICATE_BROKER_REGISTRATION) is the active controller's, outside this pure logic.
  * Results: RegisterBroker's value is the new broker epoch, AllocateProducerIds' the block's first id,

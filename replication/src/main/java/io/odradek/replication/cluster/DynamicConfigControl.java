@@ -28,6 +28,9 @@ final class DynamicConfigControl {
             next = next.withBrokerChanges(e.getKey(), e.getValue());
         }
         image.dynamicConfigs = next.withQuotaChanges(c.quotas());
+        // A cluster default enabling unclean election brings offline partitions back at once, as a topic
+        // override does (Kafka does it on its next sweep).
+        image.electUncleanWhereAllowed();
     }
 
     static void validateBrokerName(String name) {

@@ -1,5 +1,6 @@
 package io.odradek.replication.cluster;
 
+import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.DynamicConfigs;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -38,10 +39,31 @@ final class ImageBuilder {
         return b != null && !b.fenced() && !b.inControlledShutdown();
     }
 
-    /** The topic's {@code unclean.leader.election.enable}, or the image's cluster default when it has none. */
+    /**
+     * The topic's {@code unclean.leader.election.enable} as Kafka's ConfigurationControlManager resolves it: the
+     * topic override, else the dynamic cluster default (broker entity ""), else the image's settings (the static
+     * value the first controller proposed). Kafka also consults the controller node's own per-broker dynamic
+     * config before the cluster default; that depends on which node applies the command, and every node must
+     * compute the same image, so it is not consulted here.
+     */
     boolean uncleanAllowed(TopicImage topic) {
         String value = topic.configs().get(UNCLEAN_LEADER_ELECTION_ENABLE);
+        if (value == null) {
+            value = dynamicConfigs.broker(DynamicConfigStore.DEFAULT_BROKER).get(UNCLEAN_LEADER_ELECTION_ENABLE);
+        }
         return value == null ? settings.uncleanLeaderElectionEnable() : Boolean.parseBoolean(value.trim());
+    }
+
+    /** Elects a leader for every leaderless partition whose topic now allows unclean election. */
+    void electUncleanWhereAllowed() {
+        for (TopicImage topic : topics.values().toArray(new TopicImage[0])) {
+            if (uncleanAllowed(topic)) {
+                for (int p = 0; p < topic.partitions().size(); p++) {
+                    putPartition(topic, p,
+                            Elections.electIfLeaderless(topic.partitions().get(p), this::isEligible, true));
+                }
+            }
+        }
     }
 
     Optional<TopicImage> topicById(UUID id) {

@@ -5,17 +5,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 
 /**
  * The single-node store (no {@code process.roles}): {@link DynamicConfigs} in a {@link DynamicConfigFile} in the
  * {@code __cluster_metadata} dir beside the topic catalog. A change is written (and synced) before it becomes
  * visible, so what a client was told is stored survives a crash; a failed write changes nothing. Changes are
- * serialised; reads are a volatile snapshot.
+ * serialised on one daemon thread, {@value #THREAD_NAME}, which also runs the listeners: the write syncs the
+ * file and its directory, which must never happen on a network event loop, so the alter methods return at once
+ * and complete on that thread once the change is written and the listeners have run. Reads are a volatile
+ * snapshot.
  */
 public final class LocalDynamicConfigStore implements DynamicConfigStore {
     private static final System.Logger LOG = System.getLogger(LocalDynamicConfigStore.class.getName());
 
+    static final String THREAD_NAME = "odradek-dynamic-configs";
+
     private final DynamicConfigFile file;
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, THREAD_NAME);
+        t.setDaemon(true);
+        return t;
+    });
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile DynamicConfigs current;
 
@@ -58,20 +71,15 @@ public final class LocalDynamicConfigStore implements DynamicConfigStore {
         listeners.add(onChange);
     }
 
-    private CompletableFuture<Void> commit(java.util.function.Supplier<DynamicConfigs> change) {
-        try {
-            synchronized (this) {
-                DynamicConfigs next = change.get();
-                if (next.equals(current)) {
-                    return CompletableFuture.completedFuture(null);
-                }
-                file.save(next);
-                current = next;
+    private CompletableFuture<Void> commit(Supplier<DynamicConfigs> change) {
+        return CompletableFuture.runAsync(() -> {
+            DynamicConfigs next = change.get();
+            if (next.equals(current)) {
+                return;
             }
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        listeners.forEach(Runnable::run);
-        return CompletableFuture.completedFuture(null);
+            file.save(next);
+            current = next;
+            listeners.forEach(Runnable::run);
+        }, writer);
     }
 }

@@ -3,6 +3,7 @@ package io.odradek.replication.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
+import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
 import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
 import io.odradek.replication.cluster.ControllerCommand.ControlledShutdown;
 import io.odradek.replication.cluster.ControllerCommand.RegisterBroker;
@@ -101,6 +102,53 @@ class BrokerLifecycleTest {
             assertThat(c.partition("t", 0).leader()).isEqualTo(unclean ? 2 : -1);
             assertThat(c.partition("t", 0).isr()).containsExactly(unclean ? 2 : 1);
         }
+    }
+
+    @Test
+    void uncleanElectionByDynamicClusterDefaultOverridesTheStaticSettingButNotATopicOverride() {
+        for (String topicOverride : new String[] {null, "false"}) {
+            Cluster c = new Cluster(new ControllerSettings(false, 1000)).withBrokers(2);
+            c.createAssigned("t", List.of(List.of(1, 2)));
+            if (topicOverride != null) {
+                c.run(new AlterTopicConfigs("t", Map.of("unclean.leader.election.enable", topicOverride)));
+            }
+            Cluster.expectOk(c.run(new AlterDynamicConfigs(Map.of("", Map.of("unclean.leader.election.enable",
+                    "true")), Map.of())));
+            c.alterIsr(1, "t", 0, List.of(1));
+
+            c.fence(1);
+
+            assertThat(c.partition("t", 0).leader()).as("topic override %s", topicOverride)
+                    .isEqualTo(topicOverride == null ? 2 : -1);
+        }
+    }
+
+    @Test
+    void perBrokerDynamicUncleanSettingDoesNotDecideTheControllersElections() {
+        Cluster c = new Cluster(new ControllerSettings(false, 1000)).withBrokers(2);
+        c.createAssigned("t", List.of(List.of(1, 2)));
+        Cluster.expectOk(c.run(new AlterDynamicConfigs(Map.of("1", Map.of("unclean.leader.election.enable", "true"),
+                "2", Map.of("unclean.leader.election.enable", "true")), Map.of())));
+        c.alterIsr(1, "t", 0, List.of(1));
+
+        c.fence(1);
+
+        assertThat(c.partition("t", 0).leader()).isEqualTo(-1);
+    }
+
+    @Test
+    void enablingUncleanElectionAsADynamicClusterDefaultBringsOfflinePartitionsBack() {
+        Cluster c = new Cluster().withBrokers(2);
+        c.createAssigned("t", List.of(List.of(1, 2)));
+        c.alterIsr(1, "t", 0, List.of(1));
+        c.fence(1);
+        assertThat(c.partition("t", 0).leader()).isEqualTo(-1);
+
+        Cluster.expectOk(c.run(new AlterDynamicConfigs(Map.of("", Map.of("unclean.leader.election.enable", "true")),
+                Map.of())));
+
+        assertThat(c.partition("t", 0).leader()).isEqualTo(2);
+        assertThat(c.partition("t", 0).isr()).containsExactly(2);
     }
 
     @Test

@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,5 +58,19 @@ class LocalDynamicConfigStoreTest {
         assertThat(changes).hasValue(2);
         assertThat(store.snapshot().brokers()).isEmpty();
         assertThat(new LocalDynamicConfigStore(dir).brokerConfigs("1")).isEmpty();
+    }
+
+    @Test
+    void writesAndListenersRunOnTheConfigThreadNotTheCaller() throws Exception {
+        LocalDynamicConfigStore store = new LocalDynamicConfigStore(dir);
+        List<String> threads = new CopyOnWriteArrayList<>();
+        store.addListener(() -> threads.add(Thread.currentThread().getName()));
+
+        store.alterQuotas(Map.of(QuotaEntity.of(Map.of(QuotaEntity.CLIENT_ID, "app")),
+                Map.of("producer_byte_rate", 1024.0))).get();
+        store.alterBrokerConfigs("", Map.of("log.retention.ms", "1")).get();
+
+        assertThat(threads).containsExactly(LocalDynamicConfigStore.THREAD_NAME, LocalDynamicConfigStore.THREAD_NAME);
+        assertThat(new LocalDynamicConfigStore(dir).brokerConfigs("")).containsExactly(Map.entry("log.retention.ms", "1"));
     }
 }
