@@ -142,6 +142,13 @@ final class ClientQuotaManager {
     }
 
     private Resolved resolve(String user, String clientId) {
+        // A request header's client id is a nullable string; Kafka's quotas measure a missing one as "".
+        if (clientId == null) {
+            clientId = "";
+        }
+        if (user == null) {
+            user = "";
+        }
         Client client = new Client(user, clientId);
         Resolved r = resolved.get(client);
         if (r == null) {
