@@ -43,7 +43,8 @@ final class ClientQuotaManager {
     private record Client(String user, String clientId) {
     }
 
-    private record Resolved(Tags tags, double limit) {
+    /** A client's rate and quota as worked out from {@code snapshot}. */
+    private record Resolved(Snapshot snapshot, Tags tags, double limit) {
     }
 
     /** The configured quotas of this kind (user / client-id entities only) and which levels they use. */
@@ -150,15 +151,15 @@ final class ClientQuotaManager {
             user = "";
         }
         Client client = new Client(user, clientId);
+        Snapshot s = snapshot;
         Resolved r = resolved.get(client);
-        if (r == null) {
-            Snapshot s = snapshot;
+        // What another thread cached is used only if worked out from the quotas in force now: a lookup that
+        // raced a change may cache an answer from the quotas before it, even after update() cleared the cache.
+        if (r == null || r.snapshot != s) {
             Tags tags = tags(s, user, clientId);
             Double limit = limit(s, tags);
-            r = new Resolved(tags, limit == null ? Double.MAX_VALUE : limit);
-            if (s == snapshot) { // not cached across a quota change made meanwhile
-                resolved.put(client, r);
-            }
+            r = new Resolved(s, tags, limit == null ? Double.MAX_VALUE : limit);
+            resolved.put(client, r);
         }
         return r;
     }

@@ -31,9 +31,18 @@ public final class ClientQuotas {
     /** Quotas that follow a store: read now and again on every change it reports. */
     public static ClientQuotas following(DynamicConfigStore store, QuotaWindows windows) {
         ClientQuotas quotas = new ClientQuotas(windows);
-        store.addListener(() -> quotas.update(store.quotas()));
-        quotas.update(store.quotas());
+        store.addListener(() -> quotas.reload(store));
+        quotas.reload(store);
         return quotas;
+    }
+
+    /**
+     * Applies the store's quotas as they are now. Read under the lock: two listeners running at once (two
+     * changes made on different threads) apply one after the other, each reading what is then the newest
+     * state, so an older read can never be applied after a newer one.
+     */
+    private synchronized void reload(DynamicConfigStore store) {
+        update(store.quotas());
     }
 
     public QuotaWindows windows() {
