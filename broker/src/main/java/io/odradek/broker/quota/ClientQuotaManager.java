@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code /config/clients/<default>}</li>
  * </ol>
  * Nothing is measured while no quota of this kind exists. A value recorded over the limit gives the time
- * it takes the rate to come back to it (Kafka's throttle time). Rates nobody used for an hour are dropped.
+ * it takes the rate to come back to it (Kafka's throttle time). Rates nobody used for an hour are dropped,
+ * and every rate when the last quota of this kind is removed. A request without a client id (a null string
+ * in its header) is measured as client id "", as Kafka does: no client-id quota applies to it.
  * Thread-safe: quota changes swap an immutable snapshot; rates lock themselves.
  */
 final class ClientQuotaManager {
@@ -84,6 +86,12 @@ final class ClientQuotaManager {
         }
         snapshot = new Snapshot(Map.copyOf(mine), levels);
         resolved.clear();
+        if (levels == NO_QUOTAS) {
+            // Nothing is measured, nor swept, without a quota: rates kept now would stay for good (a client
+            // that sprayed client ids while a quota existed would leave one per id). A quota set later
+            // starts every client afresh.
+            rates.clear();
+        }
     }
 
     /** Whether any quota of this kind is configured (Kafka records nothing otherwise). */
@@ -99,7 +107,6 @@ final class ClientQuotaManager {
         Resolved r = resolve(user, clientId);
         SampledRate rate = rates.computeIfAbsent(r.tags, t -> new SampledRate(windows));
         rate.record(value, nowMs);
-        sweep(nowMs);
         double measured = rate.measure(nowMs);
         if (measured <= r.limit) {
             return 0;
@@ -135,6 +142,11 @@ final class ClientQuotaManager {
     /** The quota that applies to this client, or {@link Double#MAX_VALUE} when none does. */
     double quotaLimit(String user, String clientId) {
         return resolve(user, clientId).limit;
+    }
+
+    /** How many rates are kept (for tests and metrics). */
+    int rateCount() {
+        return rates.size();
     }
 
     /** The rate this client shares (for tests and metrics). */
@@ -238,8 +250,12 @@ final class ClientQuotaManager {
         return new QuotaEntity(parts);
     }
 
-    /** Drops rates unused for an hour (Kafka expires its quota sensors the same way), once a minute at most. */
-    private void sweep(long nowMs) {
+    /**
+     * Drops rates unused for an hour (Kafka expires its quota sensors the same way), once a minute at most.
+     * Called on every value recorded of any kind ({@link ClientQuotas}), so a rate expires even if nothing
+     * is recorded of its own kind any more.
+     */
+    void sweep(long nowMs) {
         if (nowMs - lastSweepMs < SWEEP_INTERVAL_MS) {
             return;
         }

@@ -76,7 +76,14 @@ public final class ClientQuotas {
     /** Records a value for a client and returns its throttle time in ms (0: within its quota or none). */
     public int recordAndGetThrottleMs(QuotaKind kind, String user, String clientId, double value, long nowMs) {
         ClientQuotaManager m = managers.get(kind);
-        return m.enabled() ? m.recordAndGetThrottleMs(user, clientId, value, nowMs) : 0;
+        if (!m.enabled()) {
+            return 0;
+        }
+        int throttleMs = m.recordAndGetThrottleMs(user, clientId, value, nowMs);
+        for (ClientQuotaManager each : managers.values()) {
+            each.sweep(nowMs); // at most once a minute each: rates of a kind nobody records any more expire too
+        }
+        return throttleMs;
     }
 
     /** Takes back a recorded value whose response was not sent (a throttled fetch answered empty). */

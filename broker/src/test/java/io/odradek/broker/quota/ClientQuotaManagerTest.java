@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -158,6 +159,41 @@ class ClientQuotaManagerTest {
         client("app", 100);
         // 2000 bytes in a 1 s window against 100 B/s: (2000 - 100) / 100 * 1000 ms.
         assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 10)).isEqualTo(19_000);
+    }
+
+    @Test
+    void clientIdsSprayedWhileAQuotaExistedLeaveNothingMeasuredOnceEveryQuotaIsRemoved() {
+        client("app", 1000);
+        for (int i = 0; i < 1000; i++) {
+            quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "spray-" + i, 100, i);
+        }
+        ClientQuotaManager m = quotas.manager(QuotaKind.PRODUCE);
+        assertThat(m.rateCount()).isEqualTo(1000);
+        configured.clear();
+        quotas.update(configured);
+        assertThat(m.rateCount()).isZero();
+        // A quota set again starts from nothing measured.
+        client("app", 1000);
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 2000)).isZero();
+        assertThat(m.rateCount()).isEqualTo(1);
+    }
+
+    @Test
+    void ratesUnusedForAnHourExpireEvenIfNothingOfTheirKindIsRecordedAgain() {
+        client("app", 1000);
+        set(null, "app", false, true, "request_percentage", 50);
+        for (int i = 0; i < 100; i++) {
+            quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "spray-" + i, 100, 0);
+        }
+        ClientQuotaManager produce = quotas.manager(QuotaKind.PRODUCE);
+        assertThat(produce.rateCount()).isEqualTo(100);
+        long anHourLater = TimeUnit.HOURS.toMillis(1) + TimeUnit.MINUTES.toMillis(1) + 1;
+        quotas.recordAndGetThrottleMs(QuotaKind.REQUEST, "ANONYMOUS", "app", 1, anHourLater - 120_000);
+        assertThat(produce.rateCount()).as("not yet an hour unused").isEqualTo(100);
+        // Only request time is recorded from now on (fetches, metadata): the produce rates still expire.
+        quotas.recordAndGetThrottleMs(QuotaKind.REQUEST, "ANONYMOUS", "app", 1, anHourLater);
+        assertThat(produce.rateCount()).isZero();
+        assertThat(quotas.manager(QuotaKind.REQUEST).rateCount()).isEqualTo(1);
     }
 
     @Test
