@@ -2,6 +2,7 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.quota.IpEntityLookups;
 import io.odradek.broker.quota.QuotaConfigRules;
 import io.odradek.broker.quota.QuotaConfigRules.Rejection;
 import io.odradek.replication.config.DynamicConfigStore;
@@ -18,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * AlterClientQuotas (key 49), versions 0-1 (v1 flexible), what {@code kafka-configs --alter
@@ -36,8 +39,10 @@ import java.util.concurrent.CompletableFuture;
  * The accepted entities' changes are written to the {@link DynamicConfigStore} in one change (values equal to
  * the stored ones are left alone), so an entity's quotas change all together or not at all; validate_only
  * checks without writing. A failed write is every accepted entity's error. Changed quotas apply to the
- * next request (the quota managers follow the store). A request naming an ip entity by host name is checked
- * off the event loop, since that resolves the name.
+ * next request (the quota managers follow the store). A request naming an ip entity by anything but a
+ * dotted-quad IPv4 address is checked on {@link IpEntityLookups}' few threads, since that may resolve the name
+ * (Kafka accepts host names that resolve); if too many such checks already wait, every entry is answered
+ * UNKNOWN_SERVER_ERROR and nothing changes (Odradek only).
  */
 public final class AlterClientQuotasHandler implements ApiHandler {
     private final DynamicConfigStore store;
@@ -69,10 +74,36 @@ public final class AlterClientQuotasHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
-        boolean namesIp = request.get(AlterClientQuotasApi.Request.ENTRIES).stream()
+        boolean mayLookUp = request.get(AlterClientQuotasApi.Request.ENTRIES).stream()
                 .flatMap(e -> e.get(EntryData.ENTITY).stream())
-                .anyMatch(e -> QuotaEntity.IP.equals(e.get(EntryData.EntityData.ENTITY_TYPE)));
-        return namesIp ? CompletableFuture.supplyAsync(() -> alter(request)).thenCompose(f -> f) : alter(request);
+                .anyMatch(e -> QuotaEntity.IP.equals(e.get(EntryData.EntityData.ENTITY_TYPE))
+                        && e.get(EntryData.EntityData.ENTITY_NAME) != null
+                        && !IpEntityLookups.isIpv4Literal(e.get(EntryData.EntityData.ENTITY_NAME)));
+        if (!mayLookUp) {
+            return alter(request);
+        }
+        return IpEntityLookups.supply(() -> alter(request)).thenCompose(f -> f).exceptionally(failure -> {
+            if (failure instanceof CompletionException && failure.getCause() != null) {
+                failure = failure.getCause();
+            }
+            if (!(failure instanceof RejectedExecutionException)) {
+                throw failure instanceof RuntimeException r ? r : new CompletionException(failure);
+            }
+            return lookupsBusy(request);
+        });
+    }
+
+    /** Every entry refused, nothing changed: too many ip entity names already wait for their lookup. */
+    private static Struct lookupsBusy(Struct request) {
+        Map<Map<String, String>, Outcome> outcomes = new LinkedHashMap<>();
+        Rejection busy = new Rejection(ErrorCode.UNKNOWN_SERVER_ERROR,
+                "Too many ip entity names are waiting to be resolved; nothing was changed, try again later.");
+        for (Struct entry : request.get(AlterClientQuotasApi.Request.ENTRIES)) {
+            Outcome o = new Outcome(entry.get(EntryData.ENTITY));
+            o.reject(busy);
+            outcomes.put(Map.of("#", Integer.toString(outcomes.size())), o); // every entry answered
+        }
+        return response(outcomes);
     }
 
     private CompletableFuture<Struct> alter(Struct request) {
