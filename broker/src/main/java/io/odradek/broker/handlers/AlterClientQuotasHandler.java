@@ -32,9 +32,14 @@ import java.util.concurrent.RejectedExecutionException;
  * <li>each op: a key the entity type allows ({@code producer_byte_rate}, {@code consumer_byte_rate} as whole
  *     numbers; {@code request_percentage}, {@code controller_mutation_rate}; for ip
  *     {@code connection_creation_rate} as a whole number), finite, above zero; remove ignores the value;</li>
- * <li>a key twice for one entity, or the same entity twice: INVALID_REQUEST "Ignoring duplicate entity ..."
- *     (Kafka reports the duplicate key that way too); as in Kafka, the first entry's accepted changes still
- *     apply though its answer is that error.</li>
+ * <li>a key twice for one entity, or the same entity twice: INVALID_REQUEST "Ignoring duplicate entity
+ *     ClientQuotaEntity(entries={...})". Kafka 4.4 reports the duplicate key that way too: its controller
+ *     first records "Duplicate quota key K not updating quota for this entity E", then overwrites it with
+ *     that message (ClientQuotaControlManager.alterClientQuotas). As in Kafka, the first entry's accepted
+ *     changes still apply though its answer is that error.</li>
+ * <li>an entity type named twice within one entity: its last name is kept, no error, and the answer names
+ *     the entity so (Kafka builds the entity as a map before checking it, so its controller's "duplicate
+ *     entity entry" check never fires).</li>
  * </ul>
  * The accepted entities' changes are written to the {@link DynamicConfigStore} in one change (values equal to
  * the stored ones are left alone), so an entity's quotas change all together or not at all; validate_only
@@ -196,10 +201,16 @@ public final class AlterClientQuotasHandler implements ApiHandler {
             Struct entry = response.add(Response.ENTRIES)
                     .set(Response.EntryData.ERROR_CODE, o.error.code())
                     .set(Response.EntryData.ERROR_MESSAGE, o.message);
+            // The entity as Kafka answers it: the map it was checked as (built as Kafka builds it, so in its
+            // order), each type once with its last name.
+            Map<String, String> entity = new HashMap<>(o.entityData.size());
             for (Struct e : o.entityData) {
+                entity.put(e.get(EntryData.EntityData.ENTITY_TYPE), e.get(EntryData.EntityData.ENTITY_NAME));
+            }
+            for (Map.Entry<String, String> e : entity.entrySet()) {
                 entry.add(Response.EntryData.ENTITY)
-                        .set(Response.EntryData.EntityData.ENTITY_TYPE, e.get(EntryData.EntityData.ENTITY_TYPE))
-                        .set(Response.EntryData.EntityData.ENTITY_NAME, e.get(EntryData.EntityData.ENTITY_NAME));
+                        .set(Response.EntryData.EntityData.ENTITY_TYPE, e.getKey())
+                        .set(Response.EntryData.EntityData.ENTITY_NAME, e.getValue());
             }
         }
         return response;

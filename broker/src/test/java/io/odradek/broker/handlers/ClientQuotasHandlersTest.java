@@ -288,6 +288,20 @@ class ClientQuotasHandlersTest {
     }
 
     @Test
+    void anEntityTypeNamedTwiceKeepsItsLastNameAndIsAnsweredAsApplied() {
+        // Kafka 4.4 builds each entity as a map before checking it (AlterClientQuotasRequest.entries), so the
+        // last name wins without an error; its controller's "duplicate entity entry" check never sees this.
+        Struct e = alterOne(entity("client-id", "first", "user", "alice", "client-id", "second"),
+                "producer_byte_rate", 5.0);
+        assertThat(e.get(AlterClientQuotasApi.Response.EntryData.ERROR_CODE)).isZero();
+        assertThat(e.get(AlterClientQuotasApi.Response.EntryData.ENTITY)).extracting(
+                p -> p.get(AlterClientQuotasApi.Response.EntryData.EntityData.ENTITY_TYPE),
+                p -> p.get(AlterClientQuotasApi.Response.EntryData.EntityData.ENTITY_NAME)).containsExactlyInAnyOrder(
+                tuple("client-id", "second"), tuple("user", "alice"));
+        assertThat(store.quotas()).containsOnlyKeys(quotaEntity("client-id", "second", "user", "alice"));
+    }
+
+    @Test
     void aFailedWriteIsTheErrorOfEveryAcceptedEntity() {
         store.failNext = new MetadataException(ErrorCode.NOT_CONTROLLER, "no quorum");
         Struct e = alterOne(entity("client-id", "app"), "producer_byte_rate", 100.0);
