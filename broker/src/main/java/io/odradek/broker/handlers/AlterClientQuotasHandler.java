@@ -2,6 +2,7 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.quota.IpEntityLookups;
 import io.odradek.broker.quota.QuotaConfigRules;
 import io.odradek.broker.quota.QuotaConfigRules.Rejection;
 import io.odradek.replication.config.DynamicConfigStore;
@@ -18,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * AlterClientQuotas (key 49), versions 0-1 (v1 flexible), what {@code kafka-configs --alter
@@ -29,16 +32,23 @@ import java.util.concurrent.CompletableFuture;
  * <li>each op: a key the entity type allows ({@code producer_byte_rate}, {@code consumer_byte_rate} as whole
  *     numbers; {@code request_percentage}, {@code controller_mutation_rate}; for ip
  *     {@code connection_creation_rate} as a whole number), finite, above zero; remove ignores the value;</li>
- * <li>a key twice for one entity, or the same entity twice: INVALID_REQUEST "Ignoring duplicate entity ..."
- *     (Kafka reports the duplicate key that way too); as in Kafka, the first entry's accepted changes still
- *     apply though its answer is that error.</li>
+ * <li>a key twice for one entity, or the same entity twice: INVALID_REQUEST "Ignoring duplicate entity
+ *     ClientQuotaEntity(entries={...})". Kafka 4.4 reports the duplicate key that way too: its controller
+ *     first records "Duplicate quota key K not updating quota for this entity E", then overwrites it with
+ *     that message (ClientQuotaControlManager.alterClientQuotas). As in Kafka, the first entry's accepted
+ *     changes still apply though its answer is that error.</li>
+ * <li>an entity type named twice within one entity: its last name is kept, no error, and the answer names
+ *     the entity so (Kafka builds the entity as a map before checking it, so its controller's "duplicate
+ *     entity entry" check never fires).</li>
  * </ul>
  * The accepted entities' changes are written to the {@link DynamicConfigStore} in one change (values equal to
  * the stored ones are left alone), so an entity's quotas change all together or not at all; validate_only
  * checks without writing. A failed write is every accepted entity's error. Changed quotas apply to the
- * next request (the quota managers follow the store). A request naming an ip entity by host name is checked
- * off the event loop, since that resolves the name; the store writes (and syncs) on its own thread and the
- * answer follows its future, so the event loop never waits for a disk.
+ * next request (the quota managers follow the store). A request naming an ip entity by anything but a
+ * dotted-quad IPv4 address is checked on {@link IpEntityLookups}' few threads, since that may resolve the name
+ * (Kafka accepts host names that resolve); if too many such checks already wait, every entry is answered
+ * UNKNOWN_SERVER_ERROR and nothing changes (Odradek only). The store writes (and syncs) on its own thread and
+ * the answer follows its future, so the event loop never waits for a disk.
  * <p>Bound (Odradek only; Kafka has none): a request with more than {@value #MAX_ENTRIES} entries is refused
  * whole, every entry answered INVALID_REQUEST and nothing changed, so one request cannot make the broker
  * resolve, check and rewrite an unbounded number of entities.
@@ -80,10 +90,36 @@ public final class AlterClientQuotasHandler implements ApiHandler {
         if (entries.size() > MAX_ENTRIES) {
             return CompletableFuture.completedFuture(tooMany(entries));
         }
-        boolean namesIp = request.get(AlterClientQuotasApi.Request.ENTRIES).stream()
+        boolean mayLookUp = entries.stream()
                 .flatMap(e -> e.get(EntryData.ENTITY).stream())
-                .anyMatch(e -> QuotaEntity.IP.equals(e.get(EntryData.EntityData.ENTITY_TYPE)));
-        return namesIp ? CompletableFuture.supplyAsync(() -> alter(request)).thenCompose(f -> f) : alter(request);
+                .anyMatch(e -> QuotaEntity.IP.equals(e.get(EntryData.EntityData.ENTITY_TYPE))
+                        && e.get(EntryData.EntityData.ENTITY_NAME) != null
+                        && !IpEntityLookups.isIpv4Literal(e.get(EntryData.EntityData.ENTITY_NAME)));
+        if (!mayLookUp) {
+            return alter(request);
+        }
+        return IpEntityLookups.supply(() -> alter(request)).thenCompose(f -> f).exceptionally(failure -> {
+            if (failure instanceof CompletionException && failure.getCause() != null) {
+                failure = failure.getCause();
+            }
+            if (!(failure instanceof RejectedExecutionException)) {
+                throw failure instanceof RuntimeException r ? r : new CompletionException(failure);
+            }
+            return lookupsBusy(request);
+        });
+    }
+
+    /** Every entry refused, nothing changed: too many ip entity names already wait for their lookup. */
+    private static Struct lookupsBusy(Struct request) {
+        Map<Map<String, String>, Outcome> outcomes = new LinkedHashMap<>();
+        Rejection busy = new Rejection(ErrorCode.UNKNOWN_SERVER_ERROR,
+                "Too many ip entity names are waiting to be resolved; nothing was changed, try again later.");
+        for (Struct entry : request.get(AlterClientQuotasApi.Request.ENTRIES)) {
+            Outcome o = new Outcome(entry.get(EntryData.ENTITY));
+            o.reject(busy);
+            outcomes.put(Map.of("#", Integer.toString(outcomes.size())), o); // every entry answered
+        }
+        return response(outcomes);
     }
 
     private CompletableFuture<Struct> alter(Struct request) {
@@ -188,10 +224,16 @@ public final class AlterClientQuotasHandler implements ApiHandler {
             Struct entry = response.add(Response.ENTRIES)
                     .set(Response.EntryData.ERROR_CODE, o.error.code())
                     .set(Response.EntryData.ERROR_MESSAGE, o.message);
+            // The entity as Kafka answers it: the map it was checked as (built as Kafka builds it, so in its
+            // order), each type once with its last name.
+            Map<String, String> entity = new HashMap<>(o.entityData.size());
             for (Struct e : o.entityData) {
+                entity.put(e.get(EntryData.EntityData.ENTITY_TYPE), e.get(EntryData.EntityData.ENTITY_NAME));
+            }
+            for (Map.Entry<String, String> e : entity.entrySet()) {
                 entry.add(Response.EntryData.ENTITY)
-                        .set(Response.EntryData.EntityData.ENTITY_TYPE, e.get(EntryData.EntityData.ENTITY_TYPE))
-                        .set(Response.EntryData.EntityData.ENTITY_NAME, e.get(EntryData.EntityData.ENTITY_NAME));
+                        .set(Response.EntryData.EntityData.ENTITY_TYPE, e.getKey())
+                        .set(Response.EntryData.EntityData.ENTITY_NAME, e.getValue());
             }
         }
         return response;

@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code /config/clients/<default>}</li>
  * </ol>
  * Nothing is measured while no quota of this kind exists. A value recorded over the limit gives the time
- * it takes the rate to come back to it (Kafka's throttle time). Rates nobody used for an hour are dropped.
+ * it takes the rate to come back to it (Kafka's throttle time). Rates nobody used for an hour are dropped,
+ * and every rate when the last quota of this kind is removed. A request without a client id (a null string
+ * in its header) is measured as client id "", as Kafka does: no client-id quota applies to it.
  * Thread-safe: quota changes swap an immutable snapshot; rates lock themselves.
  */
 final class ClientQuotaManager {
@@ -43,7 +45,8 @@ final class ClientQuotaManager {
     private record Client(String user, String clientId) {
     }
 
-    private record Resolved(Tags tags, double limit) {
+    /** A client's rate and quota as worked out from {@code snapshot}. */
+    private record Resolved(Snapshot snapshot, Tags tags, double limit) {
     }
 
     /** The configured quotas of this kind (user / client-id entities only) and which levels they use. */
@@ -83,6 +86,12 @@ final class ClientQuotaManager {
         }
         snapshot = new Snapshot(Map.copyOf(mine), levels);
         resolved.clear();
+        if (levels == NO_QUOTAS) {
+            // Nothing is measured, nor swept, without a quota: rates kept now would stay for good (a client
+            // that sprayed client ids while a quota existed would leave one per id). A quota set later
+            // starts every client afresh.
+            rates.clear();
+        }
     }
 
     /** Whether any quota of this kind is configured (Kafka records nothing otherwise). */
@@ -98,7 +107,6 @@ final class ClientQuotaManager {
         Resolved r = resolve(user, clientId);
         SampledRate rate = rates.computeIfAbsent(r.tags, t -> new SampledRate(windows));
         rate.record(value, nowMs);
-        sweep(nowMs);
         double measured = rate.measure(nowMs);
         if (measured <= r.limit) {
             return 0;
@@ -136,22 +144,34 @@ final class ClientQuotaManager {
         return resolve(user, clientId).limit;
     }
 
+    /** How many rates are kept (for tests and metrics). */
+    int rateCount() {
+        return rates.size();
+    }
+
     /** The rate this client shares (for tests and metrics). */
     Tags tagsOf(String user, String clientId) {
         return resolve(user, clientId).tags;
     }
 
     private Resolved resolve(String user, String clientId) {
+        // A request header's client id is a nullable string; Kafka's quotas measure a missing one as "".
+        if (clientId == null) {
+            clientId = "";
+        }
+        if (user == null) {
+            user = "";
+        }
         Client client = new Client(user, clientId);
+        Snapshot s = snapshot;
         Resolved r = resolved.get(client);
-        if (r == null) {
-            Snapshot s = snapshot;
+        // What another thread cached is used only if worked out from the quotas in force now: a lookup that
+        // raced a change may cache an answer from the quotas before it, even after update() cleared the cache.
+        if (r == null || r.snapshot != s) {
             Tags tags = tags(s, user, clientId);
             Double limit = limit(s, tags);
-            r = new Resolved(tags, limit == null ? Double.MAX_VALUE : limit);
-            if (s == snapshot) { // not cached across a quota change made meanwhile
-                resolved.put(client, r);
-            }
+            r = new Resolved(s, tags, limit == null ? Double.MAX_VALUE : limit);
+            resolved.put(client, r);
         }
         return r;
     }
@@ -230,8 +250,12 @@ final class ClientQuotaManager {
         return new QuotaEntity(parts);
     }
 
-    /** Drops rates unused for an hour (Kafka expires its quota sensors the same way), once a minute at most. */
-    private void sweep(long nowMs) {
+    /**
+     * Drops rates unused for an hour (Kafka expires its quota sensors the same way), once a minute at most.
+     * Called on every value recorded of any kind ({@link ClientQuotas}), so a rate expires even if nothing
+     * is recorded of its own kind any more.
+     */
+    void sweep(long nowMs) {
         if (nowMs - lastSweepMs < SWEEP_INTERVAL_MS) {
             return;
         }

@@ -31,9 +31,18 @@ public final class ClientQuotas {
     /** Quotas that follow a store: read now and again on every change it reports. */
     public static ClientQuotas following(DynamicConfigStore store, QuotaWindows windows) {
         ClientQuotas quotas = new ClientQuotas(windows);
-        store.addListener(() -> quotas.update(store.quotas()));
-        quotas.update(store.quotas());
+        store.addListener(() -> quotas.reload(store));
+        quotas.reload(store);
         return quotas;
+    }
+
+    /**
+     * Applies the store's quotas as they are now. Read under the lock: two listeners running at once (two
+     * changes made on different threads) apply one after the other, each reading what is then the newest
+     * state, so an older read can never be applied after a newer one.
+     */
+    private synchronized void reload(DynamicConfigStore store) {
+        update(store.quotas());
     }
 
     public QuotaWindows windows() {
@@ -67,7 +76,14 @@ public final class ClientQuotas {
     /** Records a value for a client and returns its throttle time in ms (0: within its quota or none). */
     public int recordAndGetThrottleMs(QuotaKind kind, String user, String clientId, double value, long nowMs) {
         ClientQuotaManager m = managers.get(kind);
-        return m.enabled() ? m.recordAndGetThrottleMs(user, clientId, value, nowMs) : 0;
+        if (!m.enabled()) {
+            return 0;
+        }
+        int throttleMs = m.recordAndGetThrottleMs(user, clientId, value, nowMs);
+        for (ClientQuotaManager each : managers.values()) {
+            each.sweep(nowMs); // at most once a minute each: rates of a kind nobody records any more expire too
+        }
+        return throttleMs;
     }
 
     /** Takes back a recorded value whose response was not sent (a throttled fetch answered empty). */

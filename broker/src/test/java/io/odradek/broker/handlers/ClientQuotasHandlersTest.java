@@ -7,6 +7,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.quota.IpEntityLookups;
 import io.odradek.broker.quota.TestQuotaStore;
 import io.odradek.replication.config.QuotaEntity;
 import io.odradek.replication.metadata.MetadataException;
@@ -23,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -224,6 +227,78 @@ class ClientQuotasHandlersTest {
                 tuple((short) 0, null),
                 tuple(ErrorCode.INVALID_REQUEST.code(), "producer_byte_rate cannot be a fractional value."));
         assertThat(store.quotas()).containsOnlyKeys(quotaEntity("client-id", "ok"));
+    }
+
+    @Test
+    void anIpEntityNamedByAHostNameIsResolvedOnTheLookupThreadsNotTheSharedPool() {
+        Struct e = alterOne(entity("ip", "localhost"), "connection_creation_rate", 5.0);
+        assertThat(e.get(AlterClientQuotasApi.Response.EntryData.ERROR_CODE)).isZero();
+        assertThat(store.quotas()).containsEntry(quotaEntity("ip", "localhost"), Map.of("connection_creation_rate", 5.0));
+        assertThat(store.lastAlterThread).startsWith("odradek-ip-entity-lookup-");
+    }
+
+    @Test
+    void whileTooManyIpLookupsWaitARequestNeedingOneIsRefusedAtOnceAndChangesNothing() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<CompletableFuture<Boolean>> stuck = new ArrayList<>();
+        try {
+            CompletableFuture<Boolean> last;
+            do { // slow lookups: every lookup thread busy and the queue full
+                last = IpEntityLookups.supply(() -> awaitQuietly(release));
+                stuck.add(last);
+            } while (!last.isCompletedExceptionally());
+            Struct request = alterRequest(false);
+            entry(request, entity("ip", "localhost"), "connection_creation_rate", 5.0);
+            entry(request, entity("client-id", "app"), "producer_byte_rate", 100.0);
+            Struct r = call(alter, 1, request);
+            String message = "Too many ip entity names are waiting to be resolved; nothing was changed, try again later.";
+            assertThat(r.get(AlterClientQuotasApi.Response.ENTRIES)).extracting(
+                    e -> e.get(AlterClientQuotasApi.Response.EntryData.ERROR_CODE),
+                    e -> e.get(AlterClientQuotasApi.Response.EntryData.ERROR_MESSAGE)).containsExactly(
+                    tuple(ErrorCode.UNKNOWN_SERVER_ERROR.code(), message),
+                    tuple(ErrorCode.UNKNOWN_SERVER_ERROR.code(), message));
+            assertThat(store.quotas()).isEmpty();
+        } finally {
+            release.countDown();
+        }
+        for (CompletableFuture<Boolean> f : stuck.subList(0, stuck.size() - 1)) {
+            assertThat(f.get(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    private static boolean awaitQuietly(CountDownLatch latch) {
+        try {
+            return latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Test
+    void anIpEntityNamedByAnIpv4AddressIsCheckedWithoutALookup() {
+        Struct e = alterOne(entity("ip", "10.0.0.1"), "connection_creation_rate", 5.0);
+        assertThat(e.get(AlterClientQuotasApi.Response.EntryData.ERROR_CODE)).isZero();
+        assertThat(store.lastAlterThread).isEqualTo(Thread.currentThread().getName());
+        assertThat(IpEntityLookups.isIpv4Literal("192.168.0.255")).isTrue();
+        assertThat(IpEntityLookups.isIpv4Literal("256.1.1.1")).isFalse(); // getByName would look that up
+        assertThat(IpEntityLookups.isIpv4Literal("10.1")).isFalse();
+        assertThat(IpEntityLookups.isIpv4Literal("::1")).isFalse();
+        assertThat(IpEntityLookups.isIpv4Literal("1.2.3.4.example")).isFalse();
+    }
+
+    @Test
+    void anEntityTypeNamedTwiceKeepsItsLastNameAndIsAnsweredAsApplied() {
+        // Kafka 4.4 builds each entity as a map before checking it (AlterClientQuotasRequest.entries), so the
+        // last name wins without an error; its controller's "duplicate entity entry" check never sees this.
+        Struct e = alterOne(entity("client-id", "first", "user", "alice", "client-id", "second"),
+                "producer_byte_rate", 5.0);
+        assertThat(e.get(AlterClientQuotasApi.Response.EntryData.ERROR_CODE)).isZero();
+        assertThat(e.get(AlterClientQuotasApi.Response.EntryData.ENTITY)).extracting(
+                p -> p.get(AlterClientQuotasApi.Response.EntryData.EntityData.ENTITY_TYPE),
+                p -> p.get(AlterClientQuotasApi.Response.EntryData.EntityData.ENTITY_NAME)).containsExactlyInAnyOrder(
+                tuple("client-id", "second"), tuple("user", "alice"));
+        assertThat(store.quotas()).containsOnlyKeys(quotaEntity("client-id", "second", "user", "alice"));
     }
 
     @Test

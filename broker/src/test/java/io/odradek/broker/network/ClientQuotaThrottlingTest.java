@@ -15,6 +15,7 @@ import io.odradek.broker.api.BrokerFeatures;
 import io.odradek.replication.config.QuotaEntity;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.FetchApi;
+import io.odradek.wire.api.HeartbeatApi;
 import io.odradek.wire.api.ListGroupsApi;
 import io.odradek.wire.api.ProduceApi;
 import io.odradek.wire.schema.MemoryRecords;
@@ -26,9 +27,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -36,6 +39,8 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.HeartbeatRequest;
+import org.apache.kafka.common.requests.HeartbeatResponse;
 import org.apache.kafka.common.requests.ListGroupsRequest;
 import org.apache.kafka.common.requests.ListGroupsResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
@@ -83,6 +88,19 @@ class ClientQuotaThrottlingTest {
                             new MemoryRecords(Unpooled.wrappedBuffer(new byte[5000])));
             return response;
         }));
+        // Answered later, off the event loop, as a coordinator's answer is.
+        registry.register(new ApiHandler() {
+            @Override
+            public ApiSpec api() {
+                return HeartbeatApi.SPEC;
+            }
+
+            @Override
+            public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+                return CompletableFuture.supplyAsync(HeartbeatApi.Response.SCHEMA::newStruct,
+                        CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS));
+            }
+        });
         // A request that keeps the event loop busy for 20 ms, for request_percentage.
         registry.register(stub(ListGroupsApi.SPEC, r -> {
             long until = System.nanoTime() + 20_000_000L;
@@ -119,12 +137,16 @@ class ClientQuotaThrottlingTest {
     }
 
     private static byte[] produce(int correlationId, short acks, int valueBytes) {
+        return produce(CLIENT, correlationId, acks, valueBytes);
+    }
+
+    private static byte[] produce(String clientId, int correlationId, short acks, int valueBytes) {
         ProduceRequestData data = new ProduceRequestData().setAcks(acks).setTimeoutMs(1000);
         ProduceRequestData.TopicProduceData topic = new ProduceRequestData.TopicProduceData().setName("t");
         topic.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(
                 org.apache.kafka.common.record.internal.MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[valueBytes]))));
         data.topicData().add(topic);
-        return RawClient.frame(new ProduceRequest(data, (short) 9), CLIENT, correlationId);
+        return RawClient.frame(new ProduceRequest(data, (short) 9), clientId, correlationId);
     }
 
     private static byte[] fetch(int correlationId) {
@@ -208,5 +230,29 @@ class ClientQuotaThrottlingTest {
         ListGroupsResponse r = (ListGroupsResponse) read(ApiKeys.LIST_GROUPS, (short) 4, 1);
         // 20 ms of handling in a one-second window is 2 %: twice the quota, so one window's throttle (Kafka's cap).
         assertThat(r.throttleTimeMs()).isBetween(900, 1000);
+    }
+
+    @Test
+    void clientWithoutClientIdIsAnsweredAtOnceWhileClientIdQuotasExist() throws Exception {
+        start();
+        clientQuota("producer_byte_rate", 2000);
+        clientQuota("request_percentage", 1);
+        // The header's client id is a null string: quotas take it as "", which no client-id quota names.
+        client.send(produce(null, 1, (short) 1, 5000));
+        ProduceResponse produced = (ProduceResponse) read(ApiKeys.PRODUCE, (short) 9, 1);
+        assertThat(produced.data().responses()).isEmpty();
+        assertThat(produced.throttleTimeMs()).isZero();
+    }
+
+    @Test
+    void clientWithoutClientIdGetsItsLaterAnswerWhileClientIdQuotasExist() throws Exception {
+        start();
+        clientQuota("request_percentage", 1);
+        // Answered off the event loop: the response is written by a task the handler's completion schedules.
+        client.send(RawClient.frame(new HeartbeatRequest.Builder(new HeartbeatRequestData().setGroupId("g")
+                .setGenerationId(1).setMemberId("m")).build((short) 4), null, 2));
+        HeartbeatResponse beat = (HeartbeatResponse) read(ApiKeys.HEARTBEAT, (short) 4, 2);
+        assertThat(beat.error().code()).isZero();
+        assertThat(beat.throttleTimeMs()).isZero();
     }
 }

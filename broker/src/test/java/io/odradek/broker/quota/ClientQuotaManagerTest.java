@@ -2,10 +2,17 @@ package io.odradek.broker.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.QuotaEntity;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** Which quota applies to a client, which rate it shares, and how long it is throttled (a hand-moved clock). */
@@ -152,5 +159,141 @@ class ClientQuotaManagerTest {
         client("app", 100);
         // 2000 bytes in a 1 s window against 100 B/s: (2000 - 100) / 100 * 1000 ms.
         assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 10)).isEqualTo(19_000);
+    }
+
+    @Test
+    void clientIdsSprayedWhileAQuotaExistedLeaveNothingMeasuredOnceEveryQuotaIsRemoved() {
+        client("app", 1000);
+        for (int i = 0; i < 1000; i++) {
+            quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "spray-" + i, 100, i);
+        }
+        ClientQuotaManager m = quotas.manager(QuotaKind.PRODUCE);
+        assertThat(m.rateCount()).isEqualTo(1000);
+        configured.clear();
+        quotas.update(configured);
+        assertThat(m.rateCount()).isZero();
+        // A quota set again starts from nothing measured.
+        client("app", 1000);
+        assertThat(quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "app", 1000, 2000)).isZero();
+        assertThat(m.rateCount()).isEqualTo(1);
+    }
+
+    @Test
+    void ratesUnusedForAnHourExpireEvenIfNothingOfTheirKindIsRecordedAgain() {
+        client("app", 1000);
+        set(null, "app", false, true, "request_percentage", 50);
+        for (int i = 0; i < 100; i++) {
+            quotas.recordAndGetThrottleMs(QuotaKind.PRODUCE, "ANONYMOUS", "spray-" + i, 100, 0);
+        }
+        ClientQuotaManager produce = quotas.manager(QuotaKind.PRODUCE);
+        assertThat(produce.rateCount()).isEqualTo(100);
+        long anHourLater = TimeUnit.HOURS.toMillis(1) + TimeUnit.MINUTES.toMillis(1) + 1;
+        quotas.recordAndGetThrottleMs(QuotaKind.REQUEST, "ANONYMOUS", "app", 1, anHourLater - 120_000);
+        assertThat(produce.rateCount()).as("not yet an hour unused").isEqualTo(100);
+        // Only request time is recorded from now on (fetches, metadata): the produce rates still expire.
+        quotas.recordAndGetThrottleMs(QuotaKind.REQUEST, "ANONYMOUS", "app", 1, anHourLater);
+        assertThat(produce.rateCount()).isZero();
+        assertThat(quotas.manager(QuotaKind.REQUEST).rateCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aQuotaChangedWhileAnotherThreadLooksItUpIsTheOneEnforced() throws Exception {
+        ClientQuotaManager m = quotas.manager(QuotaKind.PRODUCE);
+        AtomicBoolean done = new AtomicBoolean();
+        Thread reader = new Thread(() -> {
+            while (!done.get()) {
+                m.quotaLimit("ANONYMOUS", "app");
+            }
+        });
+        reader.start();
+        try {
+            for (int i = 1; i <= 300_000; i++) {
+                m.update(Map.of(clientOnly("app"), Map.of("producer_byte_rate", (double) i)));
+                double seen = m.quotaLimit("ANONYMOUS", "app");
+                if (seen != i) {
+                    assertThat(seen).as("the quota just set, after %d changes", i).isEqualTo(i);
+                }
+            }
+        } finally {
+            done.set(true);
+            reader.join();
+        }
+    }
+
+    @Test
+    void ofTwoQuotaChangesAppliedAtOnceTheNewerStaysInForce() throws Exception {
+        PausingStore store = new PausingStore();
+        ClientQuotas following = ClientQuotas.following(store, QuotaWindows.KAFKA_DEFAULTS);
+        store.pauseNextRead();
+        Thread older = new Thread(() -> store.set(Map.of(clientOnly("app"), Map.of("producer_byte_rate", 1000.0))));
+        older.start();
+        store.paused.await(); // the first change's listener has read the quotas with 1000 and not applied them yet
+        Thread newer = new Thread(() -> store.set(Map.of(clientOnly("app"), Map.of("producer_byte_rate", 2000.0))));
+        newer.start();
+        while (newer.isAlive() && newer.getState() != Thread.State.BLOCKED) {
+            Thread.sleep(1); // the second change's listener either applied 2000 or waits for the first's
+        }
+        store.release.countDown();
+        older.join();
+        newer.join();
+        assertThat(following.quotaLimit(QuotaKind.PRODUCE, "ANONYMOUS", "app")).isEqualTo(2000);
+    }
+
+    /** A store whose next quota read can be held after reading, as a listener thread may be descheduled. */
+    private static final class PausingStore implements DynamicConfigStore {
+        private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+        private volatile Map<QuotaEntity, Map<String, Double>> quotas = Map.of();
+        private final AtomicBoolean pauseNext = new AtomicBoolean();
+        final CountDownLatch paused = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        void pauseNextRead() {
+            pauseNext.set(true);
+        }
+
+        void set(Map<QuotaEntity, Map<String, Double>> all) {
+            quotas = all;
+            listeners.forEach(Runnable::run);
+        }
+
+        @Override
+        public Map<QuotaEntity, Map<String, Double>> quotas() {
+            Map<QuotaEntity, Map<String, Double>> read = quotas;
+            if (pauseNext.compareAndSet(true, false)) {
+                paused.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return read;
+        }
+
+        @Override
+        public void addListener(Runnable onChange) {
+            listeners.add(onChange);
+        }
+
+        @Override
+        public Map<String, String> brokerConfigs(String broker) {
+            return Map.of();
+        }
+
+        @Override
+        public CompletableFuture<Void> alterBrokerConfigs(String broker, Map<String, String> changes) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Void> alterQuotas(Map<QuotaEntity, Map<String, Double>> changes) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private static QuotaEntity clientOnly(String clientId) {
+        TreeMap<String, String> parts = new TreeMap<>();
+        parts.put(QuotaEntity.CLIENT_ID, clientId);
+        return new QuotaEntity(parts);
     }
 }

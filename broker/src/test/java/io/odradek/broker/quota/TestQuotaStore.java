@@ -12,6 +12,8 @@ public final class TestQuotaStore implements DynamicConfigStore {
     /** Set to make the next quota write fail with it. */
     public volatile RuntimeException failNext;
     public volatile int alterCalls;
+    /** The thread the last quota write was asked on. */
+    public volatile String lastAlterThread;
 
     @Override
     public Map<String, String> brokerConfigs(String broker) {
@@ -31,6 +33,7 @@ public final class TestQuotaStore implements DynamicConfigStore {
     @Override
     public synchronized CompletableFuture<Void> alterQuotas(Map<QuotaEntity, Map<String, Double>> changes) {
         alterCalls++;
+        lastAlterThread = Thread.currentThread().getName();
         RuntimeException fail = failNext;
         if (fail != null) {
             failNext = null;
