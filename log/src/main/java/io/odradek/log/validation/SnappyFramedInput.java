@@ -1,5 +1,6 @@
 package io.odradek.log.validation;
 
+import io.odradek.wire.batch.BlockInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -61,7 +62,7 @@ final class SnappyFramedInput extends BlockInput {
     }
 
     @Override
-    boolean nextBlock() throws IOException {
+    protected boolean nextBlock() throws IOException {
         while (in.remaining() > 0) {
             int size;
             if (rawBlock) {

@@ -1,7 +1,6 @@
 package io.odradek.wire.batch;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import org.xerial.snappy.Snappy;
 
@@ -14,7 +13,7 @@ import org.xerial.snappy.Snappy;
  * more than the caller's budget, is refused (IOException) instead of allocated. {@code SnappyInputStream}
  * allocates what the first bytes claim: a 6-byte raw value claiming 2 GB, a framed chunk header claiming 500 MB.
  */
-final class LegacySnappyInput extends InputStream {
+final class LegacySnappyInput extends BlockInput {
     private static final byte[] MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
     private static final int HEADER_SIZE = 16;
     /**
@@ -28,9 +27,6 @@ final class LegacySnappyInput extends InputStream {
     /** Unframed input: the whole value is one raw block, read once. */
     private boolean rawBlock;
     private byte[] compressed = new byte[0];
-    private byte[] block = new byte[0];
-    private int pos;
-    private int lim;
 
     /**
      * @param value  the compressed bytes (position to limit; not modified)
@@ -39,6 +35,7 @@ final class LegacySnappyInput extends InputStream {
     LegacySnappyInput(ByteBuffer value, long budget) {
         this.in = value.duplicate();
         this.budget = budget;
+        this.block = new byte[0];
         if (hasMagic(in, in.position())) {
             in.position(in.position() + HEADER_SIZE);
         } else {
@@ -59,28 +56,7 @@ final class LegacySnappyInput extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        if (pos >= lim && !nextBlock()) {
-            return -1;
-        }
-        return block[pos++] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
-        if (pos >= lim && !nextBlock()) {
-            return -1;
-        }
-        int n = Math.min(len, lim - pos);
-        System.arraycopy(block, pos, b, off, n);
-        pos += n;
-        return n;
-    }
-
-    private boolean nextBlock() throws IOException {
+    protected boolean nextBlock() throws IOException {
         while (in.remaining() > 0) {
             int size;
             if (rawBlock) {
