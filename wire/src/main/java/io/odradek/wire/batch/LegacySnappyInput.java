@@ -14,14 +14,6 @@ import org.xerial.snappy.Snappy;
  * allocates what the first bytes claim: a 6-byte raw value claiming 2 GB, a framed chunk header claiming 500 MB.
  */
 final class LegacySnappyInput extends BlockInput {
-    private static final byte[] MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
-    private static final int HEADER_SIZE = 16;
-    /**
-     * Most bytes a snappy block expands to per compressed byte: its densest element is a 3-byte copy of 64
-     * bytes (~21x); 32 leaves room for the length varint.
-     */
-    private static final int MAX_EXPANSION = 32;
-
     private final ByteBuffer in;
     private long budget;
     /** Unframed input: the whole value is one raw block, read once. */
@@ -36,23 +28,11 @@ final class LegacySnappyInput extends BlockInput {
         this.in = value.duplicate();
         this.budget = budget;
         this.block = new byte[0];
-        if (hasMagic(in, in.position())) {
-            in.position(in.position() + HEADER_SIZE);
+        if (SnappyFraming.hasMagic(in, in.position())) {
+            in.position(in.position() + SnappyFraming.HEADER_SIZE);
         } else {
             rawBlock = true;
         }
-    }
-
-    private static boolean hasMagic(ByteBuffer b, int at) {
-        if (b.limit() - at < HEADER_SIZE) {
-            return false;
-        }
-        for (int i = 0; i < MAGIC.length; i++) {
-            if (b.get(at + i) != MAGIC[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     @Override
@@ -66,8 +46,8 @@ final class LegacySnappyInput extends BlockInput {
                 throw new IOException("truncated snappy chunk length");
             } else {
                 size = in.getInt();
-                if (size == 0x82534E41 && hasMagic(in, in.position() - 4)) {
-                    in.position(in.position() - 4 + HEADER_SIZE); // a concatenated stream's header
+                if (size == SnappyFraming.MAGIC_HEAD && SnappyFraming.hasMagic(in, in.position() - 4)) {
+                    in.position(in.position() - 4 + SnappyFraming.HEADER_SIZE); // a concatenated stream's header
                     continue;
                 }
             }
@@ -79,7 +59,7 @@ final class LegacySnappyInput extends BlockInput {
             }
             in.get(compressed, 0, size);
             int length = Snappy.uncompressedLength(compressed, 0, size);
-            if (length < 0 || length > (long) size * MAX_EXPANSION + MAX_EXPANSION) {
+            if (!SnappyFraming.canExpandTo(size, length)) {
                 throw new IOException("snappy block of " + size + " bytes claims " + length + " uncompressed");
             }
             if (length > budget) {
