@@ -30,11 +30,7 @@ class ClientQuotasTest {
     final OdradekBroker broker = OdradekBroker.withConfig(Map.of());
 
     private KafkaTool.Output configs(String... args) throws Exception {
-        String[] all = new String[args.length + 2];
-        all[0] = "--bootstrap-server";
-        all[1] = broker.bootstrap();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return KafkaTool.run(ConfigCommand::main, all);
+        return KafkaConfigs.run(broker, args);
     }
 
     /** The largest value of a client metric of that name (NaN-free: a metric never recorded counts as 0). */

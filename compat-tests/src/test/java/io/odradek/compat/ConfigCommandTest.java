@@ -13,11 +13,7 @@ class ConfigCommandTest {
     final OdradekBroker broker = OdradekBroker.withConfig(Map.of("log.segment.bytes", "2000000"));
 
     private KafkaTool.Output configs(String... args) throws Exception {
-        String[] all = new String[args.length + 2];
-        all[0] = "--bootstrap-server";
-        all[1] = broker.bootstrap();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return KafkaTool.run(ConfigCommand::main, all);
+        return KafkaConfigs.run(broker, args);
     }
 
     @Test

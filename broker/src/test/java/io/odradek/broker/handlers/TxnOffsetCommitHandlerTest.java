@@ -3,10 +3,8 @@ package io.odradek.broker.handlers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.coordinator.group.GroupCoordinator;
-import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
-import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.coordinator.transaction.TransactionVerifier;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.OffsetFetchApi;
@@ -31,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,15 +53,8 @@ class TxnOffsetCommitHandlerTest {
     @BeforeEach
     void start() throws Exception {
         f = new AdminFixture(dir, Map.of("offsets.topic.num.partitions", "2", "group.initial.rebalance.delay.ms", "0"));
-        GroupCoordinatorConfig config = GroupCoordinatorConfig.from(f.config.effectiveConfigs());
-        f.topics.createTopic(OffsetsTopic.NAME, config.offsetsTopicPartitions(), config.offsetsTopicConfigs(), false);
+        groups = GroupCoordinators.startLoaded(f);
         ordersId = f.topics.createTopic("orders", 2, Map.of(), false).id();
-        groups = GroupCoordinator.create(config, p -> new PartitionLogCoordinatorLog(f.topics.partitionLog(OffsetsTopic.NAME, p).orElseThrow()));
-        groups.startup();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!groups.isLoaded() && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
         TransactionVerifier verifier = new TransactionVerifier() {
             @Override
             public CompletableFuture<Map<TopicPartition, ErrorCode>> verify(String transactionalId, long producerId,

@@ -29,8 +29,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.ElectionNotNeededException;
 import org.apache.kafka.tools.reassign.ReassignPartitionsCommand;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,21 +36,7 @@ import org.junit.jupiter.api.Test;
  * What Kafka's AdminClient and kafka-reassign-partitions see of the cluster while brokers die and return: leaders
  * and ISR in describeTopics, preferred leader election, and a replica moved to another broker with its data.
  */
-class ClusterAdminTest {
-    private static OdradekCluster cluster;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OdradekCluster.launch(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class ClusterAdminTest extends WithThreeNodeCluster {
     @BeforeEach
     void allNodesUp() throws Exception {
         cluster.heal();

@@ -16,26 +16,10 @@ import org.apache.kafka.common.quota.ClientQuotaAlteration;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Client quotas in a cluster: stored through the controller quorum, seen and enforced by every broker. */
-class ClusterClientQuotasTest {
-    private static OdradekCluster cluster;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OdradekCluster.launch(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class ClusterClientQuotasTest extends WithThreeNodeCluster {
     private static Admin adminOf(int id) {
         return cluster.track(Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap(id),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000")));

@@ -12,29 +12,13 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConfigEntry.ConfigSource;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Dynamic configs in a 3-node cluster: each change goes through the controller quorum, and every broker reads it
  * from its metadata image, also after a restart.
  */
-class ClusterConfigsTest {
-    private static OdradekCluster cluster;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OdradekCluster.launch(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class ClusterConfigsTest extends WithThreeNodeCluster {
     private static void set(ConfigResource resource, String key, String value) throws Exception {
         cluster.admin().incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(key, value),
                 AlterConfigOp.OpType.SET)))).all().get(60, TimeUnit.SECONDS);

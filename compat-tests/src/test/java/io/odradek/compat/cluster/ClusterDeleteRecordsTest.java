@@ -23,8 +23,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,21 +30,7 @@ import org.junit.jupiter.api.Test;
  * offset (the low watermark), which the followers learn from the leader's fetch responses; the new start
  * survives a leader failover and a killed node's restart.
  */
-class ClusterDeleteRecordsTest {
-    private static OdradekCluster cluster;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OdradekCluster.launch(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class ClusterDeleteRecordsTest extends WithThreeNodeCluster {
     @Test
     void theLowWatermarkWaitsForEveryReplicaAndTheNewStartSurvivesALeaderFailover() throws Exception {
         String topic = "trimmed";

@@ -22,30 +22,14 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Two of the three Ratis voters frozen (SIGSTOP): the metadata quorum has no majority, so no metadata change can
  * commit, but the surviving broker keeps serving the data it leads; with the two back the cluster carries on.
  */
-class ControllerQuorumLossTest {
+class ControllerQuorumLossTest extends WithThreeNodeCluster {
     private static final int SURVIVOR = 1;
-
-    private static OdradekCluster cluster;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OdradekCluster.launch(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void withoutAControllerMajorityNoTopicIsCreatedButTheSurvivorServesItsPartitionsAndAfterwardsAllCarriesOn()

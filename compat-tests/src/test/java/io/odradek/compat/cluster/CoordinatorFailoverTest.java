@@ -26,8 +26,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,21 +34,7 @@ import org.junit.jupiter.api.Test;
  * partitions (replication factor 3 here); SIGKILL of the coordinator's broker moves them to a follower that has
  * the committed offsets and transaction state, and clients carry on from there.
  */
-class CoordinatorFailoverTest {
-    private static OdradekCluster cluster;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OdradekCluster.launch(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class CoordinatorFailoverTest extends WithThreeNodeCluster {
     @BeforeEach
     void allNodesUp() throws Exception {
         cluster.heal();

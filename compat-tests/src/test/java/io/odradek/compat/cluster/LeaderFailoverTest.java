@@ -28,8 +28,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.ProduceResponseData;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,22 +37,8 @@ import org.junit.jupiter.api.Timeout;
  * factor 3 and min.insync.replicas=2 and loses its partition's leader a different way: SIGKILL (a crash), SIGSTOP
  * (a leader cut off from the others, then back) and SIGTERM (a controlled shutdown).
  */
-class LeaderFailoverTest {
+class LeaderFailoverTest extends WithThreeNodeCluster {
     private static final int RECORDS = 200_000;
-
-    private static OdradekCluster cluster;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = OdradekCluster.launch(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     /** A test that failed half way leaves no node dead or frozen for the next. */
     @BeforeEach

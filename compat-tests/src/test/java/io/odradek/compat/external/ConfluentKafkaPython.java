@@ -1,10 +1,8 @@
 package io.odradek.compat.external;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.odradek.compat.OdradekBroker;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +17,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ConfluentKafkaPython {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicInteger RUNS = new AtomicInteger();
 
     private final OdradekBroker broker;
@@ -31,7 +28,7 @@ final class ConfluentKafkaPython {
     /** What the script printed, and how it ended. */
     record Run(Subprocess.Result process, List<JsonNode> events) {
         List<JsonNode> events(String type) {
-            return events.stream().filter(e -> type.equals(e.path("event").asText())).toList();
+            return ClientOutput.ofType(events, type);
         }
 
         String describe() {
@@ -46,15 +43,9 @@ final class ConfluentKafkaPython {
         all.put("brokers", List.of(broker.bootstrap()));
         Subprocess.Result r = Subprocess.run(List.of("/usr/bin/python3",
                 ExternalClients.clientsDir().resolve("python").resolve("transactions.py").toString(),
-                JSON.writeValueAsString(all)), null, Map.of(), TIMEOUT,
+                ClientOutput.json(all)), null, Map.of(), TIMEOUT,
                 ExternalClients.outputDir().resolve("python-" + RUNS.incrementAndGet() + "-" + mode));
-        List<JsonNode> events = new ArrayList<>();
-        for (String line : r.stdoutLines()) {
-            if (line.startsWith("{")) {
-                events.add(JSON.readTree(line));
-            }
-        }
-        Run run = new Run(r, events);
+        Run run = new Run(r, ClientOutput.events(r));
         if (r.timedOut() || r.exitCode() != 0) {
             throw new AssertionError("confluent-kafka-python script failed; " + run.describe());
         }

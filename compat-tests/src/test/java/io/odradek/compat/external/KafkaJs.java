@@ -1,16 +1,13 @@
 package io.odradek.compat.external;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.odradek.compat.OdradekBroker;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -21,7 +18,6 @@ import java.util.regex.Pattern;
 final class KafkaJs {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern REQUEST = Pattern.compile("Request (\\w+)\\(key: \\d+, version: (\\d+)\\)");
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicInteger RUNS = new AtomicInteger();
 
     private final OdradekBroker broker;
@@ -33,17 +29,12 @@ final class KafkaJs {
     /** What a script printed, and how it ended. */
     record Run(Subprocess.Result process, List<JsonNode> events) {
         List<JsonNode> events(String type) {
-            return events.stream().filter(e -> type.equals(e.path("event").asText())).toList();
+            return ClientOutput.ofType(events, type);
         }
 
         /** The API versions KafkaJS used, from its DEBUG log: e.g. [Fetch v11, Produce v7]. */
         TreeSet<String> requestsSent() {
-            TreeSet<String> sent = new TreeSet<>();
-            Matcher m = REQUEST.matcher(process.stderr());
-            while (m.find()) {
-                sent.add(m.group(1) + " v" + m.group(2));
-            }
-            return sent;
+            return ClientOutput.requestsSent(REQUEST, process.stderr());
         }
 
         String describe() {
@@ -65,18 +56,12 @@ final class KafkaJs {
         Map<String, Object> all = new HashMap<>(options);
         all.put("brokers", List.of(broker.bootstrap()));
         List<String> command = List.of("node", ExternalClients.clientsDir().resolve("js").resolve(script).toString(),
-                JSON.writeValueAsString(all));
+                ClientOutput.json(all));
         String name = "kafkajs-" + RUNS.incrementAndGet() + "-" + script.replace(".js", "") + "-" + options.get("topic");
         Subprocess.Result r = Subprocess.run(command, null,
                 Map.of("KAFKAJS_LOG_LEVEL", "DEBUG", "KAFKAJS_NO_PARTITIONER_WARNING", "1"), TIMEOUT,
                 ExternalClients.outputDir().resolve(name));
-        List<JsonNode> events = new ArrayList<>();
-        for (String line : r.stdoutLines()) {
-            if (line.startsWith("{")) {
-                events.add(JSON.readTree(line));
-            }
-        }
-        return new Run(r, events);
+        return new Run(r, ClientOutput.events(r));
     }
 
     private static Run succeed(Run run) {

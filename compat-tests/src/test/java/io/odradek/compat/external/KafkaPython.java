@@ -1,7 +1,6 @@
 package io.odradek.compat.external;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.odradek.compat.OdradekBroker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -23,7 +21,6 @@ import java.util.regex.Pattern;
 final class KafkaPython {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
     private static final Pattern REQUEST = Pattern.compile("Request \\d+: (\\w+)Request_v(\\d+)\\(");
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicInteger RUNS = new AtomicInteger();
 
     private final OdradekBroker broker;
@@ -38,17 +35,12 @@ final class KafkaPython {
     /** What the script printed, and how it ended. */
     record Run(Subprocess.Result process, List<JsonNode> events) {
         List<JsonNode> events(String type) {
-            return events.stream().filter(e -> type.equals(e.path("event").asText())).toList();
+            return ClientOutput.ofType(events, type);
         }
 
         /** The API versions kafka-python used, by its class names: e.g. [Fetch v3, GroupCoordinator v0]. */
         TreeSet<String> requestsSent() {
-            TreeSet<String> sent = new TreeSet<>();
-            Matcher m = REQUEST.matcher(process.stderr());
-            while (m.find()) {
-                sent.add(m.group(1) + " v" + m.group(2));
-            }
-            return sent;
+            return ClientOutput.requestsSent(REQUEST, process.stderr());
         }
 
         String describe() {
@@ -76,14 +68,8 @@ final class KafkaPython {
         String name = "python-kafka-" + RUNS.incrementAndGet() + "-" + mode + "-" + options.get("topic");
         Subprocess.Result r = Subprocess.run(List.of("/usr/bin/python3",
                 ExternalClients.clientsDir().resolve("python").resolve("kafka_python_client.py").toString(),
-                JSON.writeValueAsString(all)), null, Map.of(), TIMEOUT, ExternalClients.outputDir().resolve(name));
-        List<JsonNode> events = new ArrayList<>();
-        for (String line : r.stdoutLines()) {
-            if (line.startsWith("{")) {
-                events.add(JSON.readTree(line));
-            }
-        }
-        Run run = new Run(r, events);
+                ClientOutput.json(all)), null, Map.of(), TIMEOUT, ExternalClients.outputDir().resolve(name));
+        Run run = new Run(r, ClientOutput.events(r));
         if (r.timedOut() || r.exitCode() != 0) {
             throw new AssertionError("kafka-python script failed; " + run.describe());
         }

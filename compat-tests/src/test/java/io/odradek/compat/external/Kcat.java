@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -84,11 +83,6 @@ final class Kcat {
 
     /** The API versions librdkafka used, from its protocol debug log: e.g. [Fetch v11, Produce v7]. */
     static TreeSet<String> requestsSent(Subprocess.Result r) {
-        TreeSet<String> sent = new TreeSet<>();
-        Matcher m = SENT.matcher(r.stderr());
-        while (m.find()) {
-            sent.add(m.group(1) + " v" + m.group(2));
-        }
-        return sent;
+        return ClientOutput.requestsSent(SENT, r.stderr());
     }
 }

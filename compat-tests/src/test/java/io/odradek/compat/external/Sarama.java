@@ -1,7 +1,6 @@
 package io.odradek.compat.external;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.odradek.compat.OdradekBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,7 +22,6 @@ final class Sarama {
     /** Sarama's default {@code Config.Version}: V0_8_2_0, its oldest. */
     static final String DEFAULT_VERSION = "";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicInteger RUNS = new AtomicInteger();
 
     private final OdradekBroker broker;
@@ -38,7 +36,7 @@ final class Sarama {
     /** What the program printed, and how it ended. */
     record Run(Subprocess.Result process, List<JsonNode> events) {
         List<JsonNode> events(String type) {
-            return events.stream().filter(e -> type.equals(e.path("event").asText())).toList();
+            return ClientOutput.ofType(events, type);
         }
     }
 
@@ -69,15 +67,9 @@ final class Sarama {
         all.put("version", version);
         Path program = ExternalClients.outputDir().getParent().resolve("sarama-client");
         String name = "sarama-" + RUNS.incrementAndGet() + "-" + mode + "-" + options.get("topic");
-        Subprocess.Result r = Subprocess.run(List.of(program.toString(), JSON.writeValueAsString(all)), null,
+        Subprocess.Result r = Subprocess.run(List.of(program.toString(), ClientOutput.json(all)), null,
                 Map.of(), TIMEOUT, ExternalClients.outputDir().resolve(name));
-        List<JsonNode> events = new ArrayList<>();
-        for (String line : r.stdoutLines()) {
-            if (line.startsWith("{")) {
-                events.add(JSON.readTree(line));
-            }
-        }
-        Run run = new Run(r, events);
+        Run run = new Run(r, ClientOutput.events(r));
         if (r.timedOut() || r.exitCode() != 0) {
             throw new AssertionError("sarama-client failed (Sarama version "
                     + (version.isEmpty() ? "default" : version) + ")\n" + r.describe());

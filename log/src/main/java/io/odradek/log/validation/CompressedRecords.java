@@ -5,6 +5,7 @@ import static io.odradek.log.validation.RecordChecks.invalid;
 import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import io.odradek.log.LogAppendException;
+import io.odradek.wire.batch.BlockInput;
 import io.odradek.wire.batch.ByteBufferInput;
 import io.odradek.wire.batch.RecordBatchHeader;
 import java.io.IOException;
@@ -142,12 +143,11 @@ final class CompressedRecords {
             pos = 0;
             lim = 0;
             if (blocks != null) {
-                blocks.pos = blocks.lim; // the walk has used the whole block
-                if (!blocks.nextBlock()) {
+                if (!blocks.nextBlockInPlace()) { // the walk has used the whole block
                     return false;
                 }
-                window = blocks.block;
-                lim = blocks.lim;
+                window = blocks.block();
+                lim = blocks.blockLimit();
                 continue;
             }
             int n = in.read(window, 0, window.length);

@@ -1,5 +1,6 @@
 package io.odradek.log.validation;
 
+import io.odradek.wire.batch.BlockInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -54,7 +55,7 @@ final class Lz4FrameInput extends BlockInput {
     }
 
     @Override
-    boolean nextBlock() throws IOException {
+    protected boolean nextBlock() throws IOException {
         while (!ended) {
             if (in.remaining() < 4) {
                 throw new IOException("LZ4 frame ends without its end mark");

@@ -1,5 +1,7 @@
 package io.odradek.log.validation;
 
+import io.odradek.wire.batch.BlockInput;
+import io.odradek.wire.batch.SnappyFraming;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -16,12 +18,7 @@ import org.xerial.snappy.Snappy;
  * [compressed length int32][raw snappy block]; a repeated header (concatenated streams) is skipped.
  */
 final class SnappyFramedInput extends BlockInput {
-    private static final byte[] MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
-    private static final int MAGIC_HEAD = 0x82534E41; // the first four magic bytes as a big-endian int
-    private static final int HEADER_SIZE = 16;
     private static final int CACHED = 64 * 1024;
-    /** Most bytes a snappy chunk can expand to per compressed byte (its densest element: 64 bytes from a 3-byte copy). */
-    private static final int MAX_EXPANSION = 32;
     private static final ThreadLocal<byte[][]> BUFFERS =
             ThreadLocal.withInitial(() -> new byte[][] {new byte[CACHED], new byte[CACHED]});
 
@@ -41,27 +38,15 @@ final class SnappyFramedInput extends BlockInput {
     /** A reader for the snappy batch payload in {@code raw} (position to limit). */
     static InputStream open(ByteBuffer raw) throws IOException {
         ByteBuffer in = raw.duplicate();
-        if (!hasMagic(in, in.position())) {
+        if (!SnappyFraming.hasMagic(in, in.position())) {
             return new SnappyFramedInput(in, true);
         }
-        in.position(in.position() + HEADER_SIZE);
+        in.position(in.position() + SnappyFraming.HEADER_SIZE);
         return new SnappyFramedInput(in, false);
     }
 
-    private static boolean hasMagic(ByteBuffer b, int at) {
-        if (b.limit() - at < HEADER_SIZE) {
-            return false;
-        }
-        for (int i = 0; i < MAGIC.length; i++) {
-            if (b.get(at + i) != MAGIC[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     @Override
-    boolean nextBlock() throws IOException {
+    protected boolean nextBlock() throws IOException {
         while (in.remaining() > 0) {
             int size;
             if (rawBlock) {
@@ -72,8 +57,8 @@ final class SnappyFramedInput extends BlockInput {
             } else {
                 size = in.getInt();
             }
-            if (size == MAGIC_HEAD && hasMagic(in, in.position() - 4)) {
-                in.position(in.position() - 4 + HEADER_SIZE); // a concatenated stream's header
+            if (size == SnappyFraming.MAGIC_HEAD && SnappyFraming.hasMagic(in, in.position() - 4)) {
+                in.position(in.position() - 4 + SnappyFraming.HEADER_SIZE); // a concatenated stream's header
                 continue;
             }
             if (size < 0 || size > in.remaining()) {
@@ -95,7 +80,7 @@ final class SnappyFramedInput extends BlockInput {
             int length = Snappy.uncompressedLength(src, srcOff, size);
             // Snappy expands at most ~21x (a 3-byte copy of 64 bytes): a chunk claiming more is a lie, refused
             // before its buffer is allocated from the client's number.
-            if (length < 0 || length > (long) size * MAX_EXPANSION + MAX_EXPANSION) {
+            if (!SnappyFraming.canExpandTo(size, length)) {
                 throw new IOException("snappy chunk of " + size + " bytes claims " + length + " uncompressed");
             }
             if (block.length < length) {

@@ -435,10 +435,15 @@ public final class Partition {
     }
 
     private void submit(CompletableFuture<AppendResult> result, Supplier<AppendResult> append) {
+        completeOnWriter(result, () -> appendOnWriter(append));
+    }
+
+    /** Runs {@code work} on the writer thread and completes {@code result} with what it returns or throws. */
+    private <T> void completeOnWriter(CompletableFuture<T> result, Supplier<T> work) {
         try {
             writer.execute(() -> {
                 try {
-                    result.complete(appendOnWriter(append));
+                    result.complete(work.get());
                 } catch (Throwable e) {
                     // Whatever happens, the caller hears of it (and releases the records it retained).
                     result.completeExceptionally(e);
@@ -960,20 +965,7 @@ public final class Partition {
      */
     public CompletableFuture<DeletedRecords> deleteRecordsOnLeader(long offset) {
         CompletableFuture<DeletedRecords> result = new CompletableFuture<>();
-        try {
-            writer.execute(() -> {
-                try {
-                    result.complete(deleteRecordsOnWriter(offset));
-                } catch (Throwable e) {
-                    result.completeExceptionally(e);
-                    if (e instanceof Error error) {
-                        throw error;
-                    }
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            result.completeExceptionally(e);
-        }
+        completeOnWriter(result, () -> deleteRecordsOnWriter(offset));
         return result;
     }
 
@@ -1077,26 +1069,15 @@ public final class Partition {
 
     private CompletableFuture<Void> onWriter(Runnable truncation) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        try {
-            writer.execute(() -> {
-                try {
-                    synchronized (this) {
-                        truncation.run();
-                        highWatermark = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
-                        publishHighWatermark();
-                    }
-                    waiting.wake(this);
-                    done.complete(null);
-                } catch (Throwable e) {
-                    done.completeExceptionally(e);
-                    if (e instanceof Error error) {
-                        throw error;
-                    }
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            done.completeExceptionally(e);
-        }
+        completeOnWriter(done, () -> {
+            synchronized (this) {
+                truncation.run();
+                highWatermark = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
+                publishHighWatermark();
+            }
+            waiting.wake(this);
+            return null;
+        });
         return done;
     }
 

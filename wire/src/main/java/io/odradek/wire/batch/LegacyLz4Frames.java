@@ -43,13 +43,10 @@ public final class LegacyLz4Frames {
         return new Output(out, magic0);
     }
 
-    private static final class Input extends InputStream {
+    private static final class Input extends BlockInput {
         private final ByteBuffer in;
         private final boolean blockChecksum;
         private final int maxBlock;
-        private final byte[] block;
-        private int pos;
-        private int lim;
         private boolean ended;
 
         Input(ByteBuffer frame, boolean magic0) throws IOException {
@@ -85,7 +82,8 @@ public final class LegacyLz4Frames {
             block = new byte[maxBlock];
         }
 
-        private boolean nextBlock() throws IOException {
+        @Override
+        protected boolean nextBlock() throws IOException {
             while (!ended) {
                 if (in.remaining() < 4) {
                     throw new IOException("Stream ended prematurely");
@@ -127,28 +125,6 @@ public final class LegacyLz4Frames {
                 }
             }
             return false;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (pos >= lim && !nextBlock()) {
-                return -1;
-            }
-            return block[pos++] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (len == 0) {
-                return 0;
-            }
-            if (pos >= lim && !nextBlock()) {
-                return -1;
-            }
-            int n = Math.min(len, lim - pos);
-            System.arraycopy(block, pos, b, off, n);
-            pos += n;
-            return n;
         }
     }
 

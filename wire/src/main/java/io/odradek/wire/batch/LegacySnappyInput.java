@@ -1,7 +1,6 @@
 package io.odradek.wire.batch;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import org.xerial.snappy.Snappy;
 
@@ -14,23 +13,12 @@ import org.xerial.snappy.Snappy;
  * more than the caller's budget, is refused (IOException) instead of allocated. {@code SnappyInputStream}
  * allocates what the first bytes claim: a 6-byte raw value claiming 2 GB, a framed chunk header claiming 500 MB.
  */
-final class LegacySnappyInput extends InputStream {
-    private static final byte[] MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
-    private static final int HEADER_SIZE = 16;
-    /**
-     * Most bytes a snappy block expands to per compressed byte: its densest element is a 3-byte copy of 64
-     * bytes (~21x); 32 leaves room for the length varint.
-     */
-    private static final int MAX_EXPANSION = 32;
-
+final class LegacySnappyInput extends BlockInput {
     private final ByteBuffer in;
     private long budget;
     /** Unframed input: the whole value is one raw block, read once. */
     private boolean rawBlock;
     private byte[] compressed = new byte[0];
-    private byte[] block = new byte[0];
-    private int pos;
-    private int lim;
 
     /**
      * @param value  the compressed bytes (position to limit; not modified)
@@ -39,48 +27,16 @@ final class LegacySnappyInput extends InputStream {
     LegacySnappyInput(ByteBuffer value, long budget) {
         this.in = value.duplicate();
         this.budget = budget;
-        if (hasMagic(in, in.position())) {
-            in.position(in.position() + HEADER_SIZE);
+        this.block = new byte[0];
+        if (SnappyFraming.hasMagic(in, in.position())) {
+            in.position(in.position() + SnappyFraming.HEADER_SIZE);
         } else {
             rawBlock = true;
         }
     }
 
-    private static boolean hasMagic(ByteBuffer b, int at) {
-        if (b.limit() - at < HEADER_SIZE) {
-            return false;
-        }
-        for (int i = 0; i < MAGIC.length; i++) {
-            if (b.get(at + i) != MAGIC[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     @Override
-    public int read() throws IOException {
-        if (pos >= lim && !nextBlock()) {
-            return -1;
-        }
-        return block[pos++] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
-        if (pos >= lim && !nextBlock()) {
-            return -1;
-        }
-        int n = Math.min(len, lim - pos);
-        System.arraycopy(block, pos, b, off, n);
-        pos += n;
-        return n;
-    }
-
-    private boolean nextBlock() throws IOException {
+    protected boolean nextBlock() throws IOException {
         while (in.remaining() > 0) {
             int size;
             if (rawBlock) {
@@ -90,8 +46,8 @@ final class LegacySnappyInput extends InputStream {
                 throw new IOException("truncated snappy chunk length");
             } else {
                 size = in.getInt();
-                if (size == 0x82534E41 && hasMagic(in, in.position() - 4)) {
-                    in.position(in.position() - 4 + HEADER_SIZE); // a concatenated stream's header
+                if (size == SnappyFraming.MAGIC_HEAD && SnappyFraming.hasMagic(in, in.position() - 4)) {
+                    in.position(in.position() - 4 + SnappyFraming.HEADER_SIZE); // a concatenated stream's header
                     continue;
                 }
             }
@@ -103,7 +59,7 @@ final class LegacySnappyInput extends InputStream {
             }
             in.get(compressed, 0, size);
             int length = Snappy.uncompressedLength(compressed, 0, size);
-            if (length < 0 || length > (long) size * MAX_EXPANSION + MAX_EXPANSION) {
+            if (!SnappyFraming.canExpandTo(size, length)) {
                 throw new IOException("snappy block of " + size + " bytes claims " + length + " uncompressed");
             }
             if (length > budget) {
