@@ -197,7 +197,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             }
             lastActivity = System.nanoTime();
             int throttleMs = 0;
-            if (head.request.body() != null) {
+            if (head.request.body() != null && throttler.measures(head.fetchQuota)) {
                 RequestThrottler.Outcome outcome = throttler.afterHandle(head.request, principal(), head.requestBytes,
                         head.handlerNanos, body, head.fetchQuota);
                 body = outcome.response();

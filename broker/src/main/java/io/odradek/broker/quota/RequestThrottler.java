@@ -135,6 +135,14 @@ public final class RequestThrottler {
     }
 
     /**
+     * Whether {@link #afterHandle} has anything to do for a request with this note: false while no quota is
+     * configured (one volatile read), so the dispatcher skips it and allocates nothing per request.
+     */
+    public boolean measures(FetchQuotaNote fetchNote) {
+        return fetchNote != null || quotas.any();
+    }
+
+    /**
      * Records a handled request against its client's quotas.
      *
      * @param requestBytes the request frame's size, header included (Produce counts it; Kafka counts the body
@@ -145,8 +153,8 @@ public final class RequestThrottler {
      */
     public Outcome afterHandle(Request request, String user, int requestBytes, long handlerNanos, Struct response,
             FetchQuotaNote fetchNote) {
-        if (fetchNote == null && !quotas.any()) {
-            return new Outcome(response, 0); // quotafix: no quota configured, nothing to measure
+        if (!measures(fetchNote)) {
+            return new Outcome(response, 0); // no quota configured, nothing to measure
         }
         ApiSpec api = request.api();
         String clientId = request.header().clientId();
