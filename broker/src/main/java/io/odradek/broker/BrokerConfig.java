@@ -5,6 +5,7 @@ import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.ConfigKey;
 import io.odradek.broker.config.ConfigType;
 import io.odradek.broker.config.Listener;
+import io.odradek.broker.config.ListenerConfig;
 import io.odradek.broker.network.NetworkSettings;
 import io.odradek.log.LogConfig;
 import io.odradek.log.LogManager;
@@ -476,6 +477,29 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null || dir.isBlank() ? logDirs.get(0) : Path.of(dir).toAbsolutePath().normalize();
+    }
+
+    /**
+     * issue 10 (listeners): every listener that serves clients and brokers (not a controller listener), each with its
+     * security protocol and per-listener keys. For now the one client listener; the listeners part serves them all.
+     */
+    public List<ListenerConfig> listenerConfigs() {
+        return List.of(listenerConfig(listener.name()));
+    }
+
+    /** The per-listener view of this config for the listener named {@code name} (any case). */
+    public ListenerConfig listenerConfig(String name) {
+        String upper = name.toUpperCase(Locale.ROOT);
+        Listener l = Listener.parseAll("listeners", list("listeners")).stream()
+                .filter(x -> x.name().equals(upper)).findFirst()
+                .orElseThrow(() -> new ConfigException("no listener named " + name + " in listeners"));
+        String protocol = protocolMap().getOrDefault(upper, upper);
+        io.odradek.security.SecurityProtocol p = io.odradek.security.SecurityProtocol.forName(protocol);
+        if (p == null) {
+            throw ConfigException.invalid("listener.security.protocol.map", raw("listener.security.protocol.map"),
+                    "unknown security protocol " + protocol + " for listener " + upper);
+        }
+        return new ListenerConfig(l, p, originals);
     }
 
     /** The listener other brokers fetch from: {@code inter.broker.listener.name}, else the client listener. */

@@ -29,6 +29,8 @@ import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.ImageDynamicConfigStore;
 import io.odradek.replication.config.LocalDynamicConfigStore;
 import io.odradek.replication.metadata.ClusterMetadata;
+import io.odradek.replication.security.InMemorySecurityMetadataStore;
+import io.odradek.replication.security.SecurityMetadataStore;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionCoordinatorLog;
@@ -77,6 +79,8 @@ final class BrokerServices implements AutoCloseable {
     // metadata image in a cluster; the broker config with its dynamic layers, which the log defaults follow.
     public final DynamicConfigStore dynamicConfigs;
     final DynamicBrokerConfig dynamicBrokerConfig;
+    /** issue 10: ACLs and SCRAM credentials (a file on a single node, the metadata image in a cluster: store part). */
+    public final SecurityMetadataStore security = new InMemorySecurityMetadataStore();
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,

@@ -4,6 +4,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.quota.RequestThrottler;
+import io.odradek.broker.security.ListenerSecurity;
+import io.odradek.security.acl.Authorizer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -18,9 +20,14 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final AtomicInteger mutedConnections;
     private final RateLimitedLog rejections;
     private final RequestThrottler throttler;
+    private final ListenerSecurity security;
+    private final Authorizer authorizer;
 
     KafkaChannelInitializer(ApiRegistry registry, NetworkSettings settings, RequestMemoryPool pool,
-            AtomicInteger mutedConnections, RateLimitedLog rejections, RequestThrottler throttler) {
+            AtomicInteger mutedConnections, RateLimitedLog rejections, RequestThrottler throttler,
+            ListenerSecurity security, Authorizer authorizer) {
+        this.security = security;
+        this.authorizer = authorizer;
         this.throttler = throttler;
         this.registry = registry;
         this.settings = settings;
@@ -31,9 +38,11 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        // issue 10 (tls): for SSL and SASL_SSL listeners, the TLS stage goes first here.
         RequestFrameDecoder frames = new RequestFrameDecoder(settings.maxRequestBytes(), pool, mutedConnections);
         ch.pipeline().addLast("frames", frames);
         ch.pipeline().addLast("requests", new RequestChannelHandler(registry, pool, frames.gate(),
-                settings.maxInFlightPerConnection(), settings.connectionsMaxIdleMs(), rejections, throttler));
+                settings.maxInFlightPerConnection(), settings.connectionsMaxIdleMs(), rejections, throttler,
+                security, authorizer));
     }
 }

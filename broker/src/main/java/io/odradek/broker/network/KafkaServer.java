@@ -17,6 +17,8 @@ import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.quota.ClientQuotas;
 import io.odradek.broker.quota.QuotaWindows;
 import io.odradek.broker.quota.RequestThrottler;
+import io.odradek.broker.security.ListenerSecurity;
+import io.odradek.security.acl.Authorizer;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +59,12 @@ public final class KafkaServer implements AutoCloseable {
     /** As above, with client quotas applied to every response by {@code throttler}. */
     public static KafkaServer bind(SocketAddress address, ApiRegistry registry, NetworkSettings settings,
             RequestThrottler throttler) throws InterruptedException {
+        return bind(address, registry, settings, throttler, ListenerSecurity.plaintext("PLAINTEXT"), Authorizer.ALLOW_ALL);
+    }
+
+    /** As above, for a listener secured by {@code security}, its requests authorized by {@code authorizer}. */
+    public static KafkaServer bind(SocketAddress address, ApiRegistry registry, NetworkSettings settings,
+            RequestThrottler throttler, ListenerSecurity security, Authorizer authorizer) throws InterruptedException {
         RequestMemoryPool pool = new RequestMemoryPool(settings.queuedMaxRequestBytes(), settings.queuedMaxRequests());
         ConnectionQuotas quotas = new ConnectionQuotas(settings);
         AtomicInteger muted = new AtomicInteger();
@@ -77,7 +85,8 @@ public final class KafkaServer implements AutoCloseable {
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     // Past the high mark the client is not reading its responses: its connection is muted.
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
-                    .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, requestLog, throttler))
+                    .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, requestLog, throttler,
+                            security, authorizer))
                     .bind(address)
                     .sync()
                     .channel();

@@ -9,9 +9,12 @@ import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.logging.LogSafe;
-import io.odradek.broker.quota.ClientQuotas;
 import io.odradek.broker.quota.FetchQuotaNote;
 import io.odradek.broker.quota.RequestThrottler;
+import io.odradek.broker.security.ListenerSecurity;
+import io.odradek.broker.security.Session;
+import io.odradek.security.KafkaPrincipal;
+import io.odradek.security.acl.Authorizer;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.codec.Request;
 import io.odradek.wire.codec.RequestDecoder;
@@ -19,6 +22,8 @@ import io.odradek.wire.codec.ResponseEncoder;
 import io.odradek.wire.codec.UnsupportedRequestException;
 import io.odradek.wire.schema.MalformedMessageException;
 import io.odradek.wire.schema.Struct;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,6 +58,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private final int maxInFlight;
     private final long idleNanos;
     private final RequestThrottler throttler;
+    /** issue 10: this listener's security and the broker's authorizer; the connection's session (principal). */
+    private final ListenerSecurity security;
+    private final Authorizer authorizer;
+    private Session session;
     private ScheduledFuture<?> throttleEnd;
     private long throttledUntilNanos;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
@@ -63,6 +72,17 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
 
     RequestChannelHandler(ApiRegistry registry, RequestMemoryPool pool, ReadGate gate, int maxInFlight,
             long connectionsMaxIdleMs, RateLimitedLog rejections, RequestThrottler throttler) {
+        this(registry, pool, gate, maxInFlight, connectionsMaxIdleMs, rejections, throttler,
+                ListenerSecurity.plaintext("PLAINTEXT"), Authorizer.ALLOW_ALL);
+    }
+
+    RequestChannelHandler(ApiRegistry registry, RequestMemoryPool pool, ReadGate gate, int maxInFlight,
+            long connectionsMaxIdleMs, RateLimitedLog rejections, RequestThrottler throttler,
+            ListenerSecurity security, Authorizer authorizer) {
+        this.security = security;
+        this.authorizer = authorizer;
+        this.session = new Session(KafkaPrincipal.ANONYMOUS, security.listenerName(), security.protocol(),
+                InetAddress.getLoopbackAddress(), authorizer);
         this.registry = registry;
         this.throttler = throttler;
         this.rejections = rejections;
@@ -103,6 +123,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        if (ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null) {
+            session = new Session(session.principal(), security.listenerName(), security.protocol(),
+                    remote.getAddress(), authorizer);
+        }
         lastActivity = System.nanoTime();
         scheduleIdleCheck(ctx, idleNanos);
         ctx.fireChannelActive();
@@ -175,7 +199,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             throw new UnsupportedRequestException("API " + request.api().name() + " is not handled");
         }
         RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(),
-                ctx.alloc(), ctx.executor(), ctx.channel().closeFuture(), fetchQuota);
+                ctx.alloc(), ctx.executor(), ctx.channel().closeFuture(), fetchQuota, session);
         try {
             return handler.handle(context, request.body());
         } catch (CloseConnectionException e) {
@@ -219,9 +243,19 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The client's user principal; every client is ANONYMOUS until authentication (issue 10). */
-    private static String principal() {
-        return ClientQuotas.ANONYMOUS;
+    /** The client's user principal name, the {@code user} of client quotas: ANONYMOUS until authenticated. */
+    private String principal() {
+        return session.principal().name();
+    }
+
+    /** The connection's session: who it is (after TLS or SASL authentication), through which listener. */
+    Session session() {
+        return session;
+    }
+
+    /** Called on the event loop once the TLS handshake or a SASL exchange establishes who the client is. */
+    void authenticated(KafkaPrincipal principal) {
+        session = session.withPrincipal(principal);
     }
 
     /**

@@ -18,6 +18,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A blocking Kafka-protocol client to one other broker, over our own codec (the inverse of the broker's
@@ -38,6 +39,10 @@ public final class BrokerClient implements AutoCloseable {
     private final String clientId;
     private final int connectTimeoutMs;
     private final int requestTimeoutMs;
+    private final ClientSecurity security;
+    /** KIP-368: when the authenticated session ends (System.nanoTime), so the next send reconnects first. */
+    private long sessionEndNanos;
+    private boolean sessionExpires;
     /** Volatile so {@link #close} can close it from another thread without the monitor a blocked send holds. */
     private volatile Socket socket;
     private DataInputStream in;
@@ -52,6 +57,13 @@ public final class BrokerClient implements AutoCloseable {
      *                         other broker for (a fetch's MaxWaitMs)
      */
     public BrokerClient(String host, int port, String clientId, int connectTimeoutMs, int requestTimeoutMs) {
+        this(host, port, clientId, connectTimeoutMs, requestTimeoutMs, ClientSecurity.PLAINTEXT);
+    }
+
+    /** As above, over the inter-broker listener's {@code security} (TLS socket, SASL authentication). */
+    public BrokerClient(String host, int port, String clientId, int connectTimeoutMs, int requestTimeoutMs,
+            ClientSecurity security) {
+        this.security = security;
         this.host = host;
         this.port = port;
         this.clientId = clientId;
@@ -77,17 +89,11 @@ public final class BrokerClient implements AutoCloseable {
             throw new IOException("client to " + host + ":" + port + " is closed");
         }
         try {
-            connectIfNeeded();
-            int correlationId = nextCorrelationId++;
-            out.write(encodeRequest(api, version, correlationId, clientId, body));
-            out.flush();
-            int size = in.readInt();
-            if (size < 4) {
-                throw new IOException("response frame of " + size + " bytes from " + host + ":" + port);
+            if (socket != null && sessionExpires && System.nanoTime() - sessionEndNanos >= 0) {
+                disconnect(); // the authenticated session is over: a new connection authenticates again
             }
-            byte[] frame = new byte[size];
-            in.readFully(frame);
-            return decodeResponse(api, version, correlationId, Unpooled.wrappedBuffer(frame));
+            connectIfNeeded();
+            return exchange(api, version, body);
         } catch (IOException | RuntimeException e) {
             disconnect();
             if (e instanceof IOException io) {
@@ -95,6 +101,19 @@ public final class BrokerClient implements AutoCloseable {
             }
             throw new IOException("bad " + api.name() + " v" + version + " response from " + host + ":" + port, e);
         }
+    }
+
+    private Struct exchange(ApiSpec api, short version, Struct body) throws IOException {
+        int correlationId = nextCorrelationId++;
+        out.write(encodeRequest(api, version, correlationId, clientId, body));
+        out.flush();
+        int size = in.readInt();
+        if (size < 4) {
+            throw new IOException("response frame of " + size + " bytes from " + host + ":" + port);
+        }
+        byte[] frame = new byte[size];
+        in.readFully(frame);
+        return decodeResponse(api, version, correlationId, Unpooled.wrappedBuffer(frame));
     }
 
     /** Whether a connection is open now (it may still be found dead by the next send). */
@@ -140,24 +159,29 @@ public final class BrokerClient implements AutoCloseable {
         if (socket != null) {
             return;
         }
-        Socket s = new Socket();
-        // Published before connecting, so a close() from another thread also cuts a connect short; close()
-        // sets closed before it reads the socket, so one of the two always sees the other.
+        Socket s = security.connect(host, port, connectTimeoutMs);
+        // Published before anything else blocks, so a close() from another thread also cuts a TLS handshake's
+        // or an authentication's read short; close() sets closed before it reads the socket, so one of the two
+        // always sees the other.
         socket = s;
         try {
-            s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(host, port), connectTimeoutMs);
             s.setSoTimeout(requestTimeoutMs);
             if (closed) {
                 throw new IOException("client to " + host + ":" + port + " is closed");
             }
-        } catch (IOException e) {
+            in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 64 * 1024));
+            out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+            long lifetimeMs = security.authenticate(this::exchange);
+            // Reconnect a little before the server would close the session (KIP-368), never below a second.
+            sessionExpires = lifetimeMs > 0;
+            sessionEndNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1000, lifetimeMs * 9 / 10));
+        } catch (IOException | RuntimeException e) {
             closeQuietly(s);
             socket = null;
+            in = null;
+            out = null;
             throw e;
         }
-        in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 64 * 1024));
-        out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
     }
 
     /** The whole request frame: int32 length, header, body. No I/O; shared with tests that play the server. */

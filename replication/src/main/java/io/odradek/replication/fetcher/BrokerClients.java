@@ -20,9 +20,16 @@ public final class BrokerClients implements AutoCloseable {
     private final String clientId;
     private final int connectTimeoutMs;
     private final int requestTimeoutMs;
+    private final ClientSecurity security;
     private final Map<Integer, Entry> clients = new HashMap<>();
 
     public BrokerClients(String clientId, int connectTimeoutMs, int requestTimeoutMs) {
+        this(clientId, connectTimeoutMs, requestTimeoutMs, ClientSecurity.PLAINTEXT);
+    }
+
+    /** Clients over the inter-broker listener's {@code security}. */
+    public BrokerClients(String clientId, int connectTimeoutMs, int requestTimeoutMs, ClientSecurity security) {
+        this.security = security;
         this.clientId = clientId;
         this.connectTimeoutMs = connectTimeoutMs;
         this.requestTimeoutMs = requestTimeoutMs;
@@ -38,7 +45,7 @@ public final class BrokerClients implements AutoCloseable {
             if (old != null && old.target().equals(target)) {
                 return old.client();
             }
-            client = new BrokerClient(host, port, clientId, connectTimeoutMs, requestTimeoutMs);
+            client = new BrokerClient(host, port, clientId, connectTimeoutMs, requestTimeoutMs, security);
             clients.put(brokerId, new Entry(target, client));
         }
         // Outside the pool's lock: another thread may be in the middle of a send on the old client.
