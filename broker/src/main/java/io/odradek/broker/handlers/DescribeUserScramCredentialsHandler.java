@@ -17,6 +17,7 @@ import io.odradek.wire.schema.Struct;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -29,9 +30,10 @@ import java.util.concurrent.CompletableFuture;
  *     twice is answered DUPLICATE_RESOURCE "Cannot describe SCRAM credentials for the same user twice in a
  *     single request: NAME"; a name without credentials RESOURCE_NOT_FOUND "Attempt to describe a user
  *     credential that does not exist: NAME" (an empty name too).</li>
- * <li>Results come in the order of a HashMap of the names, as Kafka's; a user's credentials in mechanism
- *     order (SCRAM-SHA-256, then SCRAM-SHA-512), where Kafka's order follows an enum-keyed HashMap and is
- *     not fixed.</li>
+ * <li>Results come in the order of a HashMap of the names, as Kafka's: for named users exactly Kafka's order
+ *     (checked against Kafka's ScramImage); for all users the same up to names that share a hash bucket,
+ *     whose order in Kafka follows its metadata image's history. A user's credentials in mechanism order
+ *     (SCRAM-SHA-256, then SCRAM-SHA-512), Kafka's order in its image too.</li>
  * <li>Needs DESCRIBE on the cluster (KafkaApis): otherwise CLUSTER_AUTHORIZATION_FAILED at the top level
  *     with no message and, as Kafka's error response builds it, one result per requested name carrying the
  *     same error and an empty user name (Kafka leaves the name unset). Kafka fails outright when Users is
@@ -73,7 +75,7 @@ public final class DescribeUserScramCredentialsHandler implements ApiHandler {
         Map<String, Map<ScramMechanism, ScramCredential>> credentials = store.scramCredentials();
         Map<String, Boolean> duplicated = new HashMap<>(); // name -> given twice; a HashMap for Kafka's order
         if (users == null || users.isEmpty()) {
-            credentials.keySet().forEach(user -> duplicated.put(user, false));
+            new TreeSet<>(credentials.keySet()).forEach(user -> duplicated.put(user, false)); // sorted: same every run
         } else {
             for (Struct user : users) {
                 String name = user.get(Request.UserName.NAME);
