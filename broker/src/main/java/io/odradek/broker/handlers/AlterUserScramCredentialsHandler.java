@@ -46,6 +46,8 @@ import java.util.concurrent.CompletableFuture;
  * <li>Answers in Kafka's order: accepted deletions, accepted upsertions, then the refused users, each group in
  *     the order of a HashMap of the names (as Kafka's controller builds them).</li>
  * </ul>
+ * ScramAlterKafkaOracleTest holds all of this to Kafka's ScramControlManager itself (random requests, answers
+ * byte for byte, stored credentials equal to Kafka's records).
  * The accepted changes are written to the store in one change (all or nothing) and the answer follows its
  * future, so the event loop never waits for a disk or the quorum. A failed write answers, as Kafka's error
  * response does, every named user (sorted, once each) with the failure's error (no message for
