@@ -6,7 +6,8 @@
 // topic's partitions exactly; `produce` (a list of messages) is then sent by a producer, so nothing is
 // consumed across a rebalance.
 // Options: {brokers, topic, groupId, members: 1, expect, partitions?, produce?, fromBeginning: true,
-//           readUncommitted: false (KafkaJS's default: read_committed), settleMs: 1000, timeoutMs: 40000}
+//           readUncommitted: false (KafkaJS's default: read_committed), settleMs: 1000, timeoutMs: 40000,
+//           ssl?, sasl? (see lib.js)}
 // Prints: joined / ready / sent / message / done lines; see the Java test for their fields.
 const { options, emit, kafka, text, headers, run } = require('./lib')
 

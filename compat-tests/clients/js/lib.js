@@ -32,6 +32,10 @@ function kafka(opts) {
     connectionTimeout: 5000,
     requestTimeout: 15000,
     retry: { retries: 5, initialRetryTime: 200 },
+    // Optional security, as KafkaJS takes it: ssl {ca: [PEM]} (tls.connect options), sasl {mechanism, username,
+    // password}; both unset means PLAINTEXT.
+    ssl: opts.ssl,
+    sasl: opts.sasl,
   })
 }
 

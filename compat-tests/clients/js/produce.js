@@ -1,6 +1,7 @@
 'use strict'
 // Sends messages with one producer.send() per entry of "sends" and prints each partition's result.
-// Options: {brokers, topic, compression: "none"|"gzip", acks: -1, sends: [[{key, value, headers, partition}]]}
+// Options: {brokers, topic, compression: "none"|"gzip", acks: -1, sends: [[{key, value, headers, partition}]],
+//           ssl?, sasl? (see lib.js)}
 const { CompressionTypes } = require('kafkajs')
 const { options, emit, kafka, run } = require('./lib')
 

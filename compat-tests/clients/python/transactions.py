@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Transactions with confluent-kafka-python (Debian's python3-confluent-kafka on librdkafka), for the Java
-compat tests: one JSON argument in, one JSON object per line out (stdout); librdkafka's debug log on stderr.
+"""Transactions (and plain sends) with confluent-kafka-python (Debian's python3-confluent-kafka on librdkafka),
+for the Java compat tests: one JSON argument in, one JSON object per line out (stdout); librdkafka's debug log on stderr.
 
   produce: {"mode": "produce", "brokers", "transactionalId", "transactions": [{"commit": bool,
             "messages": [{"topic", "partition", "key", "value"}],
@@ -15,6 +15,13 @@ compat tests: one JSON argument in, one JSON object per line out (stdout); librd
            and commits; then the first tries to commit. Prints {"event": "delivered", ...} per message,
            {"event": "committed"} for the successor and {"event": "fenced", name, fatal, retriable,
            abortable} with the error the zombie's commit raised.
+  send:    {"mode": "send", "brokers", "messages": [{"topic", "partition", "key", "value"}]}
+           A plain (idempotent) producer sends the messages and flushes; {"event": "delivered", ...} per message.
+  metadata: {"mode": "metadata", "brokers", "timeoutS": 3}
+           Asks for the cluster's metadata: {"event": "metadata", "topics": [...]} or {"event": "metadataFailed",
+           name, message}, then {"event": "clientError", name, message} for each error librdkafka reported
+           (e.g. _AUTHENTICATION with the broker's message).
+  Every mode takes "config": librdkafka settings added to the client's (security.protocol, sasl.*, ssl.*).
   consume: {"mode": "consume", "brokers", "topic", "partitions", "isolation": "read_committed"}
            Assigns every partition from the beginning and reads to the end of each (partition EOF).
            Prints {"event": "watermarks", partition, low, high} (high: the last stable offset under
@@ -38,13 +45,24 @@ def text(raw):
     return None if raw is None else raw.decode("utf-8")
 
 
+def client_config(opts, config):
+    """The client's own settings plus the test's "config" (security.protocol, sasl.*, ssl.ca.location, ...)."""
+    merged = dict(config)
+    merged["bootstrap.servers"] = ",".join(opts["brokers"])
+    merged.update(opts.get("config", {}))
+    return merged
+
+
+def client_error(err):
+    emit({"event": "clientError", "name": err.name(), "message": err.str()})
+
+
 def transactional_producer(opts):
-    return Producer({
-        "bootstrap.servers": ",".join(opts["brokers"]),
+    return Producer(client_config(opts, {
         "transactional.id": opts["transactionalId"],
         "transaction.timeout.ms": opts.get("transactionTimeoutMs", 60000),
         "debug": DEBUG,
-    })
+    }))
 
 
 def delivered(err, msg):
@@ -98,7 +116,7 @@ def fence(opts):
 
 def send_offsets(producer, opts, offsets):
     """Offsets for a group this process does not join (generation -1, as a Java ConsumerGroupMetadata(id))."""
-    consumer = Consumer({"bootstrap.servers": ",".join(opts["brokers"]), "group.id": offsets["group"]})
+    consumer = Consumer(client_config(opts, {"group.id": offsets["group"]}))
     try:
         positions = [TopicPartition(p["topic"], p["partition"], p["offset"]) for p in offsets["positions"]]
         producer.send_offsets_to_transaction(positions, consumer.consumer_group_metadata(), 30)
@@ -108,14 +126,13 @@ def send_offsets(producer, opts, offsets):
 
 
 def consume(opts):
-    consumer = Consumer({
-        "bootstrap.servers": ",".join(opts["brokers"]),
+    consumer = Consumer(client_config(opts, {
         "group.id": "python-reader-unused",  # required by the client; offsets are assigned, never committed
         "enable.auto.commit": False,
         "enable.partition.eof": True,
         "isolation.level": opts["isolation"],
         "debug": DEBUG,
-    })
+    }))
     partitions = [TopicPartition(opts["topic"], p, OFFSET_BEGINNING) for p in range(opts["partitions"])]
     for tp in partitions:
         low, high = consumer.get_watermark_offsets(TopicPartition(tp.topic, tp.partition), timeout=30)
@@ -140,10 +157,30 @@ def consume(opts):
     consumer.close()
 
 
+def send(opts):
+    producer = Producer(client_config(opts, {"debug": DEBUG, "error_cb": client_error}))
+    for m in opts["messages"]:
+        producer.produce(m["topic"], key=m["key"], value=m["value"], partition=m["partition"], on_delivery=delivered)
+    left = producer.flush(30)
+    if left:
+        raise RuntimeError("%d messages not delivered in 30 s" % left)
+
+
+def metadata(opts):
+    producer = Producer(client_config(opts, {"debug": DEBUG, "error_cb": client_error}))
+    try:
+        topics = producer.list_topics(timeout=opts.get("timeoutS", 3)).topics
+        emit({"event": "metadata", "topics": sorted(topics)})
+    except KafkaException as e:
+        emit({"event": "metadataFailed", "name": e.args[0].name(), "message": e.args[0].str()})
+    producer.poll(0.5)  # serves error_cb for what happened meanwhile
+
+
 def main():
     opts = json.loads(sys.argv[1])
     try:
-        {"produce": produce, "fence": fence, "consume": consume}[opts["mode"]](opts)
+        {"produce": produce, "fence": fence, "consume": consume, "send": send,
+         "metadata": metadata}[opts["mode"]](opts)
     except Exception as e:  # reported as an event, and as the exit status
         emit({"event": "error", "message": repr(e)})
         sys.exit(1)

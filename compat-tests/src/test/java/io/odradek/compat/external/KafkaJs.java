@@ -21,9 +21,16 @@ final class KafkaJs {
     private static final AtomicInteger RUNS = new AtomicInteger();
 
     private final OdradekBroker broker;
+    private final Map<String, Object> connection;
 
     KafkaJs(OdradekBroker broker) {
+        this(broker, Map.of());
+    }
+
+    /** With options every script passes to KafkaJS: {@code ssl} and {@code sasl} as lib.js describes them. */
+    KafkaJs(OdradekBroker broker, Map<String, Object> connection) {
         this.broker = broker;
+        this.connection = Map.copyOf(connection);
     }
 
     /** What a script printed, and how it ended. */
@@ -53,7 +60,8 @@ final class KafkaJs {
     }
 
     Run run(String script, Map<String, Object> options) throws Exception {
-        Map<String, Object> all = new HashMap<>(options);
+        Map<String, Object> all = new HashMap<>(connection);
+        all.putAll(options);
         all.put("brokers", List.of(broker.bootstrap()));
         List<String> command = List.of("node", ExternalClients.clientsDir().resolve("js").resolve(script).toString(),
                 ClientOutput.json(all));
