@@ -94,7 +94,12 @@ public final class SaslListener {
 
     /** An Admin client logged in as {@link #ADMIN} with PLAIN, closed with the broker's other clients. */
     public static Admin admin(OdradekBroker broker, String protocol) {
-        Map<String, Object> config = new HashMap<>(plain(protocol, ADMIN, ADMIN_PASSWORD));
+        return admin(broker, plain(protocol, ADMIN, ADMIN_PASSWORD));
+    }
+
+    /** An Admin client with these settings (a login, a client certificate), closed with the broker's clients. */
+    public static Admin admin(OdradekBroker broker, Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
@@ -102,8 +107,11 @@ public final class SaslListener {
     }
 
     public static void createTopic(OdradekBroker broker, String protocol, String topic, int partitions) {
-        OdradekBroker.await(admin(broker, protocol).createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
-                .all());
+        createTopic(admin(broker, protocol), topic, partitions);
+    }
+
+    public static void createTopic(Admin admin, String topic, int partitions) {
+        OdradekBroker.await(admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all());
     }
 
     /**

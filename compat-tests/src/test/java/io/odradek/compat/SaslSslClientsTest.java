@@ -43,7 +43,7 @@ class SaslSslClientsTest {
      * consumer logged in the same way: partitions, offsets, keys and values exactly as sent.
      */
     static void produceAndConsume(OdradekBroker broker, String topic, Map<String, Object> login) throws Exception {
-        SaslListener.createTopic(broker, SASL_SSL, topic, 2);
+        SaslListener.createTopic(SaslListener.admin(broker, login), topic, 2);
         KafkaProducer<String, String> producer = Clients.producer(broker, login);
         List<String> sent = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
