@@ -114,14 +114,19 @@ class ImageSecurityMetadataStoreTest {
         s.addListener(changes::incrementAndGet);
         ClusterImage withAcl = quorum.logic.apply(ClusterImage.EMPTY,
                 new ControllerCommand.CreateAcls(List.of(ALICE_WRITES_ORDERS)), 0).image();
-        ClusterImage later = ControllerLogic.withOffset(withAcl, 1);
+        ClusterImage withCredential = quorum.logic.apply(withAcl, new ControllerCommand.AlterScramCredentials(
+                List.of(set("alice", ScramMechanism.SCRAM_SHA_256, credential(ScramMechanism.SCRAM_SHA_256, "pw")))),
+                1).image();
+        ClusterImage later = ControllerLogic.withOffset(withCredential, 2);
 
         s.apply(withAcl);
+        s.apply(withCredential);
         s.apply(later);
         s.apply(ImageCodec.decode(ImageCodec.encode(later)));   // as another node gets it: fresh credential arrays
 
-        assertThat(changes).hasValue(1);
+        assertThat(changes).hasValue(2);
         assertThat(s.acls()).containsExactly(ALICE_WRITES_ORDERS);
+        assertThat(s.scramCredentials()).containsOnlyKeys("alice");
     }
 
     @Test
