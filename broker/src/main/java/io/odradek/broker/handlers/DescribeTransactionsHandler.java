@@ -61,12 +61,13 @@ public final class DescribeTransactionsHandler implements ApiHandler {
             asked = ids.stream().filter(id -> !out.contains(id)).toList();
         }
         Set<String> refusedIds = refused;
+        List<String> askedIds = asked;
         CompletableFuture<List<TransactionDescription>> answer = asked.isEmpty()
                 ? CompletableFuture.completedFuture(List.of()) : transactions.describeTransactions(asked);
         Predicate<String> mayDescribe = CoordinatorAccess.topics(context, AclOperation.DESCRIBE);
         return answer.handle((descriptions, failure) -> {
             List<TransactionDescription> described = failure != null
-                    ? failed(asked, TxnErrors.ofFailure(failure, "DescribeTransactions")) : descriptions;
+                    ? failed(askedIds, TxnErrors.ofFailure(failure, "DescribeTransactions")) : descriptions;
             if (!refusedIds.isEmpty()) {
                 described = inRequestOrder(ids, refusedIds, described);
             }
