@@ -11,6 +11,16 @@ import io.odradek.coordinator.group.TopicCatalog;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.runtime.PartitionLogCoordinatorLog;
 import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.security.KafkaPrincipal;
+import io.odradek.security.SecurityProtocol;
+import io.odradek.security.acl.AccessControlEntry;
+import io.odradek.security.acl.AclAuthorizer;
+import io.odradek.security.acl.AclBinding;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.AclPermissionType;
+import io.odradek.security.acl.PatternType;
+import io.odradek.security.acl.ResourcePattern;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ConsumerGroupDescribeApi;
 import io.odradek.wire.api.ConsumerGroupDescribeApi.Response.DescribedGroup;
@@ -43,12 +53,14 @@ import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseTopic;
 import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseTopic.OffsetFetchResponsePartition;
 import io.odradek.wire.api.SyncGroupApi;
 import io.odradek.wire.schema.Struct;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -349,7 +361,34 @@ class GroupAuthorizationTest {
                 .containsExactly("orders [0, 1]");
     }
 
+    @Test
+    void aConsumerWithReadAclsOnItsGroupAndATopicFindsItsCoordinatorCommitsAndFetchesThatTopicOnly() {
+        AclAuthorizer acls = new AclAuthorizer(Set.of(), false);
+        acls.refresh(() -> List.of(
+                allow(ResourceType.GROUP, "etl", PatternType.LITERAL, AclOperation.READ),
+                allow(ResourceType.TOPIC, "ord", PatternType.PREFIXED, AclOperation.READ)));
+        Session alice = new Session(new KafkaPrincipal("User", "alice"), "SASL_PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT,
+                InetAddress.getLoopbackAddress(), acls);
+
+        Struct find = call(new FindCoordinatorHandler(f.node, groups, null), 6, FindCoordinatorApi.Request.SCHEMA.newStruct()
+                .set(FindCoordinatorApi.Request.COORDINATOR_KEYS, List.of("etl", "other")), alice);
+        assertThat(find.get(FindCoordinatorApi.Response.COORDINATORS))
+                .extracting(c -> ErrorCode.forCode(c.get(FindCoordinatorApi.Response.Coordinator.ERROR_CODE)))
+                .as("READ implies DESCRIBE").containsExactly(ErrorCode.NONE, ErrorCode.GROUP_AUTHORIZATION_FAILED);
+        assertThat(commitErrors(call(new OffsetCommitHandler(groups, f.topics), 8,
+                commitRequest("etl", "orders", 1, 5L, "secret", 0, 6L), alice)))
+                .containsExactly("orders-1 NONE", "secret-0 TOPIC_AUTHORIZATION_FAILED");
+        Struct all = OffsetFetchApi.Request.SCHEMA.newStruct().set(OffsetFetchApi.Request.GROUP_ID, "etl")
+                .set(OffsetFetchApi.Request.TOPICS, null);
+        assertThat(singleOffsets(call(new OffsetFetchHandler(groups, f.topics), 7, all, alice))).containsExactly("orders-1=5 NONE");
+    }
+
     // ------------------------------------------------------------------ helpers
+
+    private static AclBinding allow(ResourceType type, String name, PatternType patternType, AclOperation operation) {
+        return new AclBinding(new ResourcePattern(type, name, patternType),
+                new AccessControlEntry("User:alice", "*", operation, AclPermissionType.ALLOW));
+    }
 
     private static Struct joinRequest(String group, String memberId) {
         Struct join = JoinGroupApi.Request.SCHEMA.newStruct()
