@@ -52,6 +52,31 @@ final class CoordinatorAclFixture {
         }
     }
 
+    /** No authorizer configured (as ALLOW_ALL), and one that fails the test if it is asked anything. */
+    static final Authorizer NEVER_ASKED = new Authorizer() {
+        @Override
+        public boolean authorize(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type,
+                String name) {
+            throw new AssertionError("asked " + operation + " " + type + " " + name + " without an authorizer");
+        }
+
+        @Override
+        public boolean authorizeAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
+            throw new AssertionError("asked " + operation + " on any " + type + " without an authorizer");
+        }
+
+        @Override
+        public boolean enabled() {
+            return false;
+        }
+    };
+
+    /** An anonymous PLAINTEXT client on a broker without an authorizer that must not be asked anything. */
+    static Session unauthorized() {
+        return new Session(KafkaPrincipal.ANONYMOUS, "PLAINTEXT", SecurityProtocol.PLAINTEXT, InetAddress.getLoopbackAddress(),
+                NEVER_ASKED);
+    }
+
     /** User:alice on a SASL_PLAINTEXT listener from 127.0.0.1, allowed exactly {@code entries}. */
     static Session alice(String... entries) {
         return new Session(new KafkaPrincipal("User", "alice"), "SASL_PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT,

@@ -383,6 +383,29 @@ class GroupAuthorizationTest {
         assertThat(singleOffsets(call(new OffsetFetchHandler(groups, f.topics), 7, all, alice))).containsExactly("orders-1=5 NONE");
     }
 
+    @Test
+    void withoutAnAuthorizerTheGroupApisAskNothingAndRefuseNothing() {
+        Session open = CoordinatorAclFixture.unauthorized();
+        assertThat(call(new FindCoordinatorHandler(f.node, groups, null), 6, FindCoordinatorApi.Request.SCHEMA.newStruct()
+                .set(FindCoordinatorApi.Request.COORDINATOR_KEYS, List.of("g")), open).get(FindCoordinatorApi.Response.COORDINATORS))
+                .extracting(c -> c.get(FindCoordinatorApi.Response.Coordinator.ERROR_CODE)).containsExactly((short) 0);
+        assertThat(commitErrors(call(new OffsetCommitHandler(groups, f.topics), 8,
+                commitRequest("g", "orders", 0, 3L, "secret", 0, 4L), open))).containsExactly("orders-0 NONE", "secret-0 NONE");
+        Struct all = OffsetFetchApi.Request.SCHEMA.newStruct().set(OffsetFetchApi.Request.GROUP_ID, "g")
+                .set(OffsetFetchApi.Request.TOPICS, null);
+        assertThat(singleOffsets(call(new OffsetFetchHandler(groups, f.topics), 7, all, open)))
+                .containsExactly("orders-0=3 NONE", "secret-0=4 NONE");
+        assertThat(listed(call(new ListGroupsHandler(groups), 4, ListGroupsApi.Request.SCHEMA.newStruct(), open))).containsExactly("g");
+        assertThat(call(new ConsumerGroupHeartbeatHandler(groups), 0, consumerJoin("cg", "orders", "secret"), open)
+                .get(ConsumerGroupHeartbeatApi.Response.ERROR_CODE)).isZero();
+        assertThat(call(new ConsumerGroupDescribeHandler(groups, f.topics), 0, ConsumerGroupDescribeApi.Request.SCHEMA.newStruct()
+                .set(ConsumerGroupDescribeApi.Request.GROUP_IDS, List.of("cg")), open).get(ConsumerGroupDescribeApi.Response.GROUPS))
+                .extracting(g -> g.get(DescribedGroup.ERROR_CODE)).containsExactly((short) 0);
+        assertThat(call(new DeleteGroupsHandler(groups), 2, DeleteGroupsApi.Request.SCHEMA.newStruct()
+                .set(DeleteGroupsApi.Request.GROUPS_NAMES, List.of("g")), open).get(DeleteGroupsApi.Response.RESULTS))
+                .extracting(r -> r.get(DeletableGroupResult.ERROR_CODE)).containsExactly((short) 0);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static AclBinding allow(ResourceType type, String name, PatternType patternType, AclOperation operation) {

@@ -255,6 +255,28 @@ class TransactionAuthorizationTest {
                 .containsExactlyInAnyOrder("tx", "other");
     }
 
+    @Test
+    void withoutAnAuthorizerTheTransactionApisAskNothingAndRefuseNothing() {
+        Session open = CoordinatorAclFixture.unauthorized();
+        InitProducerIdHandler init = new InitProducerIdHandler(producerIds, coordinator);
+        assertThat(error(call(init, 5, initRequest(null, -1L, (short) -1), open))).isEqualTo(ErrorCode.NONE);
+        Struct tx = awaitSettled(() -> call(init, 5, initRequest("tx", -1L, (short) -1), open), InitProducerIdApi.Response.ERROR_CODE);
+        assertThat(error(tx)).isEqualTo(ErrorCode.NONE);
+        Struct add = AddPartitionsToTxnApi.Request.SCHEMA.newStruct()
+                .set(AddPartitionsToTxnApi.Request.V3_AND_BELOW_TRANSACTIONAL_ID, "tx")
+                .set(AddPartitionsToTxnApi.Request.V3_AND_BELOW_PRODUCER_ID, tx.get(InitProducerIdApi.Response.PRODUCER_ID))
+                .set(AddPartitionsToTxnApi.Request.V3_AND_BELOW_PRODUCER_EPOCH, tx.get(InitProducerIdApi.Response.PRODUCER_EPOCH))
+                .set(AddPartitionsToTxnApi.Request.V3_AND_BELOW_TOPICS, List.of(topic("secret", 0)));
+        assertThat(results(call(new AddPartitionsToTxnHandler(coordinator, f.topics), 3, add, open))).containsExactly("secret-0 NONE");
+        Struct describe = DescribeTransactionsApi.Request.SCHEMA.newStruct()
+                .set(DescribeTransactionsApi.Request.TRANSACTIONAL_IDS, List.of("tx"));
+        assertThat(call(new DescribeTransactionsHandler(coordinator), 0, describe, open).get(DescribeTransactionsApi.Response.TRANSACTION_STATES))
+                .flatExtracting(s -> s.get(TransactionState.TOPICS)).extracting(t -> t.get(TransactionState.TopicData.TOPIC))
+                .containsExactly("secret");
+        assertThat(call(new ListTransactionsHandler(coordinator), 0, ListTransactionsApi.Request.SCHEMA.newStruct(), open)
+                .get(ListTransactionsApi.Response.TRANSACTION_STATES)).hasSize(1);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static Struct initRequest(String transactionalId, long producerId, short epoch) {
