@@ -19,6 +19,8 @@ import io.odradek.log.producer.VerificationGuard;
 import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ProduceApi;
@@ -129,6 +131,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     are in the log; otherwise a producer's later batch (already in an open transaction)
  *     would overtake an earlier one and fail with OUT_OF_ORDER_SEQUENCE_NUMBER. Nothing waits when no
  *     request of the connection is waiting.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4's KafkaApis.handleProduceRequest: a request with transactional
+ *     batches needs WRITE on its transactional_id, else every partition is TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+ *     each topic needs WRITE, else its partitions are TOPIC_AUTHORIZATION_FAILED (checked after an unknown topic
+ *     id, before existence, so an unauthorized client cannot learn which topics exist). Idempotent producers
+ *     need nothing more here (KIP-679: InitProducerId checks them). Without an authorizer nothing is asked.</li>
  * <li>A retried batch already in the log is answered with its original base offset and no error.</li>
  * <li>A successful append wakes the fetches parked on that partition (the Partition does it).</li>
  * </ul>
@@ -264,6 +271,13 @@ public final class ProduceHandler implements ApiHandler {
         } else if (transactionalId == null && hasTransactionalRecords(topicData)) {
             requestError = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
+        // Authorization (issue 10), as Kafka's KafkaApis: transactional batches need WRITE on the transactional
+        // id (else the whole request fails), every topic WRITE. No authorizer: one check here, none per partition.
+        TopicAccess writable = TopicAccess.of(context, AclOperation.WRITE);
+        if (requestError == null && !writable.allowsEverything() && hasTransactionalRecords(topicData)
+                && !context.session().authorized(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+            requestError = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+        }
 
         // Kafka checks transactional batches with the coordinator only when there is one to ask and either the
         // client adds partitions this way (v12+, transaction version 2) or verification is on.
@@ -291,6 +305,11 @@ public final class ProduceHandler implements ApiHandler {
                 out.set(PartitionProduceResponse.INDEX, index);
                 if (requestError != null) {
                     fail(out, requestError, null);
+                    failed.set(true);
+                    continue;
+                }
+                if (name != null && !writable.allowed(name)) {
+                    fail(out, ErrorCode.TOPIC_AUTHORIZATION_FAILED, null);
                     failed.set(true);
                     continue;
                 }
