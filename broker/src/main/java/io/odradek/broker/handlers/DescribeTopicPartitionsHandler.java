@@ -44,7 +44,8 @@ import java.util.concurrent.CompletableFuture;
  * <li>Authorization (issue 10), as Kafka 4.4: a topic the client may not DESCRIBE is skipped (it takes none of
  *     the page); when named in the request it is answered after the others with TOPIC_AUTHORIZATION_FAILED, zero
  *     id, not internal, no partitions (whether it exists is not disclosed); listing all topics leaves it out.
- *     Only topics the paging reached are answered so, as Kafka's lazy filter.</li>
+ *     Topics are asked about as the paging reaches them, as Kafka's lazy filter: the refusals are those met
+ *     up to the first visible topic past the page, and NextCursor always names a visible topic.</li>
  * <li>Topic authorized operations: always filled for the topics described (the authorizer's answer; every
  *     topic operation without one), as Kafka does; the schema's default for refused topics.</li>
  * </ul>
@@ -93,16 +94,17 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                 request.get(Request.RESPONSE_PARTITION_LIMIT)), 1);
         Struct response = Response.SCHEMA.newStruct();
         for (String name : names) {
-            if (remaining == 0) {
-                // Every partition of the topics before fitted: the next page starts with this topic.
-                nextCursor(response, name, 0);
-                break;
-            }
+            // Asked first, as Kafka's lazy filter does: the next page never starts at a topic the client may not see.
             if (!describable.allowed(name)) {
                 if (!allTopics) {
                     refused.add(name);
                 }
                 continue;
+            }
+            if (remaining == 0) {
+                // Every partition of the topics before fitted: the next page starts with this topic.
+                nextCursor(response, name, 0);
+                break;
             }
             TopicImage t = image.topics().get(name);
             if (t == null) {
