@@ -54,7 +54,8 @@ public final class AlterConfigsHandler implements ApiHandler {
             resources.add(new ConfigAlterations.Resource(r.get(AlterConfigsResource.RESOURCE_TYPE),
                     r.get(AlterConfigsResource.RESOURCE_NAME), ops));
         }
-        return topics.async(() -> alterations.alter(resources, false, validateOnly, context.session())).thenCompose(f -> f)
+        return topics.async(() -> alterations.alter(resources, false, validateOnly, context.session()))
+                .thenCompose(f -> f)
                 .thenApply(outcomes -> {
             Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
             for (int i = 0; i < resources.size(); i++) {

@@ -189,7 +189,8 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler {
                 .set(Response.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
                 .set(Response.ERROR_MESSAGE, "Cluster authorization failed.");
         for (Struct t : request.get(AlterPartitionReassignmentsApi.Request.TOPICS)) {
-            Struct topic = response.add(Response.RESPONSES).set(ReassignableTopicResponse.NAME, t.get(ReassignableTopic.NAME));
+            Struct topic = response.add(Response.RESPONSES)
+                    .set(ReassignableTopicResponse.NAME, t.get(ReassignableTopic.NAME));
             for (Struct p : t.get(ReassignableTopic.PARTITIONS)) {
                 topic.add(ReassignableTopicResponse.PARTITIONS)
                         .set(ReassignablePartitionResponse.PARTITION_INDEX, p.get(ReassignablePartition.PARTITION_INDEX))

@@ -107,7 +107,8 @@ public final class CreatePartitionsHandler implements ApiHandler {
         return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             Struct response = Response.SCHEMA.newStruct();
             outcomes.forEach(o -> addResult(response, o.join()));
-            unauthorized.forEach(name -> addResult(response, new Outcome(name, ErrorCode.TOPIC_AUTHORIZATION_FAILED, null)));
+            unauthorized.forEach(name -> addResult(response,
+                    new Outcome(name, ErrorCode.TOPIC_AUTHORIZATION_FAILED, null)));
             duplicates.forEach(name -> addResult(response,
                     new Outcome(name, ErrorCode.INVALID_REQUEST, "Duplicate topic name.")));
             return response;

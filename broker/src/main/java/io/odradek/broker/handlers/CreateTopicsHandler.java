@@ -83,7 +83,8 @@ public final class CreateTopicsHandler implements ApiHandler {
         // Asked here, on the request's thread: CREATE on the cluster covers every topic.
         TopicAccess creatable = TopicAccess.of(context, AclOperation.CREATE);
         TopicAccess configsVisible = TopicAccess.of(context, AclOperation.DESCRIBE_CONFIGS);
-        boolean clusterCreate = creatable.allowsEverything() || context.session().authorizedOnCluster(AclOperation.CREATE);
+        boolean clusterCreate = creatable.allowsEverything()
+                || context.session().authorizedOnCluster(AclOperation.CREATE);
         for (Struct t : request.get(CreateTopicsApi.Request.TOPICS)) {
             Map<Integer, List<Integer>> assignments = new LinkedHashMap<>();
             List<Integer> order = new ArrayList<>();

@@ -80,7 +80,8 @@ public final class DeleteTopicsHandler implements ApiHandler {
         }
         TopicAccess describable = TopicAccess.of(context, AclOperation.DESCRIBE);
         TopicAccess deletable = TopicAccess.of(context, AclOperation.DELETE);
-        boolean clusterDelete = deletable.allowsEverything() || context.session().authorizedOnCluster(AclOperation.DELETE);
+        boolean clusterDelete = deletable.allowsEverything()
+                || context.session().authorizedOnCluster(AclOperation.DELETE);
         return topics.async(() -> delete(targets, clusterDelete ? null : describable, clusterDelete ? null : deletable));
     }
 

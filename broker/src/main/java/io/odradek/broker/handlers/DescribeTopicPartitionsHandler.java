@@ -111,7 +111,8 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                 if (!allTopics) {
                     ErrorCode error = TopicNames.isValid(name) ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
                             : ErrorCode.INVALID_TOPIC_EXCEPTION;
-                    topic(context, response, name, error).set(DescribeTopicPartitionsResponseTopic.TOPIC_ID, Types.ZERO_UUID);
+                    topic(context, response, name, error)
+                            .set(DescribeTopicPartitionsResponseTopic.TOPIC_ID, Types.ZERO_UUID);
                 }
                 continue;
             }

@@ -259,7 +259,8 @@ public final class MetadataHandler implements ApiHandler {
                 .set(MetadataResponseTopic.TOPIC_ID, t.id())
                 .set(MetadataResponseTopic.IS_INTERNAL, TopicNames.isInternal(t.name()));
         if (topicOps) {
-            topic.set(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS, AuthorizedOperations.topic(access.context, t.name()));
+            topic.set(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS,
+                    AuthorizedOperations.topic(access.context, t.name()));
         }
         for (int p = 0; p < t.partitions().size(); p++) {
             PartitionRegistration reg = t.partitions().get(p);

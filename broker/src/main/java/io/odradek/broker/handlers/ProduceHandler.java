@@ -74,7 +74,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     record_errors (v8+) with their index in the batch, as Kafka's RecordValidationException. The log
  *     walks every record before appending (see {@code BatchValidator}) unless
  *     {@code odradek.produce.validation=header}.</li>
- * <li>acks must be -1, 0 or 1, else every partition gets INVALID_REQUIRED_ACKS. acks=1 answers once every
+ * <li>acks must be -1, 0 or 1, else every partition gets INVALID_REQUIRED_ACKS (after the transactional id and
+ *     topic authorization checks, as Kafka). acks=1 answers once every
  *     partition's append is in the log. acks=all then waits, in the waiting-operations set, until each
  *     appended partition's high watermark passes its last offset: at once on one node; after timeout_ms
  *     the partitions still short get REQUEST_TIMED_OUT (base offset kept), as Kafka's DelayedProduce; a
@@ -265,19 +266,19 @@ public final class ProduceHandler implements ApiHandler {
         String transactionalId = request.get(Request.TRANSACTIONAL_ID);
         List<Struct> topicData = request.get(Request.TOPIC_DATA);
 
-        ErrorCode requestError = null;
-        if (acks != -1 && acks != 0 && acks != 1) {
-            requestError = ErrorCode.INVALID_REQUIRED_ACKS;
-        } else if (transactionalId == null && hasTransactionalRecords(topicData)) {
-            requestError = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
-        }
-        // Authorization (issue 10), as Kafka's KafkaApis: transactional batches need WRITE on the transactional
-        // id (else the whole request fails), every topic WRITE. No authorizer: one check here, none per partition.
+        // As Kafka's KafkaApis, before anything else: transactional batches without a transactional_id, or
+        // (issue 10) with one the client may not WRITE, fail the whole request. Then, per partition, WRITE on
+        // the topic (issue 10), and only then the acks (Kafka's ReplicaManager checks them after authorization).
+        // No authorizer: one check here, none per partition.
         TopicAccess writable = TopicAccess.of(context, AclOperation.WRITE);
-        if (requestError == null && !writable.allowsEverything() && hasTransactionalRecords(topicData)
-                && !context.session().authorized(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+        ErrorCode requestError = null;
+        if (transactionalId == null ? hasTransactionalRecords(topicData)
+                : !writable.allowsEverything() && hasTransactionalRecords(topicData)
+                        && !context.session().authorized(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID,
+                                transactionalId)) {
             requestError = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
+        boolean invalidAcks = acks != -1 && acks != 0 && acks != 1;
 
         // Kafka checks transactional batches with the coordinator only when there is one to ask and either the
         // client adds partitions this way (v12+, transaction version 2) or verification is on.
@@ -310,6 +311,11 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 if (name != null && !writable.allowed(name)) {
                     fail(out, ErrorCode.TOPIC_AUTHORIZATION_FAILED, null);
+                    failed.set(true);
+                    continue;
+                }
+                if (invalidAcks) {
+                    fail(out, ErrorCode.INVALID_REQUIRED_ACKS, null);
                     failed.set(true);
                     continue;
                 }

@@ -76,6 +76,20 @@ class DataPathAuthorizationTest {
     }
 
     @Test
+    void invalidAcksAreAnsweredOnlyForPartitionsThatPassedAuthorization() {
+        acls.allowTopic(AclOperation.WRITE, "orders");
+        Struct request = produceRequest(null).set(ProduceApi.Request.ACKS, (short) 2);
+        addProduce(request, "orders", wire(batch(1L, "a")));
+        addProduce(request, "payments", wire(batch(1L, "b")));
+
+        Struct response = fx.callAndWait(new ProduceHandler(fx, fx.partitions, fx.cluster), 9, request);
+
+        assertThat(produceErrors(response)).containsExactly(ErrorCode.INVALID_REQUIRED_ACKS,
+                ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+        assertThat(fx.log("orders", 0).logEndOffset()).isZero();
+    }
+
+    @Test
     void produceByTopicIdNamesAnUnknownIdBeforeAuthorization() {
         Struct request = produceRequest(null);
         request.add(ProduceApi.Request.TOPIC_DATA).set(TopicProduceData.TOPIC_ID, UUID.randomUUID())
