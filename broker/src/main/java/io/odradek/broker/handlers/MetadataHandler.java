@@ -64,7 +64,7 @@ import java.util.concurrent.CompletableFuture;
  *     null name (ids are not secret). A missing topic that would be auto-created needs CREATE on the cluster
  *     or on the topic, else it is TOPIC_AUTHORIZATION_FAILED and is not created.</li>
  * <li>Authorized operations (v8+, only when asked; else the schema's "not requested" value): a topic's from
- *     the authorizer for the topics answered (all when there is none); the cluster's (v8-10) 0 without DESCRIBE
+ *     the authorizer for every topic the client may describe, a missing one too (all when there is none); the cluster's (v8-10) 0 without DESCRIBE
  *     on the cluster, as Kafka.</li>
  * </ul>
  * Only a request that creates topics leaves the event loop (for the metadata thread).
@@ -201,10 +201,14 @@ public final class MetadataHandler implements ApiHandler {
                 if (t != null) {
                     addTopic(response, current, t, topicOps, version, access);
                 } else {
-                    response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, error.code())
+                    Struct missing = response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, error.code())
                             .set(MetadataResponseTopic.NAME, name)
                             .set(MetadataResponseTopic.TOPIC_ID, ZERO_ID)
                             .set(MetadataResponseTopic.IS_INTERNAL, TopicNames.isInternal(name));
+                    if (topicOps) { // Kafka fills them for every topic it may describe, existing or not
+                        missing.set(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS,
+                                AuthorizedOperations.topic(access.context, name));
+                    }
                 }
             }
         }

@@ -10,6 +10,7 @@ import io.odradek.security.acl.AclOperation;
 import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.broker.quota.TestQuotaStore;
+import io.odradek.broker.security.Session;
 import io.odradek.wire.api.AlterClientQuotasApi;
 import io.odradek.wire.api.AlterConfigsApi;
 import io.odradek.wire.api.AlterPartitionReassignmentsApi;
@@ -151,6 +152,18 @@ class AdminAuthorizationTest {
         assertThat(r.get(MetadataApi.Response.TOPICS).get(0).get(MetadataResponseTopic.ERROR_CODE))
                 .isEqualTo(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code());
         assertThat(acls.asked).noneMatch(g -> g.operation() == AclOperation.CREATE);
+    }
+
+    @Test
+    void withoutAnAuthorizerAMissingTopicAlsoCarriesItsAuthorizedOperations() {
+        fx.session = Session.PLAINTEXT_ANONYMOUS;
+
+        Struct r = fx.call(fx.metadata(), 12, metadataRequest(false, "ghost")
+                .set(MetadataApi.Request.INCLUDE_TOPIC_AUTHORIZED_OPERATIONS, true));
+
+        Struct topic = r.get(MetadataApi.Response.TOPICS).get(0);
+        assertThat(topic.get(MetadataResponseTopic.ERROR_CODE)).isEqualTo(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code());
+        assertThat(topic.get(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS)).isEqualTo(3576);
     }
 
     @Test
