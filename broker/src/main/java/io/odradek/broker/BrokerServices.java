@@ -108,8 +108,7 @@ final class BrokerServices implements AutoCloseable {
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
     static BrokerServices open(BrokerConfig config) {
-        return open(config, new LocalNode(config.nodeId(), config.advertisedHost(), config::advertisedPort,
-                config.get("broker.rack")));
+        return open(config, Broker.localNode(config, listener -> 0));
     }
 
     static BrokerServices open(BrokerConfig config, LocalNode node) {
@@ -136,7 +135,7 @@ final class BrokerServices implements AutoCloseable {
                 clusterNode = ClusterNode.open(config, topics, node, quorum);
                 cluster = clusterNode.view();
             } else {
-                cluster = new SingleNodeClusterView(topics, node, config.listener().name());
+                cluster = new SingleNodeClusterView(topics, node);
             }
             partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
                     new WaitingOperations<Partition>("waiting-operations"));
