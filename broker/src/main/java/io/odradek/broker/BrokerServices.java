@@ -10,6 +10,7 @@ import io.odradek.broker.coordinators.ClusterCoordinators;
 import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.security.SaslListeners;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
@@ -28,6 +29,7 @@ import io.odradek.replication.cluster.ControllerSettings;
 import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.ImageDynamicConfigStore;
 import io.odradek.replication.config.LocalDynamicConfigStore;
+import io.odradek.replication.fetcher.ClientSecurity;
 import io.odradek.replication.metadata.ClusterMetadata;
 import io.odradek.replication.security.InMemorySecurityMetadataStore;
 import io.odradek.replication.security.SecurityMetadataStore;
@@ -144,10 +146,15 @@ final class BrokerServices implements AutoCloseable {
             if (clusterNode != null) {
                 // After the catalog and logs follow an image, the replicas do: leader or follower, fetchers; the
                 // coordinators load and unload with the leadership of their partitions, so they listen first.
+                // issue 10 (listeners): fetchers and inter-broker senders reach the inter-broker listener as its
+                // protocol says (TLS, SASL with sasl.mechanism.inter.broker.protocol).
+                ClientSecurity interBroker = SaslListeners.interBroker(
+                        config.listenerConfig(config.interBrokerListenerName()), config.saslMechanismInterBrokerProtocol());
                 replicaManager = new ReplicaManager(config.nodeId(), partitions, clusterNode.channel(),
-                        new BrokerLocalLogs(topics), config.replicationSettings(), clusterNode::brokerEpoch);
+                        new BrokerLocalLogs(topics), config.replicationSettings().withClientSecurity(interBroker),
+                        clusterNode::brokerEpoch);
                 coordinators = ClusterCoordinators.open(config, cluster, topics, partitions, features,
-                        config.interBrokerListenerName(), ControllerSettings.DEFAULTS.producerIdBlockSize());
+                        config.interBrokerListenerName(), interBroker, ControllerSettings.DEFAULTS.producerIdBlockSize());
                 replicaManager.addLeadershipListener(coordinators.elections::onLeadershipChange);
                 clusterNode.addImageListener(replicaManager::applyImage);
                 ClusterView view = cluster;
