@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * kcat 1.7 (librdkafka 2.0 on Debian 12) over a SASL_SSL listener with PLAIN and SCRAM: librdkafka checks the
+ * kcat 1.7 (librdkafka 2.0 on Debian 12) over a SASL_SSL listener with PLAIN, SCRAM and OAUTHBEARER: librdkafka checks the
  * broker's certificate against the test CA (ssl.ca.location) and its host name (its default
  * ssl.endpoint.identification.algorithm=https; the certificate names 127.0.0.1), then logs in with SaslHandshake v1
  * and SaslAuthenticate v0. Refusals are checked in kcat's own error output.
@@ -67,6 +67,22 @@ class KcatSaslSslTest {
         Subprocess.Result produced = produceKeyed("kcat-plain", login);
 
         assertThat(kcat.consumeAll("kcat-plain", FORMAT, login)).containsExactlyInAnyOrderElementsOf(expected());
+        assertThat(Kcat.requestsSent(produced)).as(produced.describe()).contains("SaslHandshake v1");
+    }
+
+    /**
+     * librdkafka's own unsecured JWS (enable.sasl.oauthbearer.unsecure.jwt, header alg "none", claims sub, iat, exp)
+     * accepted by the broker's unsecured OAUTHBEARER validator, as Kafka's accepts it.
+     */
+    @Test
+    void oauthBearerUnsecuredTokenFromLibrdkafkaProducesAndConsumesExactly() throws Exception {
+        String[] login = {"-X", "security.protocol=SASL_SSL", "-X", "sasl.mechanisms=OAUTHBEARER",
+                "-X", "enable.sasl.oauthbearer.unsecure.jwt=true",
+                "-X", "sasl.oauthbearer.config=principal=kcat-oauth lifeSeconds=600",
+                "-X", "ssl.ca.location=" + SaslListener.certificates().truststore("PEM")};
+        Subprocess.Result produced = produceKeyed("kcat-oauth", login);
+
+        assertThat(kcat.consumeAll("kcat-oauth", FORMAT, login)).containsExactlyInAnyOrderElementsOf(expected());
         assertThat(Kcat.requestsSent(produced)).as(produced.describe()).contains("SaslHandshake v1");
     }
 
