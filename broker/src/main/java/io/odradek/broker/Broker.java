@@ -6,6 +6,8 @@ import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.network.KafkaServer;
 import io.odradek.broker.quota.ClientQuotas;
 import io.odradek.broker.quota.RequestThrottler;
+import io.odradek.broker.security.ListenerSecurity;
+import io.odradek.broker.security.TlsListeners;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.coordinator.group.GroupCoordinator;
@@ -44,7 +46,13 @@ public final class Broker implements AutoCloseable {
             RequestThrottler throttler = new RequestThrottler(
                     ClientQuotas.following(services.dynamicConfigs, config.quotaWindows()), System::currentTimeMillis);
             ApiRegistry registry = Handlers.registry(config, services, throttler);
-            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler);
+            // issue 10 (tls, minimal until the listeners part binds every listener): TLS for an SSL listener.
+            io.odradek.broker.config.ListenerConfig listener = config.listenerConfigs().get(0);
+            ListenerSecurity security = listener.protocol() == io.odradek.security.SecurityProtocol.SSL
+                    ? new ListenerSecurity(listener.name(), listener.protocol(), TlsListeners.serverTls(listener), null)
+                    : ListenerSecurity.plaintext(listener.name());
+            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler,
+                    security, io.odradek.security.acl.Authorizer.ALLOW_ALL);
             boundPort.set(server.address().getPort());
             // configs: connection limits follow the dynamic broker configs (stored ones from the start).
             server.connections().updateLimits(services.dynamicBrokerConfig.current().networkSettings());

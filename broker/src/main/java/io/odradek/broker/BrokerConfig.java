@@ -546,7 +546,7 @@ public final class BrokerConfig {
 
     // ---- resolution
 
-    /** The first listener for clients: not a controller listener, and PLAINTEXT (the only protocol we serve). */
+    /** The first listener for clients: not a controller listener, and PLAINTEXT or SSL. */
     private Listener clientListener() {
         List<Listener> all = Listener.parseAll("listeners", list("listeners"));
         List<String> controllerNames = list("controller.listener.names").stream()
@@ -557,11 +557,12 @@ public final class BrokerConfig {
             throw ConfigException.invalid("listeners", raw("listeners"),
                     "no listener for clients (every one is named in controller.listener.names)");
         }
+        // issue 10 (tls, minimal until the listeners part serves them all): the first PLAINTEXT or SSL listener.
         Listener chosen = forClients.stream()
-                .filter(l -> protocols.getOrDefault(l.name(), l.name()).equals("PLAINTEXT"))
+                .filter(l -> List.of("PLAINTEXT", "SSL").contains(protocols.getOrDefault(l.name(), l.name())))
                 .findFirst()
                 .orElseThrow(() -> ConfigException.invalid("listeners", raw("listeners"),
-                        "only PLAINTEXT listeners are supported (see listener.security.protocol.map)"));
+                        "only PLAINTEXT and SSL listeners are supported (see listener.security.protocol.map)"));
         for (Listener other : forClients) {
             if (other != chosen) {
                 LOG.log(System.Logger.Level.WARNING, "Ignoring listener " + other + ": only one client listener, "

@@ -207,8 +207,8 @@ class BrokerConfigTest {
                         + "expected NAME://host:port, e.g. PLAINTEXT://127.0.0.1:9092");
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://:70000")))
                 .hasMessageContaining("port must be between 0 and 65535");
-        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "SSL://:9093")))
-                .hasMessageContaining("only PLAINTEXT listeners are supported");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "SASL_PLAINTEXT://:9093")))
+                .hasMessageContaining("only PLAINTEXT and SSL listeners are supported");
     }
 
     @Test
