@@ -232,6 +232,37 @@ class TlsListenerTest {
     }
 
     @Test
+    void interBrokerConnectorSpeaksMutualTlsWithTheListenersOwnKeys() throws Exception {
+        Map<String, String> config = serverStores();
+        config.put("ssl.client.auth", "required");
+        config.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]+),.*$/$1/,DEFAULT");
+        start(config);
+        // The broker's own listener keys: its server certificate is also its client certificate, as in Kafka.
+        ListenerConfig own = new ListenerConfig(new Listener("SSL", "127.0.0.1", 0), SecurityProtocol.SSL, config);
+        Socket socket = TlsListeners.connector(own).connect("localhost", server.address().getPort(), 10_000);
+        closeables.add(socket);
+        assertThat(apiVersions(socket, 3)).isZero();
+        assertThat(principals).containsExactly(KafkaPrincipal.user("localhost"));
+    }
+
+    @Test
+    void connectorChecksTheBrokersHostNameUnlessEndpointIdentificationIsOff() throws Exception {
+        Map<String, String> config = new HashMap<>(CERTS.identity("elsewhere", "CN=elsewhere,OU=Test,O=Odradek",
+                "DNS:elsewhere.example").keystoreConfig("JKS"));
+        start(config);
+        Map<String, String> client = new HashMap<>(CERTS.truststoreConfig("JKS"));
+        ListenerConfig checking = new ListenerConfig(new Listener("SSL", "127.0.0.1", 0), SecurityProtocol.SSL, client);
+        assertThatThrownBy(() -> TlsListeners.connector(checking).connect("localhost", server.address().getPort(), 10_000))
+                .isInstanceOf(SSLException.class)
+                .hasMessageContaining("No subject alternative DNS name matching localhost found");
+        client.put("ssl.endpoint.identification.algorithm", "");
+        ListenerConfig trusting = new ListenerConfig(new Listener("SSL", "127.0.0.1", 0), SecurityProtocol.SSL, client);
+        Socket socket = TlsListeners.connector(trusting).connect("localhost", server.address().getPort(), 10_000);
+        closeables.add(socket);
+        assertThat(apiVersions(socket, 4)).isZero();
+    }
+
+    @Test
     void plaintextClientOnATlsListenerIsDisconnected() throws Exception {
         start(serverStores());
         try (Socket plain = new Socket("127.0.0.1", server.address().getPort())) {
