@@ -54,6 +54,10 @@ public final class Broker implements AutoCloseable {
             KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler,
                     security, io.odradek.security.acl.Authorizer.ALLOW_ALL);
             boundPort.set(server.address().getPort());
+            if (security.tls() != null) { // issue 10 (tls): listener.name.<l>.ssl.* changed dynamically
+                services.dynamicBrokerConfig.addListener(
+                        c -> TlsListeners.reconfigure(security.tls(), c.listenerConfig(listener.name())));
+            }
             // configs: connection limits follow the dynamic broker configs (stored ones from the start).
             server.connections().updateLimits(services.dynamicBrokerConfig.current().networkSettings());
             services.dynamicBrokerConfig.addListener(c -> server.connections().updateLimits(c.networkSettings()));

@@ -253,6 +253,27 @@ class TlsClientsTest {
         roundTrip(ssl, "after-reload", 10, 10);
     }
 
+    @Test
+    void keystoreLocationSetWithIncrementalAlterConfigsServesNewConnections() throws Exception {
+        start(brokerStores("PKCS12"));
+        Map<String, Object> ssl = sslClient("JKS", null);
+        TestCertificates.Identity renewed = CERTS.identity("renewed-by-config", TestCertificates.SERVER_DN,
+                TestCertificates.SERVER_SAN);
+        admin(ssl).incrementalAlterConfigs(Map.of(
+                new org.apache.kafka.common.config.ConfigResource(
+                        org.apache.kafka.common.config.ConfigResource.Type.BROKER, "1"),
+                List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
+                        new org.apache.kafka.clients.admin.ConfigEntry("listener.name.ssl.ssl.keystore.location",
+                                renewed.keystore("PKCS12").toString()),
+                        org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!serverCertificate().equals(renewed.certificate()) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(serverCertificate()).isEqualTo(renewed.certificate());
+        roundTrip(ssl, "after-alter", 10, 10);
+    }
+
     /** The certificate a new TLS connection to the broker is shown. */
     private X509Certificate serverCertificate() throws Exception {
         TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX");

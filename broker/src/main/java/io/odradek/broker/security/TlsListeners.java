@@ -33,20 +33,42 @@ public final class TlsListeners {
     /** The TLS set-up of an SSL or SASL_SSL listener; ConfigException naming the key when a key is wrong. */
     public static ServerTls serverTls(ListenerConfig config) {
         try {
-            SslSettings settings = SslSettings.from(config::get);
-            if (config.protocol() == SecurityProtocol.SASL_SSL && config.own("ssl.client.auth") == null) {
-                String global = config.get("ssl.client.auth");
-                if (global != null && !global.equalsIgnoreCase("none")) {
-                    LOG.log(System.Logger.Level.WARNING, "Broker configuration 'ssl.client.auth' is applied only to "
-                            + "SSL listeners. Listener-prefixed configuration can be used to enable SSL client "
-                            + "authentication for SASL_SSL listeners (" + config.prefix() + "ssl.client.auth).");
-                }
-                settings = settings.withClientAuth(SslSettings.ClientAuth.NONE);
-            }
-            return new ListenerTls(ServerSsl.create(config.name(), settings, reloadIntervalMs(config)));
+            return new ListenerTls(ServerSsl.create(config.name(), settings(config, true), reloadIntervalMs(config)));
         } catch (SslConfigException e) {
             throw new ConfigException("Listener " + config.name() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The listener's keys changed (a dynamic broker config such as {@code listener.name.ssl.ssl.keystore.location}):
+     * new connections use a context built from them, checked as a keystore reload is; keys that cannot be used are
+     * logged and the current context stays. (Kafka refuses them in the AlterConfigs answer; here the change is
+     * stored and refused when applied.)
+     */
+    public static void reconfigure(ServerTls tls, ListenerConfig config) {
+        if (tls instanceof ListenerTls listener) {
+            try {
+                listener.ssl.reconfigure(settings(config, false));
+            } catch (SslConfigException e) {
+                LOG.log(System.Logger.Level.WARNING, "Listener " + config.name() + ": keeping the current TLS "
+                        + "context, the new ssl settings cannot be used: " + e.getMessage());
+            }
+        }
+    }
+
+    /** The listener's ssl.* keys; SASL_SSL asks for client certificates only with its own ssl.client.auth. */
+    private static SslSettings settings(ListenerConfig config, boolean warn) {
+        SslSettings settings = SslSettings.from(config::get);
+        if (config.protocol() == SecurityProtocol.SASL_SSL && config.own("ssl.client.auth") == null) {
+            String global = config.get("ssl.client.auth");
+            if (warn && global != null && !global.equalsIgnoreCase("none")) {
+                LOG.log(System.Logger.Level.WARNING, "Broker configuration 'ssl.client.auth' is applied only to "
+                        + "SSL listeners. Listener-prefixed configuration can be used to enable SSL client "
+                        + "authentication for SASL_SSL listeners (" + config.prefix() + "ssl.client.auth).");
+            }
+            settings = settings.withClientAuth(SslSettings.ClientAuth.NONE);
+        }
+        return settings;
     }
 
     /** A client to another broker's SSL / SASL_SSL listener, configured by the same listener's ssl.* keys. */

@@ -50,12 +50,14 @@ public final class ServerSsl implements AutoCloseable {
     });
 
     private final String listenerName;
-    private final SslSettings settings;
+    private volatile SslSettings settings;
     private final SslPrincipalMapper mapper;
     private volatile SslContexts.Server current;
     /** The files' modification times last looked at (full precision), so a failed change is tried once. */
     private final Map<Path, FileTime> seen = new LinkedHashMap<>();
     private ScheduledFuture<?> poll;
+    private long reloadIntervalMs;
+    private boolean closed;
     private volatile int reloads;
 
     private ServerSsl(String listenerName, SslSettings settings, SslPrincipalMapper mapper,
@@ -85,10 +87,8 @@ public final class ServerSsl implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "Listener " + listenerName + ": TLS by " + ssl.engine() + ", client auth "
                 + settings.clientAuth().name().toLowerCase(java.util.Locale.ROOT) + ", keystore " + ssl.current.keystore()
                 + ", truststore " + (ssl.current.truststore() == null ? "the JDK's default CAs" : ssl.current.truststore()));
-        if (reloadIntervalMs > 0 && !ssl.seen.isEmpty()) {
-            ssl.poll = WATCHER.scheduleWithFixedDelay(new Poll(ssl), reloadIntervalMs, reloadIntervalMs,
-                    TimeUnit.MILLISECONDS);
-        }
+        ssl.reloadIntervalMs = reloadIntervalMs;
+        ssl.startPolling();
         return ssl;
     }
 
@@ -166,9 +166,49 @@ public final class ServerSsl implements AutoCloseable {
         }
     }
 
+    /**
+     * New keys for this listener (a dynamic config change, e.g. {@code listener.name.ssl.ssl.keystore.location}):
+     * a context built from them replaces the current one for new connections, under the same checks as a reload;
+     * false (logged, the current one kept) when they cannot be used or did not change.
+     */
+    public synchronized boolean reconfigure(SslSettings next) {
+        if (next.equals(settings)) {
+            return false;
+        }
+        SslContexts.Server old = current;
+        try {
+            SslContexts.Server built = SslContexts.server(next);
+            ensureCompatible(built.keystore().keyStore(), old.keystore().keyStore(), next.allowDnChanges(),
+                    next.allowSanChanges());
+            current = built;
+            settings = next;
+            seen.clear();
+            for (Path file : files(built)) {
+                seen.put(file, modifiedTime(file));
+            }
+            reloads++;
+            startPolling(); // the new stores may be files where the old were inline PEM
+            LOG.log(System.Logger.Level.INFO, "Listener " + listenerName + ": new TLS settings " + next
+                    + "; new connections use them");
+            return true;
+        } catch (SslConfigException | GeneralSecurityException e) {
+            LOG.log(System.Logger.Level.WARNING, "Listener " + listenerName + ": keeping the current TLS context, "
+                    + "the new ssl settings cannot be used: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private synchronized void startPolling() {
+        if (!closed && poll == null && reloadIntervalMs > 0 && !seen.isEmpty()) {
+            poll = WATCHER.scheduleWithFixedDelay(new Poll(this), reloadIntervalMs, reloadIntervalMs,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
     /** Stops polling the files. */
     @Override
     public synchronized void close() {
+        closed = true;
         if (poll != null) {
             poll.cancel(false);
             poll = null;

@@ -193,6 +193,26 @@ class ServerSslTest {
         }
     }
 
+    @Test
+    void newKeystoreLocationFromADynamicConfigChangeServesNewConnections() throws Exception {
+        try (ServerSsl ssl = ServerSsl.create("SSL", SslSettings.from(server("JKS", "openssl")), 0)) {
+            TestCertificates.Identity renewed = CERTS.identity("renewed-dynamic", TestCertificates.SERVER_DN,
+                    TestCertificates.SERVER_SAN);
+            Map<String, String> next = server("JKS", "openssl");
+            next.putAll(renewed.keystoreConfig("PKCS12"));
+            assertThat(ssl.reconfigure(SslSettings.from(next))).isTrue();
+            assertThat(ssl.reconfigure(SslSettings.from(next))).as("unchanged keys").isFalse();
+            SSLEngine client = clientEngine(CERTS.truststoreConfig("JKS"));
+            Handshakes.run(client, serverEngine(ssl));
+            assertThat((X509Certificate) client.getSession().getPeerCertificates()[0]).isEqualTo(renewed.certificate());
+
+            Map<String, String> otherName = server("JKS", "openssl");
+            otherName.putAll(CERTS.client("mallory").keystoreConfig("JKS"));
+            assertThat(ssl.reconfigure(SslSettings.from(otherName))).isFalse();
+            assertThat(ssl.keystore().getCertificate(TestCertificates.KEY_ALIAS)).isEqualTo(renewed.certificate());
+        }
+    }
+
     /** Replaces {@code target} as a deploy tool would, with a modification time that surely differs. */
     private static void replace(Path source, Path target) throws Exception {
         FileTime before = Files.getLastModifiedTime(target);
