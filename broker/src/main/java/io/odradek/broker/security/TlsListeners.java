@@ -120,11 +120,6 @@ public final class TlsListeners {
             return ssl.principal(session);
         }
 
-        /** The listener's TLS (tests: its engine, reload count). */
-        ServerSsl ssl() {
-            return ssl;
-        }
-
         /** Stops watching the store files. */
         @Override
         public void close() {
