@@ -129,6 +129,20 @@ class ServerSslTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} engine")
+    @CsvSource({"openssl", "jdk"})
+    void configuredCipherSuiteIsTheOneNegotiated(String engine) throws Exception {
+        Map<String, String> config = server("JKS", engine);
+        config.put("ssl.enabled.protocols", "TLSv1.2");
+        config.put("ssl.cipher.suites", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384");
+        try (ServerSsl ssl = ServerSsl.create("SSL", SslSettings.from(config), 0)) {
+            SSLEngine client = clientEngine(CERTS.truststoreConfig("JKS"));
+            Handshakes.run(client, serverEngine(ssl));
+            assertThat(client.getSession().getProtocol()).isEqualTo("TLSv1.2");
+            assertThat(client.getSession().getCipherSuite()).isEqualTo("TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384");
+        }
+    }
+
     @Test
     void changedKeystoreFileIsReloadedForNewConnections(@TempDir Path dir) throws Exception {
         Path keystore = dir.resolve("server.p12");
