@@ -239,6 +239,14 @@ public final class BrokerConfigDef {
                 "The inter-broker listener's name when inter.broker.listener.name is unset (only one may be set).");
         define("sasl.mechanism.inter.broker.protocol", STRING, "GSSAPI", ANY,
                 "The SASL mechanism brokers log in with on a SASL inter-broker listener.");
+
+        // TLS listeners (issue 10, tls): Kafka's ssl.* keys are read per listener by TlsListeners; these are ours.
+        define("odradek.ssl.engine", STRING, "auto", oneOf("auto", "openssl", "jdk"),
+                "What serves TLS listeners: auto (OpenSSL through netty-tcnative when it loads, the JDK otherwise),"
+                        + " openssl (fail if it does not load), jdk. A set ssl.provider also means the JDK.");
+        define("odradek.ssl.store.reload.interval.ms", LONG, "10000", atLeast(0),
+                "How often TLS listeners check their keystore and truststore files for changes; a changed store is"
+                        + " reloaded for new connections (Kafka reloads only on a dynamic config update). 0: never.");
     }
 
     private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();
