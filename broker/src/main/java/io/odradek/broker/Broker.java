@@ -4,6 +4,8 @@ import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.network.KafkaServer;
+import io.odradek.broker.security.ListenerSecurity;
+import io.odradek.broker.security.SaslListeners;
 import io.odradek.broker.quota.ClientQuotas;
 import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.broker.topics.LocalNode;
@@ -44,7 +46,14 @@ public final class Broker implements AutoCloseable {
             RequestThrottler throttler = new RequestThrottler(
                     ClientQuotas.following(services.dynamicConfigs, config.quotaWindows()), System::currentTimeMillis);
             ApiRegistry registry = Handlers.registry(config, services, throttler);
-            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler);
+            // issue 10 (sasl, minimal until the listeners part builds every listener's security): a SASL listener.
+            io.odradek.broker.config.ListenerConfig client = config.listenerConfig(config.listener().name());
+            ListenerSecurity security = client.protocol().name().startsWith("SASL_")
+                    ? new ListenerSecurity(client.name(), client.protocol(), null,
+                            SaslListeners.serverSettings(client, services.security))
+                    : ListenerSecurity.plaintext(client.name());
+            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler,
+                    security, io.odradek.security.acl.Authorizer.ALLOW_ALL);
             boundPort.set(server.address().getPort());
             // configs: connection limits follow the dynamic broker configs (stored ones from the start).
             server.connections().updateLimits(services.dynamicBrokerConfig.current().networkSettings());

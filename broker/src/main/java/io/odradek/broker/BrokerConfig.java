@@ -558,10 +558,11 @@ public final class BrokerConfig {
                     "no listener for clients (every one is named in controller.listener.names)");
         }
         Listener chosen = forClients.stream()
-                .filter(l -> protocols.getOrDefault(l.name(), l.name()).equals("PLAINTEXT"))
+                // issue 10 (sasl, until the listeners part serves every listener): or one SASL_PLAINTEXT listener
+                .filter(l -> List.of("PLAINTEXT", "SASL_PLAINTEXT").contains(protocols.getOrDefault(l.name(), l.name())))
                 .findFirst()
                 .orElseThrow(() -> ConfigException.invalid("listeners", raw("listeners"),
-                        "only PLAINTEXT listeners are supported (see listener.security.protocol.map)"));
+                        "only PLAINTEXT and SASL_PLAINTEXT listeners are supported (see listener.security.protocol.map)"));
         for (Listener other : forClients) {
             if (other != chosen) {
                 LOG.log(System.Logger.Level.WARNING, "Ignoring listener " + other + ": only one client listener, "

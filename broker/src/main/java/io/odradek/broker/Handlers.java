@@ -46,6 +46,8 @@ import io.odradek.broker.handlers.OffsetDeleteHandler;
 import io.odradek.broker.handlers.OffsetFetchHandler;
 import io.odradek.broker.handlers.OffsetForLeaderEpochHandler;
 import io.odradek.broker.handlers.ProduceHandler;
+import io.odradek.broker.handlers.SaslAuthenticateHandler;
+import io.odradek.broker.handlers.SaslHandshakeHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
@@ -131,6 +133,11 @@ final class Handlers {
         // a partition's log to another log dir.
         registry.register(new DeleteRecordsHandler(services.partitions, services.cluster))
                 .register(new AlterReplicaLogDirsHandler(services.topics, services.partitions, services.replicaManager));
+
+        // SASL (issue 10, sasl): answered by the connection's authenticator on SASL listeners; these answer what
+        // Kafka's KafkaApis answers elsewhere (ILLEGAL_SASL_STATE), and make ApiVersions advertise both.
+        registry.register(new SaslHandshakeHandler())
+                .register(new SaslAuthenticateHandler());
         return registry;
     }
 }

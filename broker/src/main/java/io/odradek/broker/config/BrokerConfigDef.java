@@ -233,6 +233,20 @@ public final class BrokerConfigDef {
         define("log.cleaner.min.cleanable.ratio", STRING, "0.5", BrokerConfigDef::ratio,
                 "Topic default min.cleanable.dirty.ratio: the dirty share of a log below which it is not cleaned"
                         + " (a DOUBLE in Kafka).");
+
+        // SASL (issue 10, sasl): Kafka's keys and defaults; each may be set per listener (listener.name.<l>.<key>),
+        // the JAAS config per listener and mechanism (listener.name.<l>.<mechanism>.sasl.jaas.config).
+        define("sasl.enabled.mechanisms", LIST, "GSSAPI", ANY,
+                "Mechanisms a SASL listener offers: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (unsecured JWS);"
+                        + " Kafka's default GSSAPI (Kerberos) is not supported and refused at start.");
+        define("sasl.mechanism.inter.broker.protocol", STRING, "GSSAPI", ANY,
+                "Mechanism brokers log in to each other's SASL listener with (PLAIN or SCRAM-*), with the username and"
+                        + " password of that listener's JAAS config for the mechanism.");
+        define("connections.max.reauth.ms", LONG, "0", atLeast(0),
+                "KIP-368: a SASL session lasts at most this long (0: no limit; an OAUTHBEARER token's expiry also"
+                        + " bounds it); clients re-authenticate in time, a request on an expired session closes it.");
+        define("sasl.server.max.receive.size", INT, "524288", atLeast(1),
+                "Largest frame accepted before a client is authenticated; a larger one closes the connection.");
     }
 
     private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();
