@@ -107,6 +107,11 @@ public final class Broker implements AutoCloseable {
         return services.topics;
     }
 
+    /** issue 10 (sasl): ACLs and SCRAM credentials (tests put credentials here). */
+    public io.odradek.replication.security.SecurityMetadataStore security() {
+        return services.security;
+    }
+
     /**
      * In a cluster, a controlled shutdown first (leaderships move away while clients and followers can still
      * reach us; bounded); then the listener, so no handler appends while the services flush and close.
