@@ -45,5 +45,16 @@ class SaslReauthenticationTest {
         assertThat(records).extracting(ConsumerRecord::value).containsExactlyElementsOf(sent);
         assertThat(records).extracting(ConsumerRecord::offset)
                 .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+        // The producer re-authenticated on its open connections (it was not cut off and reconnected).
+        assertThat(metric(producer.metrics(), "successful-reauthentication-total")).isGreaterThanOrEqualTo(2);
+        assertThat(metric(producer.metrics(), "failed-reauthentication-total")).isZero();
+    }
+
+    private static double metric(Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> metrics,
+            String name) {
+        return metrics.entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .sum();
     }
 }

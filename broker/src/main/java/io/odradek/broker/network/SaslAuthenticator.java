@@ -26,8 +26,9 @@ import java.util.function.LongSupplier;
  *
  * <p>KIP-368: when {@code connections.max.reauth.ms} is set for the mechanism, or the credential expires (an
  * OAUTHBEARER token), the session lasts min(both) and SaslAuthenticate v1+ tells the client so; a request after
- * the session expired closes the connection. A client that used SaslAuthenticate v1+ may re-authenticate on the
- * open connection with a new SaslHandshake (same mechanism, same principal: anything else closes it).
+ * the session expired closes the connection. While the session has a lifetime, the client may re-authenticate on the
+ * open connection with a new SaslHandshake (same mechanism, same principal: anything else closes it; at most once a
+ * second, as Kafka; a handshake otherwise is served by the SaslHandshake handler: ILLEGAL_SASL_STATE).
  */
 final class SaslAuthenticator {
     enum State { HANDSHAKE_OR_VERSIONS, HANDSHAKE, AUTHENTICATE, AUTHENTICATE_RAW, REAUTH_BAD_MECHANISM, COMPLETE, FAILED }
@@ -52,7 +53,8 @@ final class SaslAuthenticator {
     private String mechanism;
     private KafkaPrincipal principal;
     private boolean reauthenticating;
-    private boolean clientSupportsReauth;
+    private long lastReauthStartNanos;
+    private static final long MIN_REAUTH_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private String badMechanismMessage;
     /** Set when the session expires (KIP-368); else {@link #expires} is false. */
     private long sessionExpiryNanos;
@@ -108,14 +110,20 @@ final class SaslAuthenticator {
                 return close("Unexpected Kafka request of type " + name + " during SASL authentication.");
             case REAUTH_BAD_MECHANISM:
                 return close(badMechanismMessage);
-            case COMPLETE:
-                if (expires && nanoClock.getAsLong() - sessionExpiryNanos >= 0) {
-                    return close("the SASL session expired (connections.max.reauth.ms or credential lifetime)");
-                }
-                if (apiKey == SaslHandshakeApi.SPEC.key() && clientSupportsReauth) {
+            case COMPLETE: {
+                long now = nanoClock.getAsLong();
+                // As Kafka's KafkaChannel: a handshake on a session that expires re-authenticates (even a little
+                // late: clients only start when they have something to send), at most once a second.
+                if (apiKey == SaslHandshakeApi.SPEC.key() && expires
+                        && (lastReauthStartNanos == 0 || now - lastReauthStartNanos >= MIN_REAUTH_INTERVAL_NANOS)) {
+                    lastReauthStartNanos = now;
                     return Gate.AUTHENTICATOR;
                 }
+                if (expires && now - sessionExpiryNanos >= 0) {
+                    return close("the SASL session expired (connections.max.reauth.ms or credential lifetime)");
+                }
                 return Gate.SERVE;
+            }
             default:
                 return close("SASL authentication failed or is in state " + state);
         }
@@ -138,9 +146,6 @@ final class SaslAuthenticator {
     Outcome handle(ApiSpec api, short version, Struct body) {
         if (api == SaslHandshakeApi.SPEC) {
             return handshake(version, body.get(SaslHandshakeApi.Request.MECHANISM));
-        }
-        if (version > 0) {
-            clientSupportsReauth = true;
         }
         byte[] token = body.get(SaslAuthenticateApi.Request.AUTH_BYTES);
         try {
