@@ -47,6 +47,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * quota gets the throttle time in the response and its connection muted for that long (KIP-219), also when
  * the response's version has no ThrottleTimeMs (Kafka mutes regardless); a consumer fetch's throttle comes
  * from its handler's own check, through the request's {@link FetchQuotaNote}.
+ *
+ * <p>SASL listeners (issue 10): a {@link SaslAuthenticator} gates every frame by its API key before it is decoded;
+ * until the client is authenticated only ApiVersions and the SASL exchange get through (frames bounded by
+ * {@code sasl.server.max.receive.size}); after SaslHandshake v0 frames are raw tokens answered by raw frames; a
+ * failed exchange is answered, then the connection closes. Once the exchange completes the session's principal is
+ * the SASL user (quotas, authorization); a request on an expired KIP-368 session closes the connection.
  */
 public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(RequestChannelHandler.class.getName());
