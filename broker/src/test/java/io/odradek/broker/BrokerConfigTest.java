@@ -208,7 +208,7 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://:70000")))
                 .hasMessageContaining("port must be between 0 and 65535");
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "SSL://:9093")))
-                .hasMessageContaining("only PLAINTEXT listeners are supported");
+                .hasMessageContaining("only PLAINTEXT and SASL_PLAINTEXT listeners are supported");
     }
 
     @Test

@@ -20,6 +20,7 @@ import io.odradek.broker.security.SaslServerSettings;
 import io.odradek.security.KafkaPrincipal;
 import io.odradek.security.SecurityProtocol;
 import io.odradek.security.acl.Authorizer;
+import io.odradek.security.sasl.OAuthBearerServer;
 import io.odradek.security.sasl.PlainServer;
 import io.odradek.security.sasl.SaslServerMechanism;
 import io.odradek.security.sasl.ScramClient;
@@ -63,6 +64,7 @@ class SaslAuthenticationChannelTest {
             Map.of("carol", SHA256.credential("carol-secret", 4096));
     private final AtomicReference<KafkaPrincipal> servedAs = new AtomicReference<>();
     private long maxReauthMs;
+    private List<String> mechanisms = List.of("PLAIN", "SCRAM-SHA-256");
     private int maxReceive = 524288;
     private EmbeddedChannel channel;
     private final ByteBuf received = Unpooled.buffer();
@@ -71,13 +73,17 @@ class SaslAuthenticationChannelTest {
     private final SaslServerSettings settings = new SaslServerSettings() {
         @Override
         public List<String> enabledMechanisms() {
-            return List.of("PLAIN", "SCRAM-SHA-256");
+            return mechanisms;
         }
 
         @Override
         public SaslServerMechanism newServer(String mechanism) {
-            return mechanism.equals("PLAIN") ? new PlainServer(plainUsers::get)
-                    : new ScramServer(ScramMechanism.SCRAM_SHA_256, scramUsers::get);
+            return switch (mechanism) {
+                case "PLAIN" -> new PlainServer(plainUsers::get);
+                case "OAUTHBEARER" -> new OAuthBearerServer(new OAuthBearerServer.Options("sub", "scope", List.of(), 0),
+                        System::currentTimeMillis);
+                default -> new ScramServer(ScramMechanism.SCRAM_SHA_256, scramUsers::get);
+            };
         }
 
         @Override
@@ -342,6 +348,25 @@ class SaslAuthenticationChannelTest {
         send(listGroups());
         assertThat(nextFrame()).isNull();
         assertThat(channel.isOpen()).isFalse();
+    }
+
+    @Test
+    void oauthTokenExpiryBoundsTheSessionBelowConnectionsMaxReauthMs() {
+        mechanisms = List.of("OAUTHBEARER");
+        maxReauthMs = 3_600_000;
+        connect(true);
+        exchange(handshake("OAUTHBEARER", (short) 1));
+        java.util.Base64.Encoder b64 = java.util.Base64.getUrlEncoder().withoutPadding();
+        long exp = System.currentTimeMillis() / 1000 + 120;
+        String token = b64.encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "."
+                + b64.encodeToString(("{\"sub\":\"dave\",\"exp\":" + exp + "}").getBytes(StandardCharsets.UTF_8))
+                + ".";
+        SaslAuthenticateResponse auth = exchange(authenticate(("n,,\u0001auth=Bearer " + token + "\u0001\u0001")
+                .getBytes(StandardCharsets.UTF_8), (short) 2));
+        assertThat(auth.error()).isEqualTo(Errors.NONE);
+        assertThat(auth.data().sessionLifetimeMs()).isBetween(110_000L, 120_000L);
+        exchange(listGroups());
+        assertThat(servedAs.get()).isEqualTo(KafkaPrincipal.user("dave"));
     }
 
     @Test
