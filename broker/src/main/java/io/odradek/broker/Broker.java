@@ -61,8 +61,12 @@ public final class Broker implements AutoCloseable {
             Authorizer authorizer = Authorizers.create(config, services.security);
             List<KafkaServer.Binding> listeners = new ArrayList<>();
             for (ListenerConfig listener : config.listenerConfigs()) {
-                listeners.add(new KafkaServer.Binding(listener.listener().bindAddress(),
-                        listenerSecurity(listener, services.security)));
+                ListenerSecurity security = listenerSecurity(listener, services.security);
+                listeners.add(new KafkaServer.Binding(listener.listener().bindAddress(), security));
+                if (security.tls() != null) { // tls: listener.name.<l>.ssl.* changed dynamically rebuilds its context
+                    services.dynamicBrokerConfig.addListener(
+                            c -> TlsListeners.reconfigure(security.tls(), c.listenerConfig(listener.name())));
+                }
             }
             KafkaServer server = KafkaServer.bind(listeners, registry, config.networkSettings(), throttler, authorizer);
             server.addresses().forEach((name, address) -> boundPorts.put(name, address.getPort()));

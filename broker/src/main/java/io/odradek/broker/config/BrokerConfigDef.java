@@ -239,6 +239,25 @@ public final class BrokerConfigDef {
                 "The inter-broker listener's name when inter.broker.listener.name is unset (only one may be set).");
         define("sasl.mechanism.inter.broker.protocol", STRING, "GSSAPI", ANY,
                 "The SASL mechanism brokers log in with on a SASL inter-broker listener.");
+
+        // TLS listeners (issue 10, tls): Kafka's ssl.* keys are read per listener by TlsListeners; these are ours.
+        define("odradek.ssl.engine", STRING, "auto", oneOf("auto", "openssl", "jdk"),
+                "What serves TLS listeners: auto (OpenSSL through netty-tcnative when it loads, the JDK otherwise),"
+                        + " openssl (fail if it does not load), jdk. A set ssl.provider also means the JDK.");
+        define("odradek.ssl.store.reload.interval.ms", LONG, "10000", atLeast(0),
+                "How often TLS listeners check their keystore and truststore files for changes; a changed store is"
+                        + " reloaded for new connections (Kafka reloads only on a dynamic config update). 0: never.");
+
+        // SASL (issue 10, sasl): Kafka's keys and defaults; each may be set per listener (listener.name.<l>.<key>),
+        // the JAAS config per listener and mechanism (listener.name.<l>.<mechanism>.sasl.jaas.config).
+        define("sasl.enabled.mechanisms", LIST, "GSSAPI", ANY,
+                "Mechanisms a SASL listener offers: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (unsecured JWS);"
+                        + " Kafka's default GSSAPI (Kerberos) is not supported and refused at start.");
+        define("connections.max.reauth.ms", LONG, "0", atLeast(0),
+                "KIP-368: a SASL session lasts at most this long (0: no limit; an OAUTHBEARER token's expiry also"
+                        + " bounds it); clients re-authenticate in time, a request on an expired session closes it.");
+        define("sasl.server.max.receive.size", INT, "524288", atLeast(1),
+                "Largest frame accepted before a client is authenticated; a larger one closes the connection.");
     }
 
     private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();

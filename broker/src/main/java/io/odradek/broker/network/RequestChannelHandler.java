@@ -2,6 +2,8 @@ package io.odradek.broker.network;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.ApiRegistry;
@@ -47,6 +49,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * quota gets the throttle time in the response and its connection muted for that long (KIP-219), also when
  * the response's version has no ThrottleTimeMs (Kafka mutes regardless); a consumer fetch's throttle comes
  * from its handler's own check, through the request's {@link FetchQuotaNote}.
+ *
+ * <p>SASL listeners (issue 10): a {@link SaslAuthenticator} gates every frame by its API key before it is decoded;
+ * until the client is authenticated only ApiVersions and the SASL exchange get through (frames bounded by
+ * {@code sasl.server.max.receive.size}); after SaslHandshake v0 frames are raw tokens answered by raw frames; a
+ * failed exchange is answered, then the connection closes. Once the exchange completes the session's principal is
+ * the SASL user (quotas, authorization); a request on an expired KIP-368 session closes the connection.
  */
 public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(RequestChannelHandler.class.getName());
@@ -62,6 +70,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private final ListenerSecurity security;
     private final Authorizer authorizer;
     private Session session;
+    /** issue 10 (sasl): the authentication gate on SASL listeners; null on others. */
+    private final SaslAuthenticator sasl;
     private ScheduledFuture<?> throttleEnd;
     private long throttledUntilNanos;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
@@ -81,6 +91,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             ListenerSecurity security, Authorizer authorizer) {
         this.security = security;
         this.authorizer = authorizer;
+        this.sasl = security.sasl() == null ? null : new SaslAuthenticator(security.sasl(), System::nanoTime);
         this.session = new Session(KafkaPrincipal.ANONYMOUS, security.listenerName(), security.protocol(),
                 InetAddress.getLoopbackAddress(), authorizer);
         this.registry = registry;
@@ -103,6 +114,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         final FetchQuotaNote fetchQuota;
         private final int reservedBytes;
         private final AtomicBoolean released = new AtomicBoolean();
+        /** issue 10 (sasl): when set, the connection closes once this response is written (failed authentication). */
+        String closeAfter;
 
         Pending(Request request, CompletableFuture<Struct> response, int reservedBytes, int requestBytes,
                 long handlerNanos, FetchQuotaNote fetchQuota) {
@@ -142,6 +155,29 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         lastActivity = System.nanoTime();
+        // issue 10 (sasl): before authentication only the SASL exchange (and ApiVersions) gets through.
+        SaslAuthenticator.Gate saslGate = SaslAuthenticator.Gate.SERVE;
+        if (sasl != null) {
+            if (!sasl.authenticated() && frame.payload().readableBytes() > sasl.maxReceiveSize()) {
+                drop(frame);
+                reject(ctx, "sasl", "Failing SASL authentication due to invalid receive size ("
+                        + frame.reservedBytes() + " bytes, sasl.server.max.receive.size=" + sasl.maxReceiveSize() + ")");
+                return;
+            }
+            if (sasl.rawTokens()) {
+                rawToken(ctx, frame);
+                return;
+            }
+            if (frame.payload().readableBytes() >= 2) {
+                saslGate = sasl.gate(frame.payload().getShort(frame.payload().readerIndex()));
+                if (saslGate == SaslAuthenticator.Gate.CLOSE) {
+                    drop(frame);
+                    reject(ctx, "sasl", sasl.closeReason());
+                    return;
+                }
+            }
+        }
+        SaslAuthenticator.Outcome saslOutcome = null;
         Request request;
         CompletableFuture<Struct> response;
         int requestBytes = frame.payload().readableBytes();
@@ -154,7 +190,18 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             if (request.body() != null) {
                 fetchQuota = throttler.beforeHandle(request, principal());
             }
-            response = handle(ctx, request, fetchQuota);
+            if (saslGate == SaslAuthenticator.Gate.AUTHENTICATOR && request.body() != null) {
+                saslOutcome = sasl.handle(request.api(), request.version(), request.body());
+                if (saslOutcome.authenticated() != null) {
+                    authenticated(saslOutcome.authenticated());
+                }
+                response = CompletableFuture.completedFuture(saslOutcome.response());
+            } else {
+                if (sasl != null && request.api() == ApiVersionsApi.SPEC && request.body() != null) {
+                    sasl.versionsAnswered();
+                }
+                response = handle(ctx, request, fetchQuota);
+            }
             handlerNanos = System.nanoTime() - start;
             if (fetchQuota != null) {
                 fetchQuota.handlerReturned(handlerNanos); // a parked fetch is checked later, counting this
@@ -173,6 +220,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
         pool.requestTaken();
         Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos, fetchQuota);
+        if (saslOutcome != null && saslOutcome.close()) {
+            p.closeAfter = saslOutcome.why();
+        }
         if (closed) {
             p.releaseBytes();
             return;
@@ -231,6 +281,11 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 write(ctx, head.request, body);
                 wrote = true;
             }
+            if (head.closeAfter != null) { // issue 10 (sasl): a failed authentication, answered
+                ctx.flush();
+                reject(ctx, "sasl", head.closeAfter);
+                return;
+            }
             if (throttleMs > 0) {
                 throttle(ctx, throttleMs);
             }
@@ -241,6 +296,32 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         if (!closed) {
             gate.set(ReadGate.Reason.IN_FLIGHT, pending.size() >= maxInFlight);
         }
+    }
+
+    /** issue 10 (sasl): a frame the gate refused or consumed whole: its memory goes back. */
+    private void drop(RequestFrame frame) {
+        frame.payload().release();
+        pool.requestTaken();
+        pool.releaseBytes(frame.reservedBytes());
+    }
+
+    /** issue 10 (sasl): a raw SASL token (after SaslHandshake v0), answered by a raw length-prefixed frame. */
+    private void rawToken(ChannelHandlerContext ctx, RequestFrame frame) {
+        byte[] token = new byte[frame.payload().readableBytes()];
+        frame.payload().readBytes(token);
+        drop(frame);
+        SaslAuthenticator.Outcome outcome = sasl.rawToken(token);
+        if (outcome.close()) {
+            reject(ctx, "sasl", outcome.why());
+            return;
+        }
+        if (outcome.authenticated() != null) {
+            authenticated(outcome.authenticated());
+        }
+        byte[] raw = outcome.rawResponse();
+        io.netty.buffer.ByteBuf out = ctx.alloc().buffer(4 + raw.length);
+        out.writeInt(raw.length).writeBytes(raw);
+        ctx.writeAndFlush(out, ctx.voidPromise());
     }
 
     /** The client's user principal name, the {@code user} of client quotas: ANONYMOUS until authenticated. */
@@ -256,6 +337,59 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     /** Called on the event loop once the TLS handshake or a SASL exchange establishes who the client is. */
     void authenticated(KafkaPrincipal principal) {
         session = session.withPrincipal(principal);
+    }
+
+    // ---- issue 10 (tls): the end of the TLS handshake
+
+    /** Set once a TLS failure was logged, so the exception that follows it closes quietly. */
+    private boolean tlsFailureLogged;
+
+    /**
+     * TLS handshake done: on an SSL listener the client certificate's mapped name (ANONYMOUS without one) becomes
+     * the principal; on SASL_SSL the SASL login decides it. A failed handshake (untrusted certificate, no certificate
+     * where one is required, no common protocol) or a name no {@code ssl.principal.mapping.rules} rule applies to
+     * closes the connection with one rate-limited line, as Kafka's "Failed authentication" line.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent done) {
+            if (!done.isSuccess()) {
+                tlsFailed(ctx, "TLS handshake failed", done.cause());
+                return;
+            }
+            if (security.protocol() == io.odradek.security.SecurityProtocol.SSL && security.tls() != null) {
+                SslHandler tls = ctx.pipeline().get(SslHandler.class);
+                try {
+                    authenticated(security.tls().principal(tls.engine().getSession()));
+                } catch (RuntimeException e) {
+                    tlsFailed(ctx, "Failed authentication (ssl.principal.mapping.rules)", e);
+                    return;
+                }
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    private void tlsFailed(ChannelHandlerContext ctx, String what, Throwable cause) {
+        if (!tlsFailureLogged) {
+            tlsFailureLogged = true;
+            Throwable root = cause;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            rejections.info("tls-failed", what + " with " + ctx.channel().remoteAddress() + " on listener "
+                    + security.listenerName() + ": " + LogSafe.escape(String.valueOf(root.getMessage())));
+        }
+        close(ctx);
+    }
+
+    private static boolean isTlsError(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -329,6 +463,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof RequestFrameDecoder.InvalidFrameSizeException) {
             reject(ctx, "frame-size", cause.getMessage());
+        } else if (isTlsError(cause)) {
+            tlsFailed(ctx, "TLS error", cause); // not a broker fault: no stack trace
         } else if (cause instanceof java.io.IOException) {
             close(ctx); // the peer went away
         } else {
