@@ -44,7 +44,10 @@ public final class Broker implements AutoCloseable {
             RequestThrottler throttler = new RequestThrottler(
                     ClientQuotas.following(services.dynamicConfigs, config.quotaWindows()), System::currentTimeMillis);
             ApiRegistry registry = Handlers.registry(config, services, throttler);
-            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler);
+            // issue 10 (authorizer, interim until the listeners part lands): the broker's authorizer on its listener.
+            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler,
+                    io.odradek.broker.security.ListenerSecurity.plaintext(config.listener().name()),
+                    io.odradek.broker.security.Authorizers.create(config, services.security));
             boundPort.set(server.address().getPort());
             // configs: connection limits follow the dynamic broker configs (stored ones from the start).
             server.connections().updateLimits(services.dynamicBrokerConfig.current().networkSettings());
