@@ -236,36 +236,13 @@ public final class BrokerConfigDef {
 
         // Authorization (issue 10, authorizer): Kafka's StandardAuthorizer keys. Kafka's class name turns on
         // Odradek's own authorizer with the same semantics; no Kafka class is ever loaded.
-        define("authorizer.class.name", STRING, "", BrokerConfigDef::authorizerClass,
+        define("authorizer.class.name", STRING, "", AuthorizerKeys::classProblem,
                 "org.apache.kafka.metadata.authorizer.StandardAuthorizer: authorize every request by the ACLs"
                         + " (CreateAcls/DescribeAcls/DeleteAcls); empty: no authorizer, everything allowed.");
-        define("super.users", STRING, null, BrokerConfigDef::superUsers,
+        define("super.users", STRING, null, AuthorizerKeys::superUsersProblem,
                 "Principals allowed everything whatever the ACLs, separated by ';' (User:admin;User:ops).");
         define("allow.everyone.if.no.acl.found", BOOLEAN, "false", ANY,
                 "Allow everyone on a resource that no ACL at all applies to (else only super users).");
-    }
-
-    /** Kafka's StandardAuthorizer class name, the only authorizer Odradek has. */
-    public static final String STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
-
-    private static String authorizerClass(Object value) {
-        String name = ((String) value).trim();
-        return name.isEmpty() || name.equals(STANDARD_AUTHORIZER) ? null
-                : "Odradek has one authorizer, with the semantics of Kafka's StandardAuthorizer: set "
-                        + STANDARD_AUTHORIZER + " to use it, or leave authorizer.class.name empty for none"
-                        + " (no other authorizer class can be loaded)";
-    }
-
-    /** Each ';'-separated entry a principal Type:name, as Kafka's StandardAuthorizer.getConfiguredSuperUsers. */
-    private static String superUsers(Object value) {
-        for (String s : ((String) value).split(";")) {
-            String v = s.trim();
-            int colon = v.indexOf(':');
-            if (!v.isEmpty() && colon <= 0) {
-                return "expected a string in format principalType:principalName but got " + v;
-            }
-        }
-        return null;
     }
 
     private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();

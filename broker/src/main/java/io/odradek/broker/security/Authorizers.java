@@ -1,7 +1,7 @@
 package io.odradek.broker.security;
 
 import io.odradek.broker.BrokerConfig;
-import io.odradek.broker.config.BrokerConfigDef;
+import io.odradek.broker.config.AuthorizerKeys;
 import io.odradek.broker.config.ConfigException;
 import io.odradek.replication.security.SecurityMetadataStore;
 import io.odradek.security.acl.AclAuthorizer;
@@ -29,9 +29,9 @@ public final class Authorizers {
         if (name == null || name.isBlank()) {
             return Authorizer.ALLOW_ALL;
         }
-        if (!name.trim().equals(BrokerConfigDef.STANDARD_AUTHORIZER)) {
+        if (!name.trim().equals(AuthorizerKeys.STANDARD_AUTHORIZER)) {
             throw ConfigException.invalid("authorizer.class.name", name.trim(), "Odradek has one authorizer, with"
-                    + " the semantics of Kafka's StandardAuthorizer: set " + BrokerConfigDef.STANDARD_AUTHORIZER
+                    + " the semantics of Kafka's StandardAuthorizer: set " + AuthorizerKeys.STANDARD_AUTHORIZER
                     + " to use it, or leave authorizer.class.name empty for none");
         }
         AclAuthorizer authorizer;
