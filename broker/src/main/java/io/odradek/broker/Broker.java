@@ -10,6 +10,7 @@ import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
+import io.odradek.replication.security.SecurityMetadataStore;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -99,6 +100,11 @@ public final class Broker implements AutoCloseable {
     /** Topics, their ids and partition logs. */
     public TopicService topics() {
         return services.topics;
+    }
+
+    /** ACLs and SCRAM credentials (issue 10, store): the single node's file or the cluster image's section. */
+    public SecurityMetadataStore security() {
+        return services.security;
     }
 
     /**

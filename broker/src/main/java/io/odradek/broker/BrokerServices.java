@@ -29,7 +29,8 @@ import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.ImageDynamicConfigStore;
 import io.odradek.replication.config.LocalDynamicConfigStore;
 import io.odradek.replication.metadata.ClusterMetadata;
-import io.odradek.replication.security.InMemorySecurityMetadataStore;
+import io.odradek.replication.security.ImageSecurityMetadataStore;
+import io.odradek.replication.security.LocalSecurityMetadataStore;
 import io.odradek.replication.security.SecurityMetadataStore;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
@@ -79,15 +80,19 @@ final class BrokerServices implements AutoCloseable {
     // metadata image in a cluster; the broker config with its dynamic layers, which the log defaults follow.
     public final DynamicConfigStore dynamicConfigs;
     final DynamicBrokerConfig dynamicBrokerConfig;
-    /** issue 10: ACLs and SCRAM credentials (a file on a single node, the metadata image in a cluster: store part). */
-    public final SecurityMetadataStore security = new InMemorySecurityMetadataStore();
+    /**
+     * issue 10: ACLs and SCRAM credentials: {@code __cluster_metadata/security} on a single node, the metadata
+     * image's security section in a cluster (changed through the controller); open before any handler serves.
+     */
+    public final SecurityMetadataStore security;
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
             Partitions partitions, BrokerFeatures features, TransactionCoordinator transactions,
             TransactionStateTopic transactionStateTopic, CoordinatorLocator coordinatorLocator,
             TransactionVerifier transactionVerifier, LocalTransactionMarkerWriter localMarkers,
-            ClusterCoordinators clusterCoordinators, DynamicBrokerConfig dynamicBrokerConfig) {
+            ClusterCoordinators clusterCoordinators, DynamicBrokerConfig dynamicBrokerConfig,
+            SecurityMetadataStore security) {
         this.clusterNode = clusterNode;
         this.replicaManager = replicaManager;
         this.cluster = cluster;
@@ -104,6 +109,7 @@ final class BrokerServices implements AutoCloseable {
         this.clusterCoordinators = clusterCoordinators;
         this.dynamicBrokerConfig = dynamicBrokerConfig;
         this.dynamicConfigs = dynamicBrokerConfig.store();
+        this.security = security;
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
@@ -122,6 +128,10 @@ final class BrokerServices implements AutoCloseable {
         // with them (a longer dynamic log.retention.ms must hold from the first pass).
         DynamicBrokerConfig storedDynamic = config.isClusterMode() ? null : new DynamicBrokerConfig(config,
                 new LocalDynamicConfigStore(config.logDirs().get(0).resolve(ClusterMetadata.DIR_NAME)));
+        // Single node: ACLs and SCRAM credentials from their file, read before anything opens, so a corrupt file
+        // stops the start here (the broker never serves without the ACLs it had).
+        SecurityMetadataStore storedSecurity = config.isClusterMode() ? null
+                : new LocalSecurityMetadataStore(config.logDirs().get(0).resolve(ClusterMetadata.DIR_NAME));
         TopicService topics = TopicService.open(storedDynamic == null ? config : storedDynamic.current());
         ClusterNode clusterNode = null;
         ReplicaManager replicaManager = null;
@@ -156,11 +166,14 @@ final class BrokerServices implements AutoCloseable {
                         offset -> view.awaitApplied(offset));
                 DynamicBrokerConfig dynamic = dynamicBrokerConfig(config, store, topics);
                 clusterNode.addImageListener(store::apply);
+                ImageSecurityMetadataStore security = new ImageSecurityMetadataStore(clusterNode.channel(),
+                        offset -> view.awaitApplied(offset));
+                clusterNode.addImageListener(security::apply);
                 // After the first image's topic configs and dynamic defaults apply (the listener above), not before.
                 clusterNode.addImageListener(image -> topics.releaseRetention());
                 return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
                         coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
-                        coordinators.verifier, coordinators.localMarkers, coordinators, dynamic);
+                        coordinators.verifier, coordinators.localMarkers, coordinators, dynamic, security);
             }
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
@@ -172,7 +185,7 @@ final class BrokerServices implements AutoCloseable {
             DynamicBrokerConfig dynamic = follow(storedDynamic, topics);
             return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
                     transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
-                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic);
+                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic, storedSecurity);
         } catch (RuntimeException e) {
             if (coordinators != null) {
                 coordinators.close();

@@ -9,6 +9,7 @@ import io.odradek.broker.handlers.AddPartitionsToTxnHandler;
 import io.odradek.broker.handlers.AlterPartitionReassignmentsHandler;
 import io.odradek.broker.handlers.AlterClientQuotasHandler;
 import io.odradek.broker.handlers.AlterReplicaLogDirsHandler;
+import io.odradek.broker.handlers.AlterUserScramCredentialsHandler;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.DescribeClientQuotasHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
@@ -31,6 +32,7 @@ import io.odradek.broker.handlers.DescribeProducersHandler;
 import io.odradek.broker.handlers.DescribeQuorumHandler;
 import io.odradek.broker.handlers.DescribeTopicPartitionsHandler;
 import io.odradek.broker.handlers.DescribeTransactionsHandler;
+import io.odradek.broker.handlers.DescribeUserScramCredentialsHandler;
 import io.odradek.broker.handlers.ElectLeadersHandler;
 import io.odradek.broker.handlers.EndTxnHandler;
 import io.odradek.broker.handlers.FetchHandler;
@@ -140,6 +142,9 @@ final class Handlers {
         registry.register(new CreateAclsHandler(services.security))
                 .register(new DescribeAclsHandler(services.security))
                 .register(new DeleteAclsHandler(services.security));
+        // SCRAM credentials (issue 10, wire10): kept in the cluster's security metadata, what SASL/SCRAM logins check.
+        registry.register(new DescribeUserScramCredentialsHandler(services.security))
+                .register(new AlterUserScramCredentialsHandler(services.security));
         return registry;
     }
 }

@@ -3,6 +3,8 @@ package io.odradek.broker.handlers;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.AddOffsetsToTxnApi;
 import io.odradek.wire.api.AddOffsetsToTxnApi.Request;
@@ -17,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
  * (so the commit or abort marker also reaches it); the offsets follow in TxnOffsetCommit to the group
  * coordinator. Errors as AddPartitionsToTxn's (CONCURRENT_TRANSACTIONS retried by clients, epoch and
  * state errors); PRODUCER_FENCED is answered to v2+ only, INVALID_PRODUCER_EPOCH before, as Kafka does.
+ * Authorization, as Kafka 4.4: WRITE on the transactional id (else TRANSACTIONAL_ID_AUTHORIZATION_FAILED),
+ * then READ on the group (else GROUP_AUTHORIZATION_FAILED); nothing is added when refused.
  */
 public final class AddOffsetsToTxnHandler implements ApiHandler {
     private final TransactionCoordinator transactions;
@@ -34,6 +38,15 @@ public final class AddOffsetsToTxnHandler implements ApiHandler {
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         String transactionalId = request.get(Request.TRANSACTIONAL_ID);
         int version = context.version();
+        ErrorCode refused = !CoordinatorAccess.allowed(context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)
+                ? ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+                : !CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))
+                ? ErrorCode.GROUP_AUTHORIZATION_FAILED : null;
+        if (refused != null) {
+            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
+                    .set(Response.THROTTLE_TIME_MS, 0)
+                    .set(Response.ERROR_CODE, refused.code()));
+        }
         return transactions.addOffsets(transactionalId, request.get(Request.PRODUCER_ID), request.get(Request.PRODUCER_EPOCH),
                         request.get(Request.GROUP_ID))
                 .handle((error, failure) -> {

@@ -6,6 +6,9 @@ import io.odradek.broker.topics.TopicService;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.replication.metadata.TopicNames;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.AddPartitionsToTxnApi;
 import io.odradek.wire.api.AddPartitionsToTxnApi.Request;
@@ -25,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /**
  * AddPartitionsToTxn (key 24), versions 0-5.
@@ -46,6 +50,12 @@ import java.util.concurrent.CompletableFuture;
  *     leader adding for a transaction version 2 producer, e.g. from another broker of a cluster) records the
  *     transaction as transaction version 2, as Kafka does for requests above v3.</li>
  * <li>PRODUCER_FENCED is answered to v2+ only, INVALID_PRODUCER_EPOCH before, as Kafka does.</li>
+ * <li>Authorization, as Kafka 4.4. v0-3 (from producers): WRITE on the transactional id, else every partition
+ *     answers TRANSACTIONAL_ID_AUTHORIZATION_FAILED; then WRITE on each topic: the partitions of a topic refused
+ *     (with an authorizer, internal topics always are) answer TOPIC_AUTHORIZATION_FAILED, which fails the
+ *     transaction's request as an unknown partition does (checked first; the rest OPERATION_NOT_ATTEMPTED).
+ *     v4+ (from brokers): CLUSTER_ACTION on the cluster, else a top-level CLUSTER_AUTHORIZATION_FAILED with no
+ *     results; no transactional id or topic checks.</li>
  * </ul>
  */
 public final class AddPartitionsToTxnHandler implements ApiHandler {
@@ -67,7 +77,20 @@ public final class AddPartitionsToTxnHandler implements ApiHandler {
         int version = context.version();
         if (version < 4) {
             String transactionalId = request.get(Request.V3_AND_BELOW_TRANSACTIONAL_ID);
-            return addToTransaction(transactionalId, request.get(Request.V3_AND_BELOW_PRODUCER_ID),
+            if (!CoordinatorAccess.allowed(context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+                Map<TopicPartition, ErrorCode> refused = new LinkedHashMap<>();
+                partitions(request.get(Request.V3_AND_BELOW_TOPICS))
+                        .forEach(tp -> refused.put(tp, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
+                return CompletableFuture.completedFuture(Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0)
+                        .set(Response.RESULTS_BY_TOPIC_V3_AND_BELOW, topicResults(refused)));
+            }
+            // With an authorizer Kafka never asks about internal topics, so they are refused like any other.
+            Predicate<String> mayWrite = null;
+            if (CoordinatorAccess.enabled(context)) {
+                Predicate<String> writable = CoordinatorAccess.topics(context, AclOperation.WRITE);
+                mayWrite = topic -> !TopicNames.isInternal(topic) && writable.test(topic);
+            }
+            return addToTransaction(mayWrite, transactionalId, request.get(Request.V3_AND_BELOW_PRODUCER_ID),
                     request.get(Request.V3_AND_BELOW_PRODUCER_EPOCH), false,
                     partitions(request.get(Request.V3_AND_BELOW_TOPICS)), version)
                     .thenApply(results -> {
@@ -76,11 +99,17 @@ public final class AddPartitionsToTxnHandler implements ApiHandler {
                         return response;
                     });
         }
+        if (!CoordinatorAccess.allowedOnCluster(context, AclOperation.CLUSTER_ACTION)) {
+            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
+                    .set(Response.THROTTLE_TIME_MS, 0)
+                    .set(Response.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
+                    .set(Response.RESULTS_BY_TRANSACTION, List.of()));
+        }
         List<Struct> transactionsInRequest = request.get(Request.TRANSACTIONS);
         List<CompletableFuture<Struct>> answers = new ArrayList<>(transactionsInRequest.size());
         for (Struct txn : transactionsInRequest) {
             String transactionalId = txn.get(AddPartitionsToTxnTransaction.TRANSACTIONAL_ID);
-            answers.add(addToTransaction(transactionalId, txn.get(AddPartitionsToTxnTransaction.PRODUCER_ID),
+            answers.add(addToTransaction(null, transactionalId, txn.get(AddPartitionsToTxnTransaction.PRODUCER_ID),
                     txn.get(AddPartitionsToTxnTransaction.PRODUCER_EPOCH), txn.get(AddPartitionsToTxnTransaction.VERIFY_ONLY),
                     partitions(txn.get(AddPartitionsToTxnTransaction.TOPICS)), version)
                     .thenApply(results -> AddPartitionsToTxnResult.SCHEMA.newStruct()
@@ -96,11 +125,19 @@ public final class AddPartitionsToTxnHandler implements ApiHandler {
         });
     }
 
-    /** One transaction's partitions: checked against the topics, then added (or verified) by the coordinator. */
-    private CompletableFuture<Map<TopicPartition, ErrorCode>> addToTransaction(String transactionalId, long producerId,
-            short producerEpoch, boolean verifyOnly, Set<TopicPartition> partitions, int version) {
+    /**
+     * One transaction's partitions: checked against {@code mayWrite} (null: no topic checks, for a broker's
+     * v4+ request or without an authorizer) and the topics, then added (or verified) by the coordinator.
+     */
+    private CompletableFuture<Map<TopicPartition, ErrorCode>> addToTransaction(Predicate<String> mayWrite,
+            String transactionalId, long producerId, short producerEpoch, boolean verifyOnly, Set<TopicPartition> partitions,
+            int version) {
         Map<TopicPartition, ErrorCode> unknown = new LinkedHashMap<>();
         for (TopicPartition tp : partitions) {
+            if (mayWrite != null && !mayWrite.test(tp.topic())) {
+                unknown.put(tp, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+                continue;
+            }
             Optional<TopicInfo> topic = topics.topic(tp.topic());
             if (topic.isEmpty() || tp.partition() < 0 || tp.partition() >= topic.get().partitions()) {
                 unknown.put(tp, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);

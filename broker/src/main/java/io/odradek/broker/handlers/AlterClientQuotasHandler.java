@@ -7,6 +7,7 @@ import io.odradek.broker.quota.QuotaConfigRules;
 import io.odradek.broker.quota.QuotaConfigRules.Rejection;
 import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.QuotaEntity;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.AlterClientQuotasApi;
 import io.odradek.wire.api.AlterClientQuotasApi.Request.EntryData;
@@ -52,6 +53,8 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>Bound (Odradek only; Kafka has none): a request with more than {@value #MAX_ENTRIES} entries is refused
  * whole, every entry answered INVALID_REQUEST and nothing changed, so one request cannot make the broker
  * resolve, check and rewrite an unbounded number of entities.
+ * <p>Authorization (issue 10), as Kafka 4.4's controller: ALTER_CONFIGS on the cluster, checked first, else every
+ * entry CLUSTER_AUTHORIZATION_FAILED ("Cluster authorization failed.") with its entity echoed; nothing changes.
  */
 public final class AlterClientQuotasHandler implements ApiHandler {
     /** The most entries one request may carry (generous: kafka-configs sends one entity per request). */
@@ -86,6 +89,9 @@ public final class AlterClientQuotasHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!context.session().authorizedOnCluster(AclOperation.ALTER_CONFIGS)) {
+            return CompletableFuture.completedFuture(refused(request));
+        }
         List<Struct> entries = request.get(AlterClientQuotasApi.Request.ENTRIES);
         if (entries.size() > MAX_ENTRIES) {
             return CompletableFuture.completedFuture(tooMany(entries));
@@ -234,6 +240,22 @@ public final class AlterClientQuotasHandler implements ApiHandler {
                 entry.add(Response.EntryData.ENTITY)
                         .set(Response.EntryData.EntityData.ENTITY_TYPE, e.getKey())
                         .set(Response.EntryData.EntityData.ENTITY_NAME, e.getValue());
+            }
+        }
+        return response;
+    }
+
+    /** Kafka's AlterClientQuotasRequest.getErrorResponse for CLUSTER_AUTHORIZATION_FAILED. */
+    private static Struct refused(Struct request) {
+        Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
+        for (Struct entry : request.get(AlterClientQuotasApi.Request.ENTRIES)) {
+            Struct out = response.add(Response.ENTRIES)
+                    .set(Response.EntryData.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
+                    .set(Response.EntryData.ERROR_MESSAGE, "Cluster authorization failed.");
+            for (Struct entity : entry.get(EntryData.ENTITY)) {
+                out.add(Response.EntryData.ENTITY)
+                        .set(Response.EntryData.EntityData.ENTITY_TYPE, entity.get(EntryData.EntityData.ENTITY_TYPE))
+                        .set(Response.EntryData.EntityData.ENTITY_NAME, entity.get(EntryData.EntityData.ENTITY_NAME));
             }
         }
         return response;

@@ -11,6 +11,7 @@ import io.odradek.replication.cluster.ControllerCommand.PartitionRef;
 import io.odradek.replication.cluster.ItemResult;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.AlterPartitionReassignmentsApi;
 import io.odradek.wire.api.AlterPartitionReassignmentsApi.Request.ReassignableTopic;
@@ -47,6 +48,9 @@ import java.util.concurrent.TimeUnit;
  * <li>On a single node this broker is the only possible replica: a target of [us] is a no-op success, an
  *     empty target, us twice or any other broker is INVALID_REPLICA_ASSIGNMENT with Kafka's message, and a
  *     cancel is NO_REASSIGNMENT_IN_PROGRESS.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4's controller: ALTER on the cluster, else the top-level error and
+ *     every partition CLUSTER_AUTHORIZATION_FAILED, message "Cluster authorization failed." (Kafka's names its
+ *     request); nothing moves.</li>
  * </ul>
  */
 public final class AlterPartitionReassignmentsHandler implements ApiHandler {
@@ -67,6 +71,9 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!context.session().authorizedOnCluster(AclOperation.ALTER)) {
+            return CompletableFuture.completedFuture(refused(request));
+        }
         boolean allowRfChange = request.get(AlterPartitionReassignmentsApi.Request.ALLOW_REPLICATION_FACTOR_CHANGE);
         ClusterImage image = cluster.image();
         Map<String, Map<Integer, Result>> results = new LinkedHashMap<>();
@@ -173,6 +180,24 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler {
                     .set(ReassignablePartitionResponse.ERROR_CODE, r.error().code())
                     .set(ReassignablePartitionResponse.ERROR_MESSAGE, r.message()));
         });
+        return response;
+    }
+
+    /** Kafka's AlterPartitionReassignmentsRequest.getErrorResponse for CLUSTER_AUTHORIZATION_FAILED. */
+    private static Struct refused(Struct request) {
+        Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0)
+                .set(Response.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
+                .set(Response.ERROR_MESSAGE, "Cluster authorization failed.");
+        for (Struct t : request.get(AlterPartitionReassignmentsApi.Request.TOPICS)) {
+            Struct topic = response.add(Response.RESPONSES)
+                    .set(ReassignableTopicResponse.NAME, t.get(ReassignableTopic.NAME));
+            for (Struct p : t.get(ReassignableTopic.PARTITIONS)) {
+                topic.add(ReassignableTopicResponse.PARTITIONS)
+                        .set(ReassignablePartitionResponse.PARTITION_INDEX, p.get(ReassignablePartition.PARTITION_INDEX))
+                        .set(ReassignablePartitionResponse.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
+                        .set(ReassignablePartitionResponse.ERROR_MESSAGE, "Cluster authorization failed.");
+            }
+        }
         return response;
     }
 }

@@ -8,6 +8,7 @@ import io.odradek.log.PartitionLog;
 import io.odradek.replication.metadata.TopicNames;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.replication.partition.ReplicaManager;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.AlterReplicaLogDirsApi;
 import io.odradek.wire.api.AlterReplicaLogDirsApi.Request.AlterReplicaLogDir;
@@ -47,8 +48,10 @@ import java.util.concurrent.RejectedExecutionException;
  *     and are retried by the client.</li>
  * <li>Not done: on one node, internal topics (their coordinators hold their partition) answer
  *     INVALID_TOPIC_EXCEPTION without moving; Kafka moves them.</li>
- * <li>A partition listed twice goes to the last dir named, as Kafka's map does. No authorization yet (issue 10;
- *     Kafka needs ALTER on the cluster).</li>
+ * <li>A partition listed twice goes to the last dir named, as Kafka's map does.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4: ALTER on the cluster, else every partition of the request is
+ *     CLUSTER_AUTHORIZATION_FAILED (one result per dir and topic entry, as Kafka's error response) and nothing
+ *     moves.</li>
  * </ul>
  */
 public final class AlterReplicaLogDirsHandler implements ApiHandler {
@@ -77,6 +80,9 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!context.session().authorizedOnCluster(AclOperation.ALTER)) {
+            return CompletableFuture.completedFuture(refused(request));
+        }
         Map<TopicPartition, String> destinations = new LinkedHashMap<>();
         for (Struct dir : request.get(AlterReplicaLogDirsApi.Request.DIRS)) {
             for (Struct topic : dir.get(AlterReplicaLogDir.TOPICS)) {
@@ -174,5 +180,23 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
     private static ErrorCode errorCode(Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         return cause instanceof LogException le ? le.errorCode() : ErrorCode.UNKNOWN_SERVER_ERROR;
+    }
+
+    /** Kafka's AlterReplicaLogDirsRequest.getErrorResponse: each dir's topics, each partition with the error. */
+    private static Struct refused(Struct request) {
+        Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
+        for (Struct dir : request.get(AlterReplicaLogDirsApi.Request.DIRS)) {
+            for (Struct topic : dir.get(AlterReplicaLogDir.TOPICS)) {
+                Struct result = response.add(Response.RESULTS)
+                        .set(AlterReplicaLogDirTopicResult.TOPIC_NAME, topic.get(AlterReplicaLogDirTopic.NAME));
+                for (int p : topic.get(AlterReplicaLogDirTopic.PARTITIONS)) {
+                    result.add(AlterReplicaLogDirTopicResult.PARTITIONS)
+                            .set(AlterReplicaLogDirPartitionResult.PARTITION_INDEX, p)
+                            .set(AlterReplicaLogDirPartitionResult.ERROR_CODE,
+                                    ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code());
+                }
+            }
+        }
+        return response;
     }
 }

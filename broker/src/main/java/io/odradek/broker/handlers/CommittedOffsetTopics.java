@@ -11,13 +11,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
  * The topics of an offset commit (OffsetCommit, TxnOffsetCommit), which both APIs treat alike: each
  * request topic is resolved to its name (by topic id from {@code firstTopicIdVersion}), partitions of
  * unknown topics or out of range are refused here (UNKNOWN_TOPIC_OR_PARTITION, or UNKNOWN_TOPIC_ID for a
- * topic named by id, see {@link UnknownTopicId}), the rest go to the group coordinator, and the response
+ * topic named by id, see {@link UnknownTopicId}), so are those of topics the client may not READ
+ * (TOPIC_AUTHORIZATION_FAILED, Kafka's order: an unknown id first, then authorization, then existence), the
+ * rest go to the group coordinator, and the response
  * answers every partition in request order. The two APIs have their own field descriptors, hence
  * {@link RequestFields} and {@link ResponseFields}.
  */
@@ -66,8 +69,11 @@ final class CommittedOffsetTopics {
     private record TopicEntry(Struct topic, String name, List<Integer> partitions, List<ErrorCode> refused) {
     }
 
-    /** Resolves a request's topics, refusing the partitions of unknown topics and out-of-range partitions. */
-    Resolved resolve(List<Struct> requestTopics, short version, TopicService topics) {
+    /**
+     * Resolves a request's topics, refusing the partitions of unknown topics and out-of-range partitions, and
+     * those of topics {@code mayRead} refuses.
+     */
+    Resolved resolve(List<Struct> requestTopics, short version, TopicService topics, Predicate<String> mayRead) {
         boolean byId = version >= firstTopicIdVersion;
         Resolved resolved = new Resolved();
         for (Struct t : requestTopics) {
@@ -76,9 +82,14 @@ final class CommittedOffsetTopics {
             boolean unknownId = byId && (unknownTopicId == UnknownTopicId.WHEN_ID_UNKNOWN ? name == null : info == null);
             TopicEntry entry = new TopicEntry(t, name, new ArrayList<>(), new ArrayList<>());
             resolved.entries.add(entry);
+            boolean unauthorized = name != null && !mayRead.test(name);
             for (Struct p : t.get(requestFields.partitions())) {
                 int index = p.get(requestFields.partitionIndex());
                 entry.partitions().add(index);
+                if (unauthorized) {
+                    entry.refused().add(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+                    continue;
+                }
                 if (info == null || index < 0 || index >= info.partitions()) {
                     entry.refused().add(unknownId ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
                     continue;
@@ -93,6 +104,21 @@ final class CommittedOffsetTopics {
             }
         }
         return resolved;
+    }
+
+    /** Every topic and partition of the request answered {@code error} (a refusal of the whole request). */
+    Struct refuseAll(List<Struct> requestTopics, Struct response, ErrorCode error) {
+        for (Struct t : requestTopics) {
+            Struct topic = response.add(responseFields.topics())
+                    .set(responseFields.name(), t.get(requestFields.name()))
+                    .set(responseFields.topicId(), t.get(requestFields.topicId()));
+            for (Struct p : t.get(requestFields.partitions())) {
+                topic.add(responseFields.partitions())
+                        .set(responseFields.partitionIndex(), p.get(requestFields.partitionIndex()))
+                        .set(responseFields.errorCode(), error.code());
+            }
+        }
+        return response;
     }
 
     /** A request's topics once resolved: the partitions to commit, and what to answer for each. */

@@ -7,6 +7,8 @@ import io.odradek.broker.topics.TopicConfigDef;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.log.LogConfig;
 import io.odradek.replication.metadata.MetadataException;
+import io.odradek.broker.security.Session;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,6 +84,16 @@ final class ConfigAlterations {
      * controller that is away does not hold TopicService's metadata thread.
      */
     CompletableFuture<List<Outcome>> alter(List<Resource> resources, boolean incremental, boolean validateOnly) {
+        return alter(resources, incremental, validateOnly, Session.PLAINTEXT_ANONYMOUS);
+    }
+
+    /**
+     * As {@link #alter(List, boolean, boolean)} for {@code session}'s client (issue 10): after the duplicate
+     * check, a resource it may not ALTER_CONFIGS is refused as Kafka's ControllerApis.authorizeAlterResource
+     * does (see {@link ConfigResourceAccess}) and nothing else is checked for it.
+     */
+    CompletableFuture<List<Outcome>> alter(List<Resource> resources, boolean incremental, boolean validateOnly,
+            Session session) {
         Map<String, Integer> seen = new HashMap<>();
         Set<Integer> duplicated = new HashSet<>();
         for (int i = 0; i < resources.size(); i++) {
@@ -96,6 +108,14 @@ final class ConfigAlterations {
             if (duplicated.contains(i)) {
                 outcomes.add(CompletableFuture.completedFuture(
                         new Outcome(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once.")));
+                continue;
+            }
+            // Legacy AlterConfigs refuses BROKER_LOGGER as an unknown type whoever asks, as Kafka.
+            boolean checked = incremental || resources.get(i).type() != ConfigResourceAccess.BROKER_LOGGER;
+            ConfigResourceAccess.Refusal refused = !checked ? null : ConfigResourceAccess.refusal(session,
+                    AclOperation.ALTER_CONFIGS, resources.get(i).type(), resources.get(i).name());
+            if (refused != null) {
+                outcomes.add(CompletableFuture.completedFuture(new Outcome(refused.error(), refused.message())));
                 continue;
             }
             try {

@@ -5,6 +5,9 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.group.ConsumerGroupHeartbeatRequest;
 import io.odradek.coordinator.group.ConsumerGroupHeartbeatResult;
 import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
+import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ConsumerGroupHeartbeatApi;
 import io.odradek.wire.api.ConsumerGroupHeartbeatApi.Request;
@@ -17,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /**
  * ConsumerGroupHeartbeat (key 68), versions 0-1: the KIP-848 consumer group protocol, which a Kafka 4
@@ -28,6 +32,12 @@ import java.util.concurrent.CompletableFuture;
  * v0: a joining member may leave its id empty and get one from the coordinator; v1: the member makes its
  * own id (a UUID) and may subscribe with SubscribedTopicRegex. Nothing is parked: every heartbeat is
  * answered at once.
+ *
+ * <p>Authorization, as Kafka 4.4's KafkaApis: READ on the group, else GROUP_AUTHORIZATION_FAILED; then, when
+ * the heartbeat names subscribed topics, DESCRIBE on every one of them, else TOPIC_AUTHORIZATION_FAILED (no
+ * message) and the member's subscription is not changed. Not done here: Kafka 4.4's coordinator also leaves
+ * out of a regex subscription the topics the member may not DESCRIBE; our coordinator resolves regexes
+ * without ACLs.
  */
 public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
     private final GroupCoordinator groups;
@@ -43,6 +53,18 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))) {
+            return CompletableFuture.completedFuture(refused(ErrorCode.GROUP_AUTHORIZATION_FAILED));
+        }
+        List<String> subscribed = request.get(Request.SUBSCRIBED_TOPIC_NAMES);
+        if (subscribed != null && CoordinatorAccess.enabled(context)) {
+            Predicate<String> mayDescribe = CoordinatorAccess.topics(context, AclOperation.DESCRIBE);
+            for (String topic : subscribed) {
+                if (!mayDescribe.test(topic)) {
+                    return CompletableFuture.completedFuture(refused(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
+                }
+            }
+        }
         Map<UUID, List<Integer>> owned = null;
         List<Struct> topicPartitions = request.get(Request.TOPIC_PARTITIONS);
         if (topicPartitions != null) {
@@ -59,6 +81,14 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
                 request.get(Request.SERVER_ASSIGNOR), owned, context.clientId(),
                 JoinGroupHandler.clientHost(context.clientAddress()), context.version());
         return groups.consumerGroupHeartbeat(req).thenApply(ConsumerGroupHeartbeatHandler::response);
+    }
+
+    /** A heartbeat refused before it reaches the coordinator: the error alone, as Kafka's error response. */
+    private static Struct refused(ErrorCode error) {
+        return Response.SCHEMA.newStruct()
+                .set(Response.ERROR_CODE, error.code())
+                .set(Response.MEMBER_EPOCH, 0)
+                .set(Response.HEARTBEAT_INTERVAL_MS, 0);
     }
 
     static Struct response(ConsumerGroupHeartbeatResult r) {

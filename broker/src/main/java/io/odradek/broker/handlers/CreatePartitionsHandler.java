@@ -9,6 +9,7 @@ import io.odradek.replication.cluster.ControllerChannel;
 import io.odradek.replication.cluster.ControllerCommand;
 import io.odradek.replication.cluster.ItemResult;
 import io.odradek.replication.metadata.MetadataException;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.CreatePartitionsApi;
@@ -40,6 +41,8 @@ import java.util.concurrent.TimeUnit;
  *     checks and messages: assignments must name only this broker, once per partition, as many as the
  *     partitions added; the broker's partition limit applies (POLICY_VIOLATION).</li>
  * <li>ValidateOnly checks everything and changes nothing.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4's ControllerApis.createPartitions: ALTER on each topic (after the
+ *     duplicate check), else TOPIC_AUTHORIZATION_FAILED with no message, before whether it exists is looked at.</li>
  * </ul>
  */
 public final class CreatePartitionsHandler implements ApiHandler {
@@ -70,9 +73,17 @@ public final class CreatePartitionsHandler implements ApiHandler {
                 duplicates.add(t.get(CreatePartitionsTopic.NAME));
             }
         }
+        TopicAccess alterable = TopicAccess.of(context, AclOperation.ALTER);
+        List<String> unauthorized = new ArrayList<>();
         for (Struct t : request.get(CreatePartitionsApi.Request.TOPICS)) {
-            if (!duplicates.contains(t.get(CreatePartitionsTopic.NAME))) {
+            String name = t.get(CreatePartitionsTopic.NAME);
+            if (duplicates.contains(name)) {
+                continue;
+            }
+            if (alterable.allowed(name)) {
                 wanted.add(t);
+            } else {
+                unauthorized.add(name);
             }
         }
         boolean validateOnly = request.get(CreatePartitionsApi.Request.VALIDATE_ONLY);
@@ -96,6 +107,8 @@ public final class CreatePartitionsHandler implements ApiHandler {
         return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             Struct response = Response.SCHEMA.newStruct();
             outcomes.forEach(o -> addResult(response, o.join()));
+            unauthorized.forEach(name -> addResult(response,
+                    new Outcome(name, ErrorCode.TOPIC_AUTHORIZATION_FAILED, null)));
             duplicates.forEach(name -> addResult(response,
                     new Outcome(name, ErrorCode.INVALID_REQUEST, "Duplicate topic name.")));
             return response;

@@ -7,6 +7,7 @@ import io.odradek.broker.topics.TopicService;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.metadata.TopicNames;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.CreateTopicsApi;
@@ -47,6 +48,12 @@ import java.util.concurrent.CompletableFuture;
  * validate_only runs every check and creates nothing. v5+ results carry partitions, replication factor
  * and the topic's effective configs; v7+ the topic id. The timeout is not needed: creation finishes
  * before we answer. Runs on the metadata thread (creating a topic syncs the catalog and makes dirs).
+ *
+ * <p>Authorization (issue 10), as Kafka 4.4's ControllerApis.createTopics: after the duplicate and reserved-name
+ * checks, a topic needs CREATE on the cluster or on the topic, else TOPIC_AUTHORIZATION_FAILED "Authorization
+ * failed." (and it does not count toward the partitions-per-request limit). A created topic's configs,
+ * partitions and replication factor are returned only with DESCRIBE_CONFIGS on the topic; without it the
+ * result has none of them (-1) and topic_config_error_code TOPIC_AUTHORIZATION_FAILED.
  */
 public final class CreateTopicsHandler implements ApiHandler {
     private final TopicService topics;
@@ -65,7 +72,7 @@ public final class CreateTopicsHandler implements ApiHandler {
     /** A requested topic, copied out of the request struct before leaving the event loop. */
     private record NewTopic(String name, int numPartitions, short replicationFactor,
                             Map<Integer, List<Integer>> assignments, List<Integer> assignmentOrder,
-                            Map<String, String> configs) {
+                            Map<String, String> configs, boolean authorized, boolean configsVisible) {
     }
 
     @Override
@@ -73,6 +80,11 @@ public final class CreateTopicsHandler implements ApiHandler {
         boolean validateOnly = request.get(CreateTopicsApi.Request.VALIDATE_ONLY);
         List<NewTopic> wanted = new ArrayList<>();
         Map<String, Integer> counts = new HashMap<>();
+        // Asked here, on the request's thread: CREATE on the cluster covers every topic.
+        TopicAccess creatable = TopicAccess.of(context, AclOperation.CREATE);
+        TopicAccess configsVisible = TopicAccess.of(context, AclOperation.DESCRIBE_CONFIGS);
+        boolean clusterCreate = creatable.allowsEverything()
+                || context.session().authorizedOnCluster(AclOperation.CREATE);
         for (Struct t : request.get(CreateTopicsApi.Request.TOPICS)) {
             Map<Integer, List<Integer>> assignments = new LinkedHashMap<>();
             List<Integer> order = new ArrayList<>();
@@ -88,7 +100,8 @@ public final class CreateTopicsHandler implements ApiHandler {
             String name = t.get(CreatableTopic.NAME);
             counts.merge(name, 1, Integer::sum);
             wanted.add(new NewTopic(name, t.get(CreatableTopic.NUM_PARTITIONS),
-                    t.get(CreatableTopic.REPLICATION_FACTOR), assignments, order, topicConfigs));
+                    t.get(CreatableTopic.REPLICATION_FACTOR), assignments, order, topicConfigs,
+                    clusterCreate || creatable.allowed(name), configsVisible.allowed(name)));
         }
         return topics.async(() -> {
             Struct response = Response.SCHEMA.newStruct();
@@ -103,6 +116,8 @@ public final class CreateTopicsHandler implements ApiHandler {
                 } else if (TopicNames.isReservedForBroker(t.name)) {
                     error(response, t.name, ErrorCode.INVALID_REQUEST,
                             "Creation of internal topic " + t.name + " is prohibited.");
+                } else if (!t.authorized) {
+                    error(response, t.name, ErrorCode.TOPIC_AUTHORIZATION_FAILED, "Authorization failed.");
                 } else {
                     valid.add(t);
                 }
@@ -116,7 +131,7 @@ public final class CreateTopicsHandler implements ApiHandler {
             for (NewTopic t : valid) {
                 try {
                     TopicInfo created = create(t, validateOnly);
-                    success(response, created);
+                    success(response, created, t.configsVisible);
                 } catch (MetadataException e) {
                     error(response, t.name, e.error(), e.getMessage());
                 }
@@ -214,13 +229,17 @@ public final class CreateTopicsHandler implements ApiHandler {
         return t.assignments.size();
     }
 
-    private void success(Struct response, TopicInfo topic) {
+    private void success(Struct response, TopicInfo topic, boolean configsVisible) {
         Struct result = response.add(Response.TOPICS)
                 .set(CreatableTopicResult.NAME, topic.name())
                 .set(CreatableTopicResult.TOPIC_ID, topic.id())
                 .set(CreatableTopicResult.ERROR_CODE, ErrorCode.NONE.code())
-                .set(CreatableTopicResult.ERROR_MESSAGE, null)
-                .set(CreatableTopicResult.NUM_PARTITIONS, topic.partitions())
+                .set(CreatableTopicResult.ERROR_MESSAGE, null);
+        if (!configsVisible) {
+            result.set(CreatableTopicResult.TOPIC_CONFIG_ERROR_CODE, ErrorCode.TOPIC_AUTHORIZATION_FAILED.code());
+            return;
+        }
+        result.set(CreatableTopicResult.NUM_PARTITIONS, topic.partitions())
                 .set(CreatableTopicResult.REPLICATION_FACTOR, topics.replicationFactor(topic));
         for (ConfigDescriber.Entry e : configs.describeTopic(topic, topics.effectiveConfig(topic))) {
             result.add(CreatableTopicResult.CONFIGS)

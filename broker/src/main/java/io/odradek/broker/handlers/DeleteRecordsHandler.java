@@ -9,6 +9,7 @@ import io.odradek.replication.metadata.TopicNames;
 import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DeleteRecordsApi;
@@ -45,7 +46,9 @@ import java.util.concurrent.CompletionException;
  * <li>Errors, low_watermark -1: UNKNOWN_TOPIC_OR_PARTITION (not in the metadata), INVALID_TOPIC_EXCEPTION
  *     (an internal topic), NOT_LEADER_OR_FOLLOWER (not led here, also when leadership moves while waiting),
  *     OFFSET_OUT_OF_RANGE (above the high watermark, or below -1), POLICY_VIOLATION (cleanup.policy without
- *     delete), KAFKA_STORAGE_ERROR (offline log dir). No authorization yet (issue 10).</li>
+ *     delete), KAFKA_STORAGE_ERROR (offline log dir).</li>
+ * <li>Authorization (issue 10), as Kafka 4.4: DELETE on each topic, else its partitions are
+ *     TOPIC_AUTHORIZATION_FAILED (low_watermark -1) before whether they exist is looked at.</li>
  * <li>A partition listed twice is deleted once, with its last offset, as Kafka's map of partitions does.
  *     Topics are answered in request order (Kafka's order is its map's).</li>
  * </ul>
@@ -91,6 +94,7 @@ public final class DeleteRecordsHandler implements ApiHandler {
                         p.get(DeleteRecordsPartition.OFFSET));
             }
         }
+        TopicAccess deletable = TopicAccess.of(context, AclOperation.DELETE);
         Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
         Map<String, Struct> topics = new LinkedHashMap<>();
         List<Pending> pending = new ArrayList<>();
@@ -101,7 +105,7 @@ public final class DeleteRecordsHandler implements ApiHandler {
                             .set(DeleteRecordsTopicResult.NAME, name))
                     .add(DeleteRecordsTopicResult.PARTITIONS)
                     .set(DeleteRecordsPartitionResult.PARTITION_INDEX, tp.partition());
-            ErrorCode refused = refusal(tp);
+            ErrorCode refused = deletable.allowed(tp.topic()) ? refusal(tp) : ErrorCode.TOPIC_AUTHORIZATION_FAILED;
             if (refused != ErrorCode.NONE) {
                 fail(out, refused);
                 continue;

@@ -5,6 +5,7 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DeleteTopicsApi;
@@ -28,11 +29,18 @@ import java.util.concurrent.CompletableFuture;
  * dirs are renamed {@code -delete} and emptied first, then it leaves the catalog, so deletion works on a
  * full disk (it frees space before it writes); a failure there is KAFKA_STORAGE_ERROR. With {@code delete.topic.enable=false}
  * every topic fails with TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3). Error messages from v5.
- * Results keep request order (Kafka shuffles them to hide which topics exist from unauthorised users;
- * there is no authorisation here). Runs on the metadata thread.
+ * Results keep request order (Kafka shuffles its results because it answers each kind of refusal at a
+ * different step; request order tells nothing either). Runs on the metadata thread.
+ *
+ * <p>Authorization (issue 10), as Kafka 4.4's ControllerApis.deleteTopics: DELETE on the cluster allows every
+ * topic; otherwise a topic named but not DESCRIBE-able is TOPIC_AUTHORIZATION_FAILED before whether it exists is
+ * looked at, and one that exists but is not DELETE-able too. A topic given by id that is not DELETE-able is
+ * TOPIC_AUTHORIZATION_FAILED with its name only if it is DESCRIBE-able (null otherwise); unknown ids stay
+ * UNKNOWN_TOPIC_ID (ids are not secret). Message "Topic authorization failed." (v5+).
  */
 public final class DeleteTopicsHandler implements ApiHandler {
     private static final UUID ZERO_ID = new UUID(0, 0);
+    private static final String UNAUTHORIZED = "Topic authorization failed.";
 
     private final TopicService topics;
 
@@ -70,10 +78,15 @@ public final class DeleteTopicsHandler implements ApiHandler {
             targets.forEach(t -> result(response, t.name, t.id, error, "Topic deletion is disabled."));
             return CompletableFuture.completedFuture(response);
         }
-        return topics.async(() -> delete(targets));
+        TopicAccess describable = TopicAccess.of(context, AclOperation.DESCRIBE);
+        TopicAccess deletable = TopicAccess.of(context, AclOperation.DELETE);
+        boolean clusterDelete = deletable.allowsEverything()
+                || context.session().authorizedOnCluster(AclOperation.DELETE);
+        return topics.async(() -> delete(targets, clusterDelete ? null : describable, clusterDelete ? null : deletable));
     }
 
-    private Struct delete(List<Target> targets) {
+    /** {@code describable} / {@code deletable}: the client's rights on each topic (issue 10); null: every topic. */
+    private Struct delete(List<Target> targets, TopicAccess describable, TopicAccess deletable) {
         Map<Object, Integer> counts = new HashMap<>();
         targets.forEach(t -> counts.merge(t.byId() ? t.id : t.name, 1, Integer::sum));
         List<Object> reportedDuplicates = new ArrayList<>();
@@ -97,7 +110,20 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 }
                 continue;
             }
+            if (!t.byId() && describable != null && !describable.allowed(t.name)) {
+                result(response, t.name, ZERO_ID, ErrorCode.TOPIC_AUTHORIZATION_FAILED, UNAUTHORIZED);
+                continue;
+            }
             TopicInfo topic = t.byId() ? topics.topic(t.id).orElse(null) : topics.topic(t.name).orElse(null);
+            if (topic != null && deletable != null && !deletable.allowed(topic.name())) {
+                if (t.byId()) {
+                    result(response, describable.allowed(topic.name()) ? topic.name() : null, t.id,
+                            ErrorCode.TOPIC_AUTHORIZATION_FAILED, UNAUTHORIZED);
+                } else {
+                    result(response, t.name, ZERO_ID, ErrorCode.TOPIC_AUTHORIZATION_FAILED, UNAUTHORIZED);
+                }
+                continue;
+            }
             if (topic == null) {
                 if (t.byId()) {
                     result(response, null, t.id, ErrorCode.UNKNOWN_TOPIC_ID, "This server does not host this topic ID.");

@@ -4,6 +4,7 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.QuotaEntity;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DescribeClientQuotasApi;
@@ -30,7 +31,10 @@ import java.util.concurrent.CompletableFuture;
  * a type given twice, a match string where none belongs (or none where one does), an unknown match type, an
  * ip component combined with user or client-id ones: INVALID_REQUEST with Kafka's messages; an entity type
  * other than user, client-id, ip: UNSUPPORTED_VERSION ("Unsupported entity type"). Entities that have no
- * quota left are not listed. No authorizer yet: every entity is described.
+ * quota left are not listed.
+ *
+ * <p>Authorization (issue 10), as Kafka 4.4: DESCRIBE_CONFIGS on the cluster, checked first, else the top-level
+ * error CLUSTER_AUTHORIZATION_FAILED ("Cluster authorization failed.") with entries null.
  */
 public final class DescribeClientQuotasHandler implements ApiHandler {
     private static final byte EXACT = 0;
@@ -61,6 +65,12 @@ public final class DescribeClientQuotasHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!context.session().authorizedOnCluster(AclOperation.DESCRIBE_CONFIGS)) {
+            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
+                    .set(Response.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
+                    .set(Response.ERROR_MESSAGE, "Cluster authorization failed.")
+                    .set(Response.ENTRIES, null));
+        }
         Map<String, String> exact = new HashMap<>(); // type -> name, null for the default entity
         Set<String> anyOf = new HashSet<>();
         try {

@@ -29,7 +29,11 @@ import java.util.concurrent.CompletableFuture;
  * speaks Ratis, not the Kafka protocol, so clients reach it only through brokers); a failed quorum
  * description is the request's error. On a single node (no quorum) CONTROLLERS gets
  * MISMATCHED_ENDPOINT_TYPE, as a Kafka broker answers. Anything else is UNSUPPORTED_ENDPOINT_TYPE
- * (INVALID_REQUEST at v0). Without an authorizer, requested cluster operations are all of them.
+ * (INVALID_REQUEST at v0).
+ *
+ * <p>Authorization (issue 10), as Kafka 4.4's AuthHelper.computeDescribeClusterResponse: nothing is needed to
+ * ask; cluster_authorized_operations, when requested, are the authorizer's answer with DESCRIBE on the cluster
+ * and 0 without it (all of them without an authorizer).
  */
 public final class DescribeClusterHandler implements ApiHandler {
     private static final byte BROKERS = 1;
@@ -54,7 +58,7 @@ public final class DescribeClusterHandler implements ApiHandler {
         ControllerChannel controller = cluster.controller().orElse(null);
         if (endpointType == CONTROLLERS && controller != null && context.version() >= 1) {
             return controller.describeQuorum().handle((quorum, failure) -> failure == null
-                    ? controllers(request, quorum)
+                    ? controllers(context, request, quorum)
                     : error(endpointType, ControllerFailures.error(failure), ControllerFailures.message(failure)));
         }
         if (endpointType != BROKERS) {
@@ -67,7 +71,7 @@ public final class DescribeClusterHandler implements ApiHandler {
         }
         ClusterImage image = cluster.image();
         boolean includeFenced = request.get(DescribeClusterApi.Request.INCLUDE_FENCED_BROKERS);
-        Struct response = answer(request, endpointType, MetadataHandler.controllerId(cluster, image));
+        Struct response = answer(context, request, endpointType, MetadataHandler.controllerId(cluster, image));
         for (BrokerRegistration b : image.brokers().values()) {
             Endpoint endpoint = b.endpoint(cluster.clientListener());
             if (endpoint != null && (!b.fenced() || includeFenced)) {
@@ -82,8 +86,8 @@ public final class DescribeClusterHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response);
     }
 
-    private Struct controllers(Struct request, QuorumInfo quorum) {
-        Struct response = answer(request, CONTROLLERS, quorum.leaderId());
+    private Struct controllers(RequestContext context, Struct request, QuorumInfo quorum) {
+        Struct response = answer(context, request, CONTROLLERS, quorum.leaderId());
         for (int i = 0; i < quorum.voters().size() && i < quorum.voterEndpoints().size(); i++) {
             Endpoint endpoint = quorum.voterEndpoints().get(i);
             response.add(Response.BROKERS)
@@ -96,14 +100,14 @@ public final class DescribeClusterHandler implements ApiHandler {
         return response;
     }
 
-    private Struct answer(Struct request, byte endpointType, int controllerId) {
+    private Struct answer(RequestContext context, Struct request, byte endpointType, int controllerId) {
         Struct response = Response.SCHEMA.newStruct()
                 .set(Response.ENDPOINT_TYPE, endpointType)
                 .set(Response.ERROR_CODE, ErrorCode.NONE.code())
                 .set(Response.CLUSTER_ID, MetadataHandler.clusterId(topics, cluster.image()))
                 .set(Response.CONTROLLER_ID, controllerId);
         if (request.get(DescribeClusterApi.Request.INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS)) {
-            response.set(Response.CLUSTER_AUTHORIZED_OPERATIONS, MetadataHandler.ALL_CLUSTER_OPERATIONS);
+            response.set(Response.CLUSTER_AUTHORIZED_OPERATIONS, AuthorizedOperations.cluster(context));
         }
         return response;
     }

@@ -7,6 +7,7 @@ import io.odradek.broker.topics.TopicService;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.metadata.TopicNames;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DescribeConfigsApi;
@@ -33,6 +34,10 @@ import java.util.concurrent.CompletableFuture;
  *     defaults only. Another id, or a non-number, is INVALID_REQUEST, with Kafka's messages.</li>
  * <li>Other types (BROKER_LOGGER, CLIENT_METRICS, GROUP) are INVALID_REQUEST for that resource.</li>
  * <li>Keys: null or empty = all, else only those named (unknown names are simply absent).</li>
+ * <li>Authorization (issue 10), as Kafka 4.4's ConfigHelper, per resource before anything else: DESCRIBE_CONFIGS
+ *     on the cluster for BROKER / BROKER_LOGGER / CLIENT_METRICS (else CLUSTER_AUTHORIZATION_FAILED), on the topic
+ *     for TOPIC (TOPIC_AUTHORIZATION_FAILED, whether or not it exists), on the group for GROUP
+ *     (GROUP_AUTHORIZATION_FAILED); Kafka's message, no configs.</li>
  * <li>Synonyms only when IncludeSynonyms; documentation (v3+) only when IncludeDocumentation, and only
  *     for broker keys (null for topic keys); config type from v3.</li>
  * </ul>
@@ -68,6 +73,14 @@ public final class DescribeConfigsHandler implements ApiHandler {
                     .set(DescribeConfigsResult.RESOURCE_NAME, name)
                     .set(DescribeConfigsResult.ERROR_CODE, ErrorCode.NONE.code())
                     .set(DescribeConfigsResult.ERROR_MESSAGE, null);
+            ConfigResourceAccess.Refusal refused = ConfigResourceAccess.refusal(context.session(),
+                    AclOperation.DESCRIBE_CONFIGS, type, name);
+            if (refused != null) {
+                result.set(DescribeConfigsResult.ERROR_CODE, refused.error().code())
+                        .set(DescribeConfigsResult.ERROR_MESSAGE, refused.message())
+                        .set(DescribeConfigsResult.CONFIGS, List.of());
+                continue;
+            }
             try {
                 for (ConfigDescriber.Entry e : describe(type, name)) {
                     if (keys == null || keys.isEmpty() || keys.contains(e.name())) {

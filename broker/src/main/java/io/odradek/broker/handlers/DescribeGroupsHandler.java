@@ -4,6 +4,8 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupDescription;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DescribeGroupsApi;
@@ -21,8 +23,11 @@ import java.util.concurrent.CompletableFuture;
  * assignments; member metadata and the protocol name (ProtocolData) only in the Stable state, as in
  * Kafka. An unknown group is reported as "Dead" — with GROUP_ID_NOT_FOUND from v6 (KIP-1043), without
  * an error before; so is a KIP-848 consumer group, as in Kafka 4 (ConsumerGroupDescribe describes those).
- * v3+ may ask for authorized operations: with no authorizer every group operation
- * (READ, DELETE, DESCRIBE) is allowed. v4+ report group.instance.id.
+ * v3+ may ask for authorized operations (KIP-430), given for groups described without error: those the
+ * authorizer allows, every group operation (READ, DELETE, DESCRIBE) with no authorizer. v4+ report
+ * group.instance.id. Authorization, as Kafka 4.4: DESCRIBE on each group; a group refused is answered first,
+ * before the described ones as Kafka orders them, with GROUP_AUTHORIZATION_FAILED, state, protocol type and
+ * data "" and no members.
  */
 public final class DescribeGroupsHandler implements ApiHandler {
     /** READ (3), DELETE (6) and DESCRIBE (8), Kafka's AclOperation codes, as a bit field. */
@@ -44,11 +49,26 @@ public final class DescribeGroupsHandler implements ApiHandler {
         short version = context.version();
         boolean withOperations = request.get(Request.INCLUDE_AUTHORIZED_OPERATIONS);
         List<CompletableFuture<GroupDescription>> described = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
         for (String groupId : request.get(Request.GROUPS)) {
-            described.add(groups.describeGroup(groupId));
+            if (CoordinatorAccess.allowed(context, AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
+                described.add(groups.describeGroup(groupId));
+            } else {
+                refused.add(groupId);
+            }
         }
         return CompletableFuture.allOf(described.toArray(CompletableFuture[]::new)).thenApply(v -> {
-            Struct response = Response.SCHEMA.newStruct();
+            Struct response = Response.SCHEMA.newStruct().set(Response.GROUPS, new ArrayList<>());
+            for (String groupId : refused) {
+                response.add(Response.GROUPS)
+                        .set(DescribedGroup.ERROR_CODE, ErrorCode.GROUP_AUTHORIZATION_FAILED.code())
+                        .set(DescribedGroup.GROUP_ID, groupId)
+                        .set(DescribedGroup.GROUP_STATE, "")
+                        .set(DescribedGroup.PROTOCOL_TYPE, "")
+                        .set(DescribedGroup.PROTOCOL_DATA, "")
+                        .set(DescribedGroup.MEMBERS, new ArrayList<>())
+                        .set(DescribedGroup.AUTHORIZED_OPERATIONS, Integer.MIN_VALUE);
+            }
             for (CompletableFuture<GroupDescription> f : described) {
                 GroupDescription d = f.join();
                 ErrorCode error = d.error();
@@ -63,7 +83,8 @@ public final class DescribeGroupsHandler implements ApiHandler {
                         .set(DescribedGroup.GROUP_STATE, d.state())
                         .set(DescribedGroup.PROTOCOL_TYPE, d.protocolType())
                         .set(DescribedGroup.PROTOCOL_DATA, d.protocolData())
-                        .set(DescribedGroup.AUTHORIZED_OPERATIONS, withOperations ? ALL_GROUP_OPERATIONS : Integer.MIN_VALUE);
+                        .set(DescribedGroup.AUTHORIZED_OPERATIONS, withOperations && error == ErrorCode.NONE
+                                ? CoordinatorAccess.groupOperations(context, d.groupId()) : Integer.MIN_VALUE);
                 for (GroupDescription.Member m : d.members()) {
                     g.add(DescribedGroup.MEMBERS)
                             .set(DescribedGroupMember.MEMBER_ID, m.memberId())

@@ -5,6 +5,7 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.metadata.TopicInfo;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DescribeLogDirsApi;
@@ -42,6 +43,8 @@ import java.util.concurrent.CompletableFuture;
  * <li>A log dir taken offline by an I/O error: KAFKA_STORAGE_ERROR and nothing else; a dir whose volume
  *     cannot be read: UNKNOWN_SERVER_ERROR.</li>
  * <li>Top-level error (v3+) NONE.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4: DESCRIBE on the cluster, else no results and (v3+) the top-level
+ *     error CLUSTER_AUTHORIZATION_FAILED.</li>
  * </ul>
  * In a cluster this lists the replicas this broker holds (leaders and followers alike): the tool asks each
  * broker in turn.
@@ -60,6 +63,10 @@ public final class DescribeLogDirsHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!context.session().authorizedOnCluster(AclOperation.DESCRIBE)) {
+            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
+                    .set(Response.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code()));
+        }
         Map<String, Set<Integer>> wanted = wanted(request.get(DescribeLogDirsApi.Request.TOPICS));
         Set<Path> offline = topics.offlineDirs();
         Map<Path, Map<String, List<PartitionLog>>> byDir = new HashMap<>();

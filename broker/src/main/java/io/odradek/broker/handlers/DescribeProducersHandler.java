@@ -7,6 +7,7 @@ import io.odradek.log.LogException;
 import io.odradek.log.producer.ActiveProducer;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DescribeProducersApi;
@@ -34,7 +35,9 @@ import java.util.concurrent.CompletableFuture;
  *     local log it has (the admin client asks the leader unless told a broker id; a follower's state is
  *     what it has replicated). A partition the cluster metadata knows but this broker holds no replica of:
  *     NOT_LEADER_OR_FOLLOWER; one nobody knows: UNKNOWN_TOPIC_OR_PARTITION. A log that went offline: its
- *     storage error. No topic authorization (no ACLs yet).</li>
+ *     storage error.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4: READ on each topic, else its partitions are
+ *     TOPIC_AUTHORIZATION_FAILED ("Topic authorization failed.") before whether they exist is looked at.</li>
  * </ul>
  */
 public final class DescribeProducersHandler implements ApiHandler {
@@ -54,11 +57,18 @@ public final class DescribeProducersHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        TopicAccess readable = TopicAccess.of(context, AclOperation.READ);
         Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
         for (Struct topic : request.get(DescribeProducersApi.Request.TOPICS)) {
             String name = topic.get(TopicRequest.NAME);
             Struct topicResponse = response.add(Response.TOPICS).set(TopicResponse.NAME, name);
+            boolean allowed = readable.allowed(name);
             for (int index : topic.get(TopicRequest.PARTITION_INDEXES)) {
+                if (!allowed) {
+                    fail(topicResponse.add(TopicResponse.PARTITIONS).set(PartitionResponse.PARTITION_INDEX, index),
+                            ErrorCode.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.");
+                    continue;
+                }
                 describe(name, index, topicResponse.add(TopicResponse.PARTITIONS).set(PartitionResponse.PARTITION_INDEX, index));
             }
         }

@@ -5,6 +5,7 @@ import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.cluster.QuorumInfo;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DescribeQuorumApi;
@@ -34,6 +35,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>A single node started without {@code process.roles} has no quorum, but Kafka always has one, so it
  * answers as a one-voter quorum of itself: leader us, epoch 1, high watermark 0, us the only voter (log end
  * offset 0, caught up now) and (v2) our client listener as the voter's endpoint.
+ *
+ * <p>Authorization (issue 10), as Kafka 4.4's controller: DESCRIBE on the cluster, checked first, else the
+ * top-level error CLUSTER_AUTHORIZATION_FAILED ("Cluster authorization failed.") and nothing else.
  */
 public final class DescribeQuorumHandler implements ApiHandler {
     static final String METADATA_TOPIC = "__cluster_metadata";
@@ -52,6 +56,11 @@ public final class DescribeQuorumHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!context.session().authorizedOnCluster(AclOperation.DESCRIBE)) {
+            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
+                    .set(Response.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
+                    .set(Response.ERROR_MESSAGE, "Cluster authorization failed."));
+        }
         if (!namesTheMetadataPartition(request)) {
             return CompletableFuture.completedFuture(partitionErrors(request, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
                     "This server does not host this topic-partition."));

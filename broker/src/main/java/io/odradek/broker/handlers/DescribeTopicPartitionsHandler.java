@@ -7,6 +7,7 @@ import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
 import io.odradek.replication.metadata.TopicNames;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.DescribeTopicPartitionsApi;
@@ -16,6 +17,7 @@ import io.odradek.wire.api.DescribeTopicPartitionsApi.Response.DescribeTopicPart
 import io.odradek.wire.api.DescribeTopicPartitionsApi.Response.DescribeTopicPartitionsResponseTopic.DescribeTopicPartitionsResponsePartition;
 import io.odradek.wire.schema.Struct;
 import io.odradek.wire.schema.Types;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -39,7 +41,13 @@ import java.util.concurrent.CompletableFuture;
  *     leader replicas and last known ELR empty (no KIP-966 ELR here).</li>
  * <li>A requested topic that does not exist: UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION for an
  *     illegal name), zero id, no partitions; never auto-created. Left out when listing all topics.</li>
- * <li>Topic authorized operations: always filled (no authorizer: every topic operation), as Kafka does.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4: a topic the client may not DESCRIBE is skipped (it takes none of
+ *     the page); when named in the request it is answered after the others with TOPIC_AUTHORIZATION_FAILED, zero
+ *     id, not internal, no partitions (whether it exists is not disclosed); listing all topics leaves it out.
+ *     Topics are asked about as the paging reaches them, as Kafka's lazy filter: the refusals are those met
+ *     up to the first visible topic past the page, and NextCursor always names a visible topic.</li>
+ * <li>Topic authorized operations: always filled for the topics described (the authorizer's answer; every
+ *     topic operation without one), as Kafka does; the schema's default for refused topics.</li>
  * </ul>
  */
 public final class DescribeTopicPartitionsHandler implements ApiHandler {
@@ -59,10 +67,12 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
-        return CompletableFuture.completedFuture(describe(request));
+        return CompletableFuture.completedFuture(describe(context, request));
     }
 
-    private Struct describe(Struct request) {
+    private Struct describe(RequestContext context, Struct request) {
+        TopicAccess describable = TopicAccess.of(context, AclOperation.DESCRIBE);
+        List<String> refused = new ArrayList<>();
         ClusterImage image = cluster.image();
         Struct cursor = request.get(Request.CURSOR);
         String cursorTopic = cursor == null ? "" : cursor.get(Request.Cursor.TOPIC_NAME);
@@ -84,6 +94,13 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                 request.get(Request.RESPONSE_PARTITION_LIMIT)), 1);
         Struct response = Response.SCHEMA.newStruct();
         for (String name : names) {
+            // Asked first, as Kafka's lazy filter does: the next page never starts at a topic the client may not see.
+            if (!describable.allowed(name)) {
+                if (!allTopics) {
+                    refused.add(name);
+                }
+                continue;
+            }
             if (remaining == 0) {
                 // Every partition of the topics before fitted: the next page starts with this topic.
                 nextCursor(response, name, 0);
@@ -94,11 +111,12 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                 if (!allTopics) {
                     ErrorCode error = TopicNames.isValid(name) ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
                             : ErrorCode.INVALID_TOPIC_EXCEPTION;
-                    topic(response, name, error).set(DescribeTopicPartitionsResponseTopic.TOPIC_ID, Types.ZERO_UUID);
+                    topic(context, response, name, error)
+                            .set(DescribeTopicPartitionsResponseTopic.TOPIC_ID, Types.ZERO_UUID);
                 }
                 continue;
             }
-            Struct topic = topic(response, name, ErrorCode.NONE)
+            Struct topic = topic(context, response, name, ErrorCode.NONE)
                     .set(DescribeTopicPartitionsResponseTopic.TOPIC_ID, t.id());
             int first = name.equals(cursorTopic) ? cursor.get(Request.Cursor.PARTITION_INDEX) : 0;
             int end = (int) Math.min(t.partitions().size(), (long) first + remaining);
@@ -111,16 +129,23 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
             }
             remaining -= Math.max(0, end - first);
         }
+        for (String name : refused) {
+            response.add(Response.TOPICS)
+                    .set(DescribeTopicPartitionsResponseTopic.ERROR_CODE, ErrorCode.TOPIC_AUTHORIZATION_FAILED.code())
+                    .set(DescribeTopicPartitionsResponseTopic.NAME, name)
+                    .set(DescribeTopicPartitionsResponseTopic.TOPIC_ID, Types.ZERO_UUID)
+                    .set(DescribeTopicPartitionsResponseTopic.IS_INTERNAL, false);
+        }
         return response;
     }
 
-    private static Struct topic(Struct response, String name, ErrorCode error) {
+    private static Struct topic(RequestContext context, Struct response, String name, ErrorCode error) {
         return response.add(Response.TOPICS)
                 .set(DescribeTopicPartitionsResponseTopic.ERROR_CODE, error.code())
                 .set(DescribeTopicPartitionsResponseTopic.NAME, name)
                 .set(DescribeTopicPartitionsResponseTopic.IS_INTERNAL, TopicNames.isInternal(name))
                 .set(DescribeTopicPartitionsResponseTopic.TOPIC_AUTHORIZED_OPERATIONS,
-                        MetadataHandler.ALL_TOPIC_OPERATIONS);
+                        AuthorizedOperations.topic(context, name));
     }
 
     private void addPartition(Struct topic, ClusterImage image, TopicImage t, int p) {

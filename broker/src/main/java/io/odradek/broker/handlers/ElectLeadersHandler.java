@@ -11,6 +11,7 @@ import io.odradek.replication.cluster.ControllerCommand.PartitionRef;
 import io.odradek.replication.cluster.ItemResult;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ElectLeadersApi;
@@ -45,6 +46,9 @@ import java.util.concurrent.TimeUnit;
  *     (ELECTION_NOT_NEEDED); a partition whose log dir is offline has no leader to elect:
  *     PREFERRED_LEADER_NOT_AVAILABLE, or ELIGIBLE_LEADERS_NOT_AVAILABLE for an unclean election.</li>
  * <li>An election type other than 0 or 1 is INVALID_REQUEST for every partition.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4's controller: ALTER on the cluster, else the top-level error (v1+)
+ *     CLUSTER_AUTHORIZATION_FAILED and every partition named with it (none when all were asked for), message
+ *     "Cluster authorization failed." (Kafka's names its request); nothing is elected.</li>
  * </ul>
  */
 public final class ElectLeadersHandler implements ApiHandler {
@@ -69,6 +73,9 @@ public final class ElectLeadersHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!context.session().authorizedOnCluster(AclOperation.ALTER)) {
+            return CompletableFuture.completedFuture(refused(request));
+        }
         byte type = context.version() >= 1 ? request.get(ElectLeadersApi.Request.ELECTION_TYPE) : PREFERRED;
         List<Struct> requested = request.get(ElectLeadersApi.Request.TOPIC_PARTITIONS);
         boolean all = requested == null;
@@ -172,6 +179,24 @@ public final class ElectLeadersHandler implements ApiHandler {
                 }
             });
         });
+        return response;
+    }
+
+    /** Kafka's ElectLeadersRequest.getErrorResponse for CLUSTER_AUTHORIZATION_FAILED. */
+    private static Struct refused(Struct request) {
+        Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0)
+                .set(Response.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code());
+        List<Struct> requested = request.get(ElectLeadersApi.Request.TOPIC_PARTITIONS);
+        for (Struct t : requested == null ? List.<Struct>of() : requested) {
+            Struct topic = response.add(Response.REPLICA_ELECTION_RESULTS)
+                    .set(ReplicaElectionResult.TOPIC, t.get(TopicPartitions.TOPIC));
+            for (int p : t.get(TopicPartitions.PARTITIONS)) {
+                topic.add(ReplicaElectionResult.PARTITION_RESULT)
+                        .set(PartitionResult.PARTITION_ID, p)
+                        .set(PartitionResult.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
+                        .set(PartitionResult.ERROR_MESSAGE, "Cluster authorization failed.");
+            }
+        }
         return response;
     }
 }

@@ -4,6 +4,8 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.transaction.EndTxnResult;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.EndTxnApi;
@@ -23,6 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * v5+ is transaction version 2 (KIP-890), under which every EndTxn bumps the producer epoch and the
  * response carries the producer id and epoch to use next; v0-4 are version 1, whose responses carry no
  * id or epoch. PRODUCER_FENCED is answered to v2+ only, INVALID_PRODUCER_EPOCH before, as Kafka does.
+ * Authorization, as Kafka 4.4: WRITE on the transactional id, else TRANSACTIONAL_ID_AUTHORIZATION_FAILED (producer
+ * id and epoch -1) and the transaction is left as it is.
  */
 public final class EndTxnHandler implements ApiHandler {
     private static final int FIRST_TRANSACTION_V2_VERSION = 5;
@@ -42,6 +46,13 @@ public final class EndTxnHandler implements ApiHandler {
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         String transactionalId = request.get(Request.TRANSACTIONAL_ID);
         int version = context.version();
+        if (!CoordinatorAccess.allowed(context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
+                    .set(Response.THROTTLE_TIME_MS, 0)
+                    .set(Response.ERROR_CODE, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code())
+                    .set(Response.PRODUCER_ID, -1L)
+                    .set(Response.PRODUCER_EPOCH, (short) -1));
+        }
         return transactions.endTransaction(transactionalId, request.get(Request.PRODUCER_ID), request.get(Request.PRODUCER_EPOCH),
                         request.get(Request.COMMITTED), version >= FIRST_TRANSACTION_V2_VERSION)
                 .handle((result, failure) -> {

@@ -26,6 +26,7 @@ import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.FetchIsolation;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.FetchApi;
@@ -146,6 +147,11 @@ import java.util.function.Function;
  *     once. Any partition error answers at once (but an unknown topic id, as in Kafka). A parked fetch of an
  *     incremental session reads every partition of the session and records in the session what it finally
  *     sends; if another request of the session came in meanwhile, it answers INVALID_FETCH_SESSION_EPOCH.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4's KafkaApis.handleFetchRequest: a replica fetch needs CLUSTER_ACTION
+ *     on the cluster, else every partition is TOPIC_AUTHORIZATION_FAILED; a consumer needs READ on each topic
+ *     (asked once per topic), else its partitions are TOPIC_AUTHORIZATION_FAILED (an unknown topic id stays
+ *     UNKNOWN_TOPIC_ID; existence is not looked at). These answers do not cut a long poll short. Without an
+ *     authorizer nothing is asked and nothing allocated: one check per request.</li>
  * <li>Hooks: a partition's records for the response are made in one place ({@code records}); a throttled
  *     response is {@code responseOf(session.throttled())} (Kafka's getThrottledResponse: no partitions, and
  *     nothing recorded in the session as sent); it is what a consumer over its {@code consumer_byte_rate} or
@@ -432,13 +438,37 @@ public final class FetchHandler implements ApiHandler {
             // Kafka lists aborted transactions only for reads bounded by the LSO (never for replicas).
             this.readCommitted = isolation == FetchIsolation.TXN_COMMITTED;
             long replicaEpoch = replicaEpoch(version, request);
+            // Authorization (issue 10), as Kafka: a follower needs CLUSTER_ACTION on the cluster, a consumer READ
+            // on each topic. Without an authorizer: nothing asked, nothing allocated.
+            TopicAccess readable = TopicAccess.of(context, AclOperation.READ);
+            boolean replicaRefused = replicaId >= 0 && !readable.allowsEverything()
+                    && !context.session().authorizedOnCluster(AclOperation.CLUSTER_ACTION);
             for (PartitionFetch fetch : fetches) {
+                if (!readable.allowsEverything() && refused(fetch, replicaId >= 0, replicaRefused, readable)) {
+                    continue;
+                }
                 resolve(fetch);
                 if (fetch.partition != null) {
                     watched.add(fetch.partition);
                     beforeFirstRead(fetch, replicaId, replicaEpoch);
                 }
             }
+        }
+
+        /**
+         * Kafka's order: a follower without CLUSTER_ACTION gets TOPIC_AUTHORIZATION_FAILED on every partition;
+         * a consumer's unknown topic id stays UNKNOWN_TOPIC_ID, then a topic it may not READ is
+         * TOPIC_AUTHORIZATION_FAILED before its existence is looked at. Like an unknown topic id, the refusal
+         * does not cut a long poll short (Kafka answers it beside the read).
+         */
+        private boolean refused(PartitionFetch p, boolean fromReplica, boolean replicaRefused, TopicAccess readable) {
+            boolean refused = fromReplica ? replicaRefused : p.topic != null && !readable.allowed(p.topic);
+            if (refused) {
+                p.partition = null;
+                p.lookupError = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+                p.error = p.lookupError;
+            }
+            return refused;
         }
 
         private void resolve(PartitionFetch p) {
@@ -506,7 +536,8 @@ public final class FetchHandler implements ApiHandler {
                 p.records = null;
                 if (p.lookupError != ErrorCode.NONE) {
                     // Kafka answers an unknown topic id beside the read: it does not cut a long poll short.
-                    answerNow |= p.lookupError != ErrorCode.UNKNOWN_TOPIC_ID;
+                    answerNow |= p.lookupError != ErrorCode.UNKNOWN_TOPIC_ID
+                            && p.lookupError != ErrorCode.TOPIC_AUTHORIZATION_FAILED;
                     continue;
                 }
                 ErrorCode leadership = p.partition.checkLeader(p.currentLeaderEpoch);

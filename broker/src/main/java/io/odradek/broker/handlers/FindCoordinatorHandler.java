@@ -8,6 +8,8 @@ import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.FindCoordinatorApi;
@@ -30,6 +32,12 @@ import java.util.concurrent.CompletableFuture;
  * error carries Kafka's message for its code and node -1, host "", port -1. A group or transaction
  * partition still loading is found all the same; its requests then answer COORDINATOR_LOAD_IN_PROGRESS (or
  * CONCURRENT_TRANSACTIONS, as Kafka's coordinator).
+ *
+ * <p>Authorization (Kafka 4.4's getCoordinator), per key before it is located: a group key needs DESCRIBE on
+ * the group (else GROUP_AUTHORIZATION_FAILED), a transactional key DESCRIBE on the transactional id (else
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED), each with node -1, host "", port -1; v0-3 answer with the error's
+ * message ("Group authorization failed." / "Transactional Id authorization failed."), v4+ per key without one
+ * (Kafka sets no message there). Nothing is created for a refused key.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
     static final byte GROUP = CoordinatorLocator.GROUP;
@@ -68,17 +76,24 @@ public final class FindCoordinatorHandler implements ApiHandler {
         if (context.version() >= 4) {
             for (String key : request.get(Request.COORDINATOR_KEYS)) {
                 Struct c = response.add(Response.COORDINATORS).set(Response.Coordinator.KEY, key);
-                fill(c, find(keyType, key), Response.Coordinator.ERROR_CODE, Response.Coordinator.ERROR_MESSAGE,
-                        Response.Coordinator.NODE_ID, Response.Coordinator.HOST, Response.Coordinator.PORT);
+                fill(c, find(context, keyType, key), Response.Coordinator.ERROR_CODE, Response.Coordinator.ERROR_MESSAGE,
+                        Response.Coordinator.NODE_ID, Response.Coordinator.HOST, Response.Coordinator.PORT, true);
             }
         } else {
-            fill(response, find(keyType, request.get(Request.KEY)), Response.ERROR_CODE, Response.ERROR_MESSAGE,
-                    Response.NODE_ID, Response.HOST, Response.PORT);
+            fill(response, find(context, keyType, request.get(Request.KEY)), Response.ERROR_CODE, Response.ERROR_MESSAGE,
+                    Response.NODE_ID, Response.HOST, Response.PORT, false);
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private Coordinator find(byte keyType, String key) {
+    private Coordinator find(RequestContext context, byte keyType, String key) {
+        if (keyType == GROUP && !CoordinatorAccess.allowed(context, AclOperation.DESCRIBE, ResourceType.GROUP, key)) {
+            return new Coordinator(ErrorCode.GROUP_AUTHORIZATION_FAILED, -1, "", -1);
+        }
+        if (keyType == TRANSACTION
+                && !CoordinatorAccess.allowed(context, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) {
+            return new Coordinator(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1, "", -1);
+        }
         if (keyType != GROUP && keyType != TRANSACTION) {
             // Kafka fails the request (an unknown type throws; share groups are off) with INVALID_REQUEST's text.
             return new Coordinator(ErrorCode.INVALID_REQUEST, -1, "", -1);
@@ -87,9 +102,11 @@ public final class FindCoordinatorHandler implements ApiHandler {
     }
 
     private static void fill(Struct s, Coordinator c, Field<Short> errorCode, Field<String> errorMessage,
-            Field<Integer> nodeId, Field<String> host, Field<Integer> port) {
+            Field<Integer> nodeId, Field<String> host, Field<Integer> port, boolean batched) {
         String message = switch (c.error()) {
             case NONE -> null;
+            case GROUP_AUTHORIZATION_FAILED -> batched ? null : "Group authorization failed.";
+            case TRANSACTIONAL_ID_AUTHORIZATION_FAILED -> batched ? null : "Transactional Id authorization failed.";
             case INVALID_REQUEST -> INVALID_REQUEST_MESSAGE;
             default -> "The coordinator is not available.";
         };

@@ -23,6 +23,9 @@ import java.util.concurrent.CompletableFuture;
  * default) or this node's id. Differences from Kafka: BROKER_LOGGER (8; Kafka sets log4j levels) and GROUP /
  * CLIENT_METRICS resources are INVALID_REQUEST "Unknown resource type N". ValidateOnly checks without changing
  * anything. Changes are durable before the answer and take effect at once on the partition logs.
+ * Authorization (issue 10), as Kafka 4.4's ControllerApis: after the duplicate-resource check, ALTER_CONFIGS on
+ * the cluster for BROKER (CLUSTER_AUTHORIZATION_FAILED), on the topic for TOPIC (TOPIC_AUTHORIZATION_FAILED), on
+ * the group for GROUP (GROUP_AUTHORIZATION_FAILED), with Kafka's message (see {@link ConfigResourceAccess}).
  */
 public final class IncrementalAlterConfigsHandler implements ApiHandler {
     private final TopicService topics;
@@ -51,7 +54,8 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler {
             resources.add(new ConfigAlterations.Resource(r.get(AlterConfigsResource.RESOURCE_TYPE),
                     r.get(AlterConfigsResource.RESOURCE_NAME), ops));
         }
-        return topics.async(() -> alterations.alter(resources, true, validateOnly)).thenCompose(f -> f)
+        return topics.async(() -> alterations.alter(resources, true, validateOnly, context.session()))
+                .thenCompose(f -> f)
                 .thenApply(outcomes -> {
             Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
             for (int i = 0; i < resources.size(); i++) {

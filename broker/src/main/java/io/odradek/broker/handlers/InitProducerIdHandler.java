@@ -6,6 +6,8 @@ import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorErrors;
 import io.odradek.coordinator.transaction.InitProducerIdResult;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.InitProducerIdApi;
@@ -40,6 +42,10 @@ import java.util.concurrent.CompletableFuture;
  *     none can be had: COORDINATOR_LOAD_IN_PROGRESS, as Kafka's RPCProducerIdManager answers.</li>
  * <li>Without a transactional_id, transaction_timeout_ms and v6's enable_2pc / keep_prepared_txn are
  *     ignored, as in Kafka.</li>
+ * <li>Authorization, checked first as Kafka 4.4 does: a transactional_id needs WRITE on it, and with v6's
+ *     enable_2pc also TWO_PHASE_COMMIT on it (else TRANSACTIONAL_ID_AUTHORIZATION_FAILED); an idempotent
+ *     producer needs IDEMPOTENT_WRITE on the cluster or WRITE on at least one topic (KIP-679), else
+ *     CLUSTER_AUTHORIZATION_FAILED.</li>
  * </ul>
  */
 public final class InitProducerIdHandler implements ApiHandler {
@@ -68,6 +74,10 @@ public final class InitProducerIdHandler implements ApiHandler {
         String transactionalId = request.get(Request.TRANSACTIONAL_ID);
         long producerId = request.get(Request.PRODUCER_ID);
         short producerEpoch = request.get(Request.PRODUCER_EPOCH);
+        ErrorCode refused = authorize(context, transactionalId, request.get(Request.ENABLE2_PC));
+        if (refused != null) {
+            return CompletableFuture.completedFuture(error(refused));
+        }
         if ((producerId == -1L) != (producerEpoch == -1)) {
             return CompletableFuture.completedFuture(error(ErrorCode.INVALID_REQUEST));
         }
@@ -79,6 +89,19 @@ public final class InitProducerIdHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response(id));
         }
         return id.handleAsync((v, e) -> response(id), context.executor());
+    }
+
+    /** The authorization error Kafka 4.4 answers before anything else, or null when allowed. */
+    private static ErrorCode authorize(RequestContext context, String transactionalId, boolean enable2Pc) {
+        if (transactionalId != null) {
+            boolean allowed = CoordinatorAccess.allowed(context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)
+                    && (!enable2Pc || CoordinatorAccess.allowed(context, AclOperation.TWO_PHASE_COMMIT,
+                            ResourceType.TRANSACTIONAL_ID, transactionalId));
+            return allowed ? null : ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+        }
+        boolean allowed = CoordinatorAccess.allowedOnCluster(context, AclOperation.IDEMPOTENT_WRITE)
+                || CoordinatorAccess.allowedAny(context, AclOperation.WRITE, ResourceType.TOPIC);
+        return allowed ? null : ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
     }
 
     private CompletableFuture<Struct> initTransactional(RequestContext context, Struct request, String transactionalId,

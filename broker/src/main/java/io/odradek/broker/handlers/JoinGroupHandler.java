@@ -6,6 +6,9 @@ import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.JoinGroupRequest;
 import io.odradek.coordinator.group.JoinGroupResult;
 import io.odradek.coordinator.group.Protocol;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
+import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.JoinGroupApi;
 import io.odradek.wire.api.JoinGroupApi.Request;
@@ -24,7 +27,9 @@ import java.util.concurrent.CompletableFuture;
  * v4+ first join gets MEMBER_ID_REQUIRED with a member id to rejoin with (KIP-394); v5+ carries
  * group.instance.id (static membership, KIP-345); v7+ reports the protocol type and a null protocol name
  * when there is none (an empty string before); v9 may tell a rejoining static leader to skip assignment
- * (KIP-814). The leader alone gets the members' metadata.
+ * (KIP-814). The leader alone gets the members' metadata. Needs READ on the group, as Kafka: else
+ * GROUP_AUTHORIZATION_FAILED at once (generation -1, empty member id and leader, no protocol name: "" before
+ * v7), and the group is not touched.
  */
 public final class JoinGroupHandler implements ApiHandler {
     private final GroupCoordinator groups;
@@ -40,6 +45,10 @@ public final class JoinGroupHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))) {
+            return CompletableFuture.completedFuture(response(JoinGroupResult.error("", ErrorCode.GROUP_AUTHORIZATION_FAILED),
+                    context.version()));
+        }
         List<Protocol> protocols = new ArrayList<>();
         for (Struct p : request.get(Request.PROTOCOLS)) {
             protocols.add(new Protocol(p.get(Request.JoinGroupRequestProtocol.NAME),

@@ -4,6 +4,8 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.LeaveGroupResult;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.LeaveGroupApi;
@@ -18,7 +20,8 @@ import java.util.concurrent.CompletableFuture;
  * LeaveGroup (key 13), versions 0-5. v0-2 name one member id; v3+ a batch of members by member id or,
  * for an admin removing static members, by group.instance.id alone (KIP-345), each with its own error;
  * v5 adds a reason (logged by clients, ignored here). An unknown group is a top-level UNKNOWN_MEMBER_ID.
- * For v0-2 the single member's error becomes the top-level error, as in Kafka.
+ * For v0-2 the single member's error becomes the top-level error, as in Kafka. Needs READ on the group, as
+ * Kafka: else a top-level GROUP_AUTHORIZATION_FAILED with no members, and nobody leaves.
  */
 public final class LeaveGroupHandler implements ApiHandler {
     private final GroupCoordinator groups;
@@ -35,6 +38,11 @@ public final class LeaveGroupHandler implements ApiHandler {
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
+        if (!CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))) {
+            return CompletableFuture.completedFuture(Response.SCHEMA.newStruct()
+                    .set(Response.ERROR_CODE, ErrorCode.GROUP_AUTHORIZATION_FAILED.code())
+                    .set(Response.MEMBERS, List.of()));
+        }
         List<LeaveGroupResult.Member> leaving = new ArrayList<>();
         if (version < 3) {
             leaving.add(new LeaveGroupResult.Member(request.get(Request.MEMBER_ID), null, ErrorCode.NONE));

@@ -4,11 +4,14 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupOverview;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ListGroupsApi;
 import io.odradek.wire.api.ListGroupsApi.Request;
 import io.odradek.wire.api.ListGroupsApi.Response;
 import io.odradek.wire.schema.Struct;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
  * report it; v5+ filter by type (KIP-848) and report it: "classic", or "consumer" for KIP-848 groups
  * (protocol type "consumer", states Empty, Assigning, Reconciling, Stable). Filters match
  * case-insensitively, as in Kafka. While any coordinator partition loads: COORDINATOR_LOAD_IN_PROGRESS.
+ * Authorization, as Kafka 4.4: with DESCRIBE on the cluster every group is listed, without it only the
+ * groups the client may DESCRIBE (never an error).
  */
 public final class ListGroupsHandler implements ApiHandler {
     private final GroupCoordinator groups;
@@ -35,9 +40,14 @@ public final class ListGroupsHandler implements ApiHandler {
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         List<String> states = request.get(Request.STATES_FILTER);
         List<String> types = request.get(Request.TYPES_FILTER);
+        boolean everyGroup = CoordinatorAccess.allowedOnCluster(context, AclOperation.DESCRIBE);
         return groups.listGroups(states, types).thenApply(r -> {
-            Struct response = Response.SCHEMA.newStruct().set(Response.ERROR_CODE, r.error().code());
+            Struct response = Response.SCHEMA.newStruct().set(Response.ERROR_CODE, r.error().code())
+                    .set(Response.GROUPS, new ArrayList<>());
             for (GroupOverview g : r.groups()) {
+                if (!everyGroup && !CoordinatorAccess.allowed(context, AclOperation.DESCRIBE, ResourceType.GROUP, g.groupId())) {
+                    continue;
+                }
                 response.add(Response.GROUPS)
                         .set(Response.ListedGroup.GROUP_ID, g.groupId())
                         .set(Response.ListedGroup.PROTOCOL_TYPE, g.protocolType())

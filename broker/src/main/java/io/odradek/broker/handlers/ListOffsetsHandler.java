@@ -10,6 +10,7 @@ import io.odradek.replication.partition.FetchIsolation;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.PartitionState;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ListOffsetsApi;
@@ -54,6 +55,8 @@ import java.util.concurrent.CompletableFuture;
  * <li>A sentinel newer than the request version, or an unknown negative timestamp: UNSUPPORTED_VERSION for
  *     that partition; a partition listed twice: INVALID_REQUEST; unknown topic or partition:
  *     UNKNOWN_TOPIC_OR_PARTITION. timeout_ms (v10+) only matters with tiered storage.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4: DESCRIBE on each topic, else its partitions are
+ *     TOPIC_AUTHORIZATION_FAILED (offset and timestamp -1) before any other check (v0 too).</li>
  * <li>Leadership (Kafka's Partition.getLocalLog): answered by the partition's leader only, checked with the
  *     request's current_leader_epoch (v4+, -1: none): NOT_LEADER_OR_FOLLOWER (not the leader here, or a
  *     partition the metadata knows that this broker holds no replica of), FENCED_LEADER_EPOCH (the
@@ -94,7 +97,7 @@ public final class ListOffsetsHandler implements ApiHandler {
         short version = context.version();
         if (version == 0) {
             return CompletableFuture.completedFuture(ListOffsetsV0.answer(partitions, cluster, request,
-                    System.currentTimeMillis()));
+                    System.currentTimeMillis(), TopicAccess.of(context, AclOperation.DESCRIBE)));
         }
         int replicaId = request.get(Request.REPLICA_ID);
         boolean consumer = replicaId == CONSUMER_REPLICA_ID;
@@ -112,6 +115,7 @@ public final class ListOffsetsHandler implements ApiHandler {
             }
         }
 
+        TopicAccess describable = TopicAccess.of(context, AclOperation.DESCRIBE);
         Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
         for (Struct topic : request.get(Request.TOPICS)) {
             String name = topic.get(ListOffsetsTopic.NAME);
@@ -121,7 +125,9 @@ public final class ListOffsetsHandler implements ApiHandler {
                 long timestamp = partition.get(ListOffsetsPartition.TIMESTAMP);
                 Struct out = topicResponse.add(ListOffsetsTopicResponse.PARTITIONS)
                         .set(ListOffsetsPartitionResponse.PARTITION_INDEX, index);
-                if (duplicates.contains(new TopicPartition(name, index))) {
+                if (!describable.allowed(name)) {
+                    unknown(out, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+                } else if (duplicates.contains(new TopicPartition(name, index))) {
                     unknown(out, ErrorCode.INVALID_REQUEST);
                 } else if (!supported(timestamp, version)) {
                     unknown(out, ErrorCode.UNSUPPORTED_VERSION);

@@ -52,6 +52,12 @@ final class ListOffsetsV0 {
     }
 
     static Struct answer(Partitions partitions, ClusterView cluster, Struct request, long nowMs) {
+        return answer(partitions, cluster, request, nowMs, null);
+    }
+
+    /** {@code describable}: the topics the client may DESCRIBE (issue 10); null: all. */
+    static Struct answer(Partitions partitions, ClusterView cluster, Struct request, long nowMs,
+            TopicAccess describable) {
         int replicaId = request.get(Request.REPLICA_ID);
         boolean consumer = replicaId == CONSUMER_REPLICA_ID;
         boolean leaderOnly = replicaId != DEBUGGING_REPLICA_ID;
@@ -65,6 +71,10 @@ final class ListOffsetsV0 {
                         .set(ListOffsetsPartitionResponse.PARTITION_INDEX, index);
                 long timestamp = partition.get(ListOffsetsPartition.TIMESTAMP);
                 int maxNumOffsets = partition.get(ListOffsetsPartition.MAX_NUM_OFFSETS);
+                if (describable != null && !describable.allowed(name)) {
+                    error(out, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+                    continue;
+                }
                 if (timestamp < ListOffsetsHandler.EARLIEST) {
                     error(out, ErrorCode.UNSUPPORTED_VERSION);
                     continue;

@@ -6,6 +6,7 @@ import io.odradek.broker.cluster.ClusterView;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ListPartitionReassignmentsApi;
@@ -26,6 +27,10 @@ import java.util.concurrent.CompletableFuture;
  * topic; otherwise only the named partitions, and unknown topics, unknown partitions and partitions not
  * being reassigned are left out silently; a topic with nothing listed is left out too. On a single node
  * nothing is ever reassigned, so the list is empty.
+ *
+ * <p>Authorization (issue 10), as Kafka 4.4's controller: DESCRIBE on the cluster, else the top-level error
+ * CLUSTER_AUTHORIZATION_FAILED ("Cluster authorization failed."; Kafka's message names its request) with the
+ * requested topics and partition indexes echoed and no replicas.
  */
 public final class ListPartitionReassignmentsHandler implements ApiHandler {
     private final ClusterView cluster;
@@ -41,6 +46,9 @@ public final class ListPartitionReassignmentsHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        if (!context.session().authorizedOnCluster(AclOperation.DESCRIBE)) {
+            return CompletableFuture.completedFuture(refused(request));
+        }
         ClusterImage image = cluster.image();
         Struct response = Response.SCHEMA.newStruct().set(Response.ERROR_CODE, ErrorCode.NONE.code())
                 .set(Response.ERROR_MESSAGE, null);
@@ -80,5 +88,25 @@ public final class ListPartitionReassignmentsHandler implements ApiHandler {
                     .set(OngoingPartitionReassignment.ADDING_REPLICAS, reg.adding())
                     .set(OngoingPartitionReassignment.REMOVING_REPLICAS, reg.removing());
         }
+    }
+
+    /** Kafka's ListPartitionReassignmentsRequest.getErrorResponse for CLUSTER_AUTHORIZATION_FAILED. */
+    private static Struct refused(Struct request) {
+        Struct response = Response.SCHEMA.newStruct()
+                .set(Response.ERROR_CODE, ErrorCode.CLUSTER_AUTHORIZATION_FAILED.code())
+                .set(Response.ERROR_MESSAGE, "Cluster authorization failed.");
+        List<Struct> requested = request.get(ListPartitionReassignmentsApi.Request.TOPICS);
+        for (Struct t : requested == null ? List.<Struct>of() : requested) {
+            Struct topic = response.add(Response.TOPICS)
+                    .set(OngoingTopicReassignment.NAME, t.get(ListPartitionReassignmentsTopics.NAME));
+            for (int p : t.get(ListPartitionReassignmentsTopics.PARTITION_INDEXES)) {
+                topic.add(OngoingTopicReassignment.PARTITIONS)
+                        .set(OngoingPartitionReassignment.PARTITION_INDEX, p)
+                        .set(OngoingPartitionReassignment.REPLICAS, List.of())
+                        .set(OngoingPartitionReassignment.ADDING_REPLICAS, List.of())
+                        .set(OngoingPartitionReassignment.REMOVING_REPLICAS, List.of());
+            }
+        }
+        return response;
     }
 }

@@ -4,12 +4,15 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.transaction.ListTransactionsResult;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ListTransactionsApi;
 import io.odradek.wire.api.ListTransactionsApi.Request;
 import io.odradek.wire.api.ListTransactionsApi.Response;
 import io.odradek.wire.api.ListTransactionsApi.Response.TransactionState;
 import io.odradek.wire.schema.Struct;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +24,8 @@ import java.util.concurrent.CompletableFuture;
  * transactions running longer than that many ms; -1 = all) and from v2 by TransactionalIdPattern (a
  * regular expression; null or empty = all, an invalid one INVALID_REGULAR_EXPRESSION, KIP-1152). Empty
  * filters match everything. COORDINATOR_LOAD_IN_PROGRESS while a partition of {@code __transaction_state}
- * loads; an empty list before that topic exists.
+ * loads; an empty list before that topic exists. Authorization, as Kafka 4.4: only the transactional ids the
+ * client may DESCRIBE are listed (never an error).
  */
 public final class ListTransactionsHandler implements ApiHandler {
     private final TransactionCoordinator transactions;
@@ -48,7 +52,12 @@ public final class ListTransactionsHandler implements ApiHandler {
                             .set(Response.THROTTLE_TIME_MS, 0)
                             .set(Response.ERROR_CODE, r.error().code())
                             .set(Response.UNKNOWN_STATE_FILTERS, r.unknownStateFilters());
+                    response.set(Response.TRANSACTION_STATES, new ArrayList<>());
                     for (ListTransactionsResult.Listing listing : r.transactions()) {
+                        if (!CoordinatorAccess.allowed(context, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID,
+                                listing.transactionalId())) {
+                            continue;
+                        }
                         response.add(Response.TRANSACTION_STATES)
                                 .set(TransactionState.TRANSACTIONAL_ID, listing.transactionalId())
                                 .set(TransactionState.PRODUCER_ID, listing.producerId())

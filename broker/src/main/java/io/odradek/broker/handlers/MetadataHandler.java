@@ -11,6 +11,7 @@ import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.replication.metadata.TopicNames;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.MetadataApi;
@@ -57,16 +58,20 @@ import java.util.concurrent.CompletableFuture;
  * <li>Topic ids: in requests only from v12, as in Kafka 4 (v10-11 with an id or a null name fail the
  *     whole request with INVALID_REQUEST). When ids are given, names are ignored and an unknown id
  *     answers UNKNOWN_TOPIC_ID; ids are never auto-created.</li>
- * <li>Authorized operations: no authorizer, so all operations when asked (v8+), else the schema's
- *     "not requested" value.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4's KafkaApis.handleTopicMetadataRequest: a topic the client may
+ *     not DESCRIBE is left out of an all-topics answer; asked for by name it is TOPIC_AUTHORIZATION_FAILED
+ *     with a zero id (whether it exists is not disclosed), by id TOPIC_AUTHORIZATION_FAILED with its id and a
+ *     null name (ids are not secret). A missing topic that would be auto-created needs CREATE on the cluster
+ *     or on the topic, else it is TOPIC_AUTHORIZATION_FAILED and is not created.</li>
+ * <li>Authorized operations (v8+, only when asked; else the schema's "not requested" value): a topic's from
+ *     the authorizer for every topic the client may describe, a missing one too (all when there is none); the cluster's (v8-10) 0 without DESCRIBE
+ *     on the cluster, as Kafka.</li>
  * </ul>
  * Only a request that creates topics leaves the event loop (for the metadata thread).
  */
 public final class MetadataHandler implements ApiHandler {
-    /** READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS: a topic's operations. */
-    static final int ALL_TOPIC_OPERATIONS = bits(3, 4, 5, 6, 7, 8, 10, 11);
-    /** CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE. */
-    static final int ALL_CLUSTER_OPERATIONS = bits(5, 7, 8, 9, 10, 11, 12);
+    static final int ALL_TOPIC_OPERATIONS = AuthorizedOperations.ALL_TOPIC_OPERATIONS;
+    static final int ALL_CLUSTER_OPERATIONS = AuthorizedOperations.ALL_CLUSTER_OPERATIONS;
     private static final UUID ZERO_ID = new UUID(0, 0);
     /** Before v6 a leader without the client listener is LEADER_NOT_AVAILABLE, as in Kafka. */
     private static final short FIRST_LISTENER_NOT_FOUND_VERSION = 6;
@@ -111,16 +116,20 @@ public final class MetadataHandler implements ApiHandler {
                 && request.get(MetadataApi.Request.INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS);
 
         ClusterImage image = cluster.image();
-        boolean mustCreate = allowAutoCreate && wanted.stream()
-                .anyMatch(w -> image.topic(w.name).isEmpty() && creatable(w.name));
+        Access access = new Access(context);
+        boolean mustCreate = allowAutoCreate && wanted.stream().anyMatch(w -> image.topic(w.name).isEmpty()
+                && creatable(w.name) && access.describe.allowed(w.name) && access.mayCreate(w.name));
         if (mustCreate) {
-            return topics.async(() -> response(version, allTopics, byId, wanted, true, topicOps, clusterOps));
+            return topics.async(() -> response(version, allTopics, byId, wanted, allowAutoCreate, true, topicOps,
+                    clusterOps, access));
         }
-        return CompletableFuture.completedFuture(response(version, allTopics, byId, wanted, false, topicOps, clusterOps));
+        return CompletableFuture.completedFuture(response(version, allTopics, byId, wanted, allowAutoCreate, false,
+                topicOps, clusterOps, access));
     }
 
-    private Struct response(short version, boolean allTopics, boolean byId, List<Wanted> wanted, boolean autoCreate,
-                            boolean topicOps, boolean clusterOps) {
+    private Struct response(short version, boolean allTopics, boolean byId, List<Wanted> wanted,
+                            boolean allowAutoCreate, boolean autoCreate, boolean topicOps, boolean clusterOps,
+                            Access access) {
         ClusterImage image = cluster.image();
         Struct response = Response.SCHEMA.newStruct()
                 .set(Response.CLUSTER_ID, clusterId(topics, image))
@@ -137,18 +146,25 @@ public final class MetadataHandler implements ApiHandler {
             }
         }
         if (clusterOps) {
-            response.set(Response.CLUSTER_AUTHORIZED_OPERATIONS, ALL_CLUSTER_OPERATIONS);
+            response.set(Response.CLUSTER_AUTHORIZED_OPERATIONS, AuthorizedOperations.cluster(access.context));
         }
         if (allTopics) {
-            image.topics().values().forEach(t -> addTopic(response, image, t, topicOps, version));
+            for (TopicImage t : image.topics().values()) {
+                if (access.describe.allowed(t.name())) { // the others are left out, as Kafka
+                    addTopic(response, image, t, topicOps, version, access);
+                }
+            }
         } else if (byId) {
             Set<UUID> ids = new LinkedHashSet<>();
             wanted.forEach(w -> ids.add(w.id));
             ids.remove(ZERO_ID);
             for (UUID id : ids) {
                 TopicImage t = image.topic(id).orElse(null);
-                if (t != null) {
-                    addTopic(response, image, t, topicOps, version);
+                if (t != null && !access.describe.allowed(t.name())) {
+                    // Ids are not secret: Kafka names the id, but not the topic.
+                    unauthorized(response, null, id);
+                } else if (t != null) {
+                    addTopic(response, image, t, topicOps, version, access);
                 } else {
                     response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, ErrorCode.UNKNOWN_TOPIC_ID.code())
                             .set(MetadataResponseTopic.NAME, null).set(MetadataResponseTopic.TOPIC_ID, id);
@@ -159,8 +175,17 @@ public final class MetadataHandler implements ApiHandler {
             wanted.forEach(w -> names.add(w.name));
             ClusterImage current = image;
             for (String name : names) {
+                if (!access.describe.allowed(name)) {
+                    unauthorized(response, name, ZERO_ID); // whether it exists is not disclosed
+                    continue;
+                }
                 TopicImage t = current.topic(name).orElse(null);
                 ErrorCode error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+                if (t == null && allowAutoCreate && !access.mayCreate(name)) {
+                    unauthorized(response, name, ZERO_ID).set(MetadataResponseTopic.IS_INTERNAL,
+                            TopicNames.isInternal(name));
+                    continue;
+                }
                 if (t == null && !TopicNames.isValid(name)) {
                     error = ErrorCode.INVALID_TOPIC_EXCEPTION;
                 } else if (t == null && autoCreate && creatable(name)) {
@@ -174,12 +199,16 @@ public final class MetadataHandler implements ApiHandler {
                     t = current.topic(name).orElse(null);
                 }
                 if (t != null) {
-                    addTopic(response, current, t, topicOps, version);
+                    addTopic(response, current, t, topicOps, version, access);
                 } else {
-                    response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, error.code())
+                    Struct missing = response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE, error.code())
                             .set(MetadataResponseTopic.NAME, name)
                             .set(MetadataResponseTopic.TOPIC_ID, ZERO_ID)
                             .set(MetadataResponseTopic.IS_INTERNAL, TopicNames.isInternal(name));
+                    if (topicOps) { // Kafka fills them for every topic it may describe, existing or not
+                        missing.set(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS,
+                                AuthorizedOperations.topic(access.context, name));
+                    }
                 }
             }
         }
@@ -218,14 +247,24 @@ public final class MetadataHandler implements ApiHandler {
         return out;
     }
 
-    private void addTopic(Struct response, ClusterImage image, TopicImage t, boolean topicOps, short version) {
+    private static Struct unauthorized(Struct response, String name, UUID id) {
+        return response.add(Response.TOPICS).set(MetadataResponseTopic.ERROR_CODE,
+                        ErrorCode.TOPIC_AUTHORIZATION_FAILED.code())
+                .set(MetadataResponseTopic.NAME, name)
+                .set(MetadataResponseTopic.TOPIC_ID, id)
+                .set(MetadataResponseTopic.IS_INTERNAL, false);
+    }
+
+    private void addTopic(Struct response, ClusterImage image, TopicImage t, boolean topicOps, short version,
+                          Access access) {
         Struct topic = response.add(Response.TOPICS)
                 .set(MetadataResponseTopic.ERROR_CODE, ErrorCode.NONE.code())
                 .set(MetadataResponseTopic.NAME, t.name())
                 .set(MetadataResponseTopic.TOPIC_ID, t.id())
                 .set(MetadataResponseTopic.IS_INTERNAL, TopicNames.isInternal(t.name()));
         if (topicOps) {
-            topic.set(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS, ALL_TOPIC_OPERATIONS);
+            topic.set(MetadataResponseTopic.TOPIC_AUTHORIZED_OPERATIONS,
+                    AuthorizedOperations.topic(access.context, t.name()));
         }
         for (int p = 0; p < t.partitions().size(); p++) {
             PartitionRegistration reg = t.partitions().get(p);
@@ -264,11 +303,30 @@ public final class MetadataHandler implements ApiHandler {
         return response;
     }
 
-    private static int bits(int... operations) {
-        int field = 0;
-        for (int op : operations) {
-            field |= 1 << op;
+    /**
+     * Issue 10: what the client may see (DESCRIBE on the topic) and auto-create (CREATE on the cluster, asked
+     * once, or on the topic), each asked once per request; everything without an authorizer.
+     */
+    private static final class Access {
+        final RequestContext context;
+        final TopicAccess describe;
+        final TopicAccess create;
+        private Boolean clusterCreate;
+
+        Access(RequestContext context) {
+            this.context = context;
+            this.describe = TopicAccess.of(context, AclOperation.DESCRIBE);
+            this.create = TopicAccess.of(context, AclOperation.CREATE);
         }
-        return field;
+
+        boolean mayCreate(String topic) {
+            if (create.allowsEverything()) {
+                return true;
+            }
+            if (clusterCreate == null) {
+                clusterCreate = context.session().authorizedOnCluster(AclOperation.CREATE);
+            }
+            return clusterCreate || create.allowed(topic);
+        }
     }
 }

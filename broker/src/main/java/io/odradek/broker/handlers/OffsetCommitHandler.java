@@ -6,6 +6,8 @@ import io.odradek.broker.topics.TopicService;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.OffsetCommitRequest;
 import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.OffsetCommitApi;
@@ -42,6 +44,9 @@ import java.util.function.UnaryOperator;
  *     generation field is a KIP-848 member's epoch: a newer one is STALE_MEMBER_EPOCH, an older one is
  *     accepted only for partitions the member held at that epoch (Kafka 4.4).</li>
  * </ul>
+ * Authorization, as Kafka 4.4: READ on the group, else every partition answers GROUP_AUTHORIZATION_FAILED and
+ * nothing is committed; then READ on each topic, else its partitions answer TOPIC_AUTHORIZATION_FAILED (an
+ * unknown v10 topic id is UNKNOWN_TOPIC_ID whatever the ACLs) while the others are committed.
  */
 public final class OffsetCommitHandler implements ApiHandler {
     /** v10 names topics by id; an id whose topic is gone by the lookup answers UNKNOWN_TOPIC_ID too. */
@@ -71,7 +76,12 @@ public final class OffsetCommitHandler implements ApiHandler {
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
-        CommittedOffsetTopics.Resolved resolved = TOPICS.resolve(request.get(Request.TOPICS), version, topics);
+        if (!CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))) {
+            return CompletableFuture.completedFuture(TOPICS.refuseAll(request.get(Request.TOPICS), Response.SCHEMA.newStruct(),
+                    ErrorCode.GROUP_AUTHORIZATION_FAILED));
+        }
+        CommittedOffsetTopics.Resolved resolved = TOPICS.resolve(request.get(Request.TOPICS), version, topics,
+                CoordinatorAccess.topics(context, AclOperation.READ));
         List<OffsetCommitRequest.Partition> valid = resolved.valid();
         CompletableFuture<Map<TopicPartition, ErrorCode>> committed = valid.isEmpty()
                 ? CompletableFuture.completedFuture(Map.of())

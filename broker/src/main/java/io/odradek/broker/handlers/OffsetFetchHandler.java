@@ -7,6 +7,8 @@ import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.OffsetFetchResult;
 import io.odradek.coordinator.offsets.OffsetAndMetadata;
 import io.odradek.coordinator.offsets.TopicPartition;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.OffsetFetchApi;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /**
  * OffsetFetch (key 9), versions 0-10. v0-7 ask for one group, v8+ for several at once (KIP-709), each
@@ -45,6 +48,12 @@ import java.util.concurrent.CompletableFuture;
  * groups (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH; null and -1 fetch from outside the group) and ignored
  * for classic ones. v10 names topics by id: an unknown id gets UNKNOWN_TOPIC_ID,
  * and committed offsets of topics that no longer exist are left out of an all-topics answer.
+ *
+ * <p>Authorization, as Kafka 4.4, per group: DESCRIBE on the group, else GROUP_AUTHORIZATION_FAILED for that
+ * group (v8+: its group-level error, other groups answered as usual; v2-7: the top-level error, no topics; v0-1,
+ * which have no top-level error, on every asked partition, as Kafka's OffsetFetch error response did). A topic
+ * the client may not DESCRIBE is not read: its asked partitions answer TOPIC_AUTHORIZATION_FAILED with offset
+ * -1 (an unknown v10 id stays UNKNOWN_TOPIC_ID), and an all-topics fetch leaves it out.
  */
 public final class OffsetFetchHandler implements ApiHandler {
     private static final UUID ZERO_ID = new UUID(0, 0);
@@ -69,6 +78,7 @@ public final class OffsetFetchHandler implements ApiHandler {
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
+        Predicate<String> mayDescribe = CoordinatorAccess.topics(context, AclOperation.DESCRIBE);
         if (version < 8) {
             List<AskedTopic> asked = null;
             List<Struct> requested = request.get(Request.TOPICS);
@@ -80,8 +90,11 @@ public final class OffsetFetchHandler implements ApiHandler {
                 }
             }
             List<AskedTopic> finalAsked = asked;
-            return fetch(request.get(Request.GROUP_ID), null, -1, asked, requireStable(request, version))
-                    .thenApply(r -> singleGroupResponse(r, finalAsked, version));
+            if (!CoordinatorAccess.allowed(context, AclOperation.DESCRIBE, ResourceType.GROUP, request.get(Request.GROUP_ID))) {
+                return CompletableFuture.completedFuture(refusedSingleGroup(finalAsked, version));
+            }
+            return fetch(request.get(Request.GROUP_ID), null, -1, asked, requireStable(request, version), mayDescribe)
+                    .thenApply(r -> singleGroupResponse(r, finalAsked, version, mayDescribe));
         }
         List<CompletableFuture<Struct>> answers = new ArrayList<>();
         for (Struct g : request.get(Request.GROUPS)) {
@@ -97,9 +110,16 @@ public final class OffsetFetchHandler implements ApiHandler {
             }
             String groupId = g.get(OffsetFetchRequestGroup.GROUP_ID);
             List<AskedTopic> finalAsked = asked;
+            if (!CoordinatorAccess.allowed(context, AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
+                answers.add(CompletableFuture.completedFuture(OffsetFetchResponseGroup.SCHEMA.newStruct()
+                        .set(OffsetFetchResponseGroup.GROUP_ID, groupId)
+                        .set(OffsetFetchResponseGroup.ERROR_CODE, ErrorCode.GROUP_AUTHORIZATION_FAILED.code())
+                        .set(OffsetFetchResponseGroup.TOPICS, List.of())));
+                continue;
+            }
             answers.add(fetch(groupId, g.get(OffsetFetchRequestGroup.MEMBER_ID), g.get(OffsetFetchRequestGroup.MEMBER_EPOCH), asked,
-                    requireStable(request, version))
-                    .thenApply(r -> groupResponse(groupId, r, finalAsked, version)));
+                    requireStable(request, version), mayDescribe)
+                    .thenApply(r -> groupResponse(groupId, r, finalAsked, version, mayDescribe)));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(v -> {
             Struct response = Response.SCHEMA.newStruct();
@@ -114,13 +134,29 @@ public final class OffsetFetchHandler implements ApiHandler {
         return version >= 7 && request.get(Request.REQUIRE_STABLE);
     }
 
+    /** The answer to a v0-7 request for a group the client may not DESCRIBE. */
+    private static Struct refusedSingleGroup(List<AskedTopic> asked, short version) {
+        Struct response = Response.SCHEMA.newStruct()
+                .set(Response.ERROR_CODE, ErrorCode.GROUP_AUTHORIZATION_FAILED.code())
+                .set(Response.TOPICS, new ArrayList<>());
+        if (version < 2 && asked != null) {
+            for (AskedTopic a : asked) {
+                Struct t = response.add(Response.TOPICS).set(OffsetFetchResponseTopic.NAME, a.name());
+                for (int p : a.partitions()) {
+                    fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, null, ErrorCode.GROUP_AUTHORIZATION_FAILED);
+                }
+            }
+        }
+        return response;
+    }
+
     private CompletableFuture<OffsetFetchResult> fetch(String groupId, String memberId, int memberEpoch, List<AskedTopic> asked,
-            boolean requireStable) {
+            boolean requireStable, Predicate<String> mayDescribe) {
         List<TopicPartition> partitions = null;
         if (asked != null) {
             partitions = new ArrayList<>();
             for (AskedTopic t : asked) {
-                if (t.name() != null) {
+                if (t.name() != null && mayDescribe.test(t.name())) {
                     for (int p : t.partitions()) {
                         partitions.add(new TopicPartition(t.name(), p));
                     }
@@ -142,11 +178,15 @@ public final class OffsetFetchHandler implements ApiHandler {
         return topics.topic(topic).map(t -> partition >= 0 && partition < t.partitions()).orElse(false);
     }
 
-    private Struct singleGroupResponse(OffsetFetchResult r, List<AskedTopic> asked, short version) {
+    private Struct singleGroupResponse(OffsetFetchResult r, List<AskedTopic> asked, short version,
+            Predicate<String> mayDescribe) {
         Struct response = Response.SCHEMA.newStruct().set(Response.ERROR_CODE, r.error().code());
         ErrorCode partitionError = r.error();
         if (asked == null) {
             byTopic(r).forEach((topic, partitions) -> {
+                if (!mayDescribe.test(topic)) {
+                    return; // not the client's to see
+                }
                 Struct t = response.add(Response.TOPICS).set(OffsetFetchResponseTopic.NAME, topic);
                 partitions.forEach((p, o) -> fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, o,
                         partitionError != ErrorCode.NONE ? partitionError : r.partitionError(new TopicPartition(topic, p))));
@@ -154,7 +194,12 @@ public final class OffsetFetchHandler implements ApiHandler {
         } else {
             for (AskedTopic a : asked) {
                 Struct t = response.add(Response.TOPICS).set(OffsetFetchResponseTopic.NAME, a.name());
+                boolean unauthorized = !mayDescribe.test(a.name());
                 for (int p : a.partitions()) {
+                    if (unauthorized && partitionError == ErrorCode.NONE) {
+                        fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, null, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+                        continue;
+                    }
                     TopicPartition tp = new TopicPartition(a.name(), p);
                     if (version == 0 && partitionError == ErrorCode.NONE && !exists(a.name(), p)) {
                         fillPartition(t.add(OffsetFetchResponseTopic.PARTITIONS), p, null, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
@@ -176,7 +221,8 @@ public final class OffsetFetchHandler implements ApiHandler {
                 .set(OffsetFetchResponsePartition.ERROR_CODE, error.code());
     }
 
-    private Struct groupResponse(String groupId, OffsetFetchResult r, List<AskedTopic> asked, short version) {
+    private Struct groupResponse(String groupId, OffsetFetchResult r, List<AskedTopic> asked, short version,
+            Predicate<String> mayDescribe) {
         Struct group = OffsetFetchResponseGroup.SCHEMA.newStruct()
                 .set(OffsetFetchResponseGroup.GROUP_ID, groupId)
                 .set(OffsetFetchResponseGroup.ERROR_CODE, r.error().code());
@@ -185,6 +231,9 @@ public final class OffsetFetchHandler implements ApiHandler {
         }
         if (asked == null) {
             byTopic(r).forEach((topic, partitions) -> {
+                if (!mayDescribe.test(topic)) {
+                    return; // not the client's to see
+                }
                 UUID id = version >= 10 ? topics.topicId(topic).orElse(null) : null;
                 if (version >= 10 && id == null) {
                     return; // the topic is gone: a v10 answer cannot name it
@@ -201,11 +250,13 @@ public final class OffsetFetchHandler implements ApiHandler {
                         .set(OffsetFetchResponseTopics.NAME, a.name() == null ? "" : a.name())
                         .set(OffsetFetchResponseTopics.TOPIC_ID, a.id() == null ? ZERO_ID : a.id());
                 boolean unknown = version >= 10 && a.name() == null;
+                boolean unauthorized = a.name() != null && !mayDescribe.test(a.name());
                 for (int p : a.partitions()) {
-                    TopicPartition tp = a.name() == null ? null : new TopicPartition(a.name(), p);
+                    TopicPartition tp = a.name() == null || unauthorized ? null : new TopicPartition(a.name(), p);
                     OffsetAndMetadata o = tp == null ? null : r.offsets().get(tp);
                     fillPartitions(t.add(OffsetFetchResponseTopics.PARTITIONS), p, o,
-                            unknown ? ErrorCode.UNKNOWN_TOPIC_ID : tp == null ? ErrorCode.NONE : r.partitionError(tp));
+                            unknown ? ErrorCode.UNKNOWN_TOPIC_ID : unauthorized ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
+                                    : tp == null ? ErrorCode.NONE : r.partitionError(tp));
                 }
             }
         }

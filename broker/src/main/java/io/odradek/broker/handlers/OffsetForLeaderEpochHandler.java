@@ -7,6 +7,7 @@ import io.odradek.log.EpochEndOffset;
 import io.odradek.log.LogException;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.OffsetForLeaderEpochApi;
@@ -39,7 +40,9 @@ import java.util.concurrent.CompletableFuture;
  *     holds no replica of), FENCED_LEADER_EPOCH (the request's epoch is older), UNKNOWN_LEADER_EPOCH (newer:
  *     our metadata lags). A partition nobody knows: UNKNOWN_TOPIC_OR_PARTITION. A log that went offline: its
  *     storage error. The end offset is not bounded by the high watermark, as in Kafka.</li>
- * <li>No topic or cluster authorization (no ACLs yet); throttle_time_ms is 0.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4: CLUSTER_ACTION on the cluster (followers) allows every topic;
+ *     otherwise (consumers, KIP-320) DESCRIBE on each topic, else its partitions are TOPIC_AUTHORIZATION_FAILED
+ *     (epoch and end offset -1) without looking further. throttle_time_ms is 0.</li>
  * </ul>
  */
 public final class OffsetForLeaderEpochHandler implements ApiHandler {
@@ -59,6 +62,9 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        TopicAccess describable = TopicAccess.of(context, AclOperation.DESCRIBE);
+        boolean everyTopic = describable.allowsEverything()
+                || context.session().authorizedOnCluster(AclOperation.CLUSTER_ACTION);
         Struct response = Response.SCHEMA.newStruct().set(Response.THROTTLE_TIME_MS, 0);
         for (Struct topic : request.get(OffsetForLeaderEpochApi.Request.TOPICS)) {
             String name = topic.get(OffsetForLeaderTopic.TOPIC);
@@ -67,6 +73,10 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
                 int index = partition.get(OffsetForLeaderPartition.PARTITION);
                 Struct out = topicResponse.add(OffsetForLeaderTopicResult.PARTITIONS)
                         .set(OffsetForLeaderTopicResult.EpochEndOffset.PARTITION, index);
+                if (!everyTopic && !describable.allowed(name)) {
+                    set(out, ErrorCode.TOPIC_AUTHORIZATION_FAILED, EpochEndOffset.UNDEFINED);
+                    continue;
+                }
                 answer(name, index, partition.get(OffsetForLeaderPartition.CURRENT_LEADER_EPOCH),
                         partition.get(OffsetForLeaderPartition.LEADER_EPOCH), out);
             }

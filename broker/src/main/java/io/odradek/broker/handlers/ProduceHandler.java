@@ -19,6 +19,8 @@ import io.odradek.log.producer.VerificationGuard;
 import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.ProduceApi;
@@ -72,7 +74,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     record_errors (v8+) with their index in the batch, as Kafka's RecordValidationException. The log
  *     walks every record before appending (see {@code BatchValidator}) unless
  *     {@code odradek.produce.validation=header}.</li>
- * <li>acks must be -1, 0 or 1, else every partition gets INVALID_REQUIRED_ACKS. acks=1 answers once every
+ * <li>acks must be -1, 0 or 1, else every partition gets INVALID_REQUIRED_ACKS (after the transactional id and
+ *     topic authorization checks, as Kafka). acks=1 answers once every
  *     partition's append is in the log. acks=all then waits, in the waiting-operations set, until each
  *     appended partition's high watermark passes its last offset: at once on one node; after timeout_ms
  *     the partitions still short get REQUEST_TIMED_OUT (base offset kept), as Kafka's DelayedProduce; a
@@ -129,6 +132,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     are in the log; otherwise a producer's later batch (already in an open transaction)
  *     would overtake an earlier one and fail with OUT_OF_ORDER_SEQUENCE_NUMBER. Nothing waits when no
  *     request of the connection is waiting.</li>
+ * <li>Authorization (issue 10), as Kafka 4.4's KafkaApis.handleProduceRequest: a request with transactional
+ *     batches needs WRITE on its transactional_id, else every partition is TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+ *     each topic needs WRITE, else its partitions are TOPIC_AUTHORIZATION_FAILED (checked after an unknown topic
+ *     id, before existence, so an unauthorized client cannot learn which topics exist). Idempotent producers
+ *     need nothing more here (KIP-679: InitProducerId checks them). Without an authorizer nothing is asked.</li>
  * <li>A retried batch already in the log is answered with its original base offset and no error.</li>
  * <li>A successful append wakes the fetches parked on that partition (the Partition does it).</li>
  * </ul>
@@ -258,12 +266,19 @@ public final class ProduceHandler implements ApiHandler {
         String transactionalId = request.get(Request.TRANSACTIONAL_ID);
         List<Struct> topicData = request.get(Request.TOPIC_DATA);
 
+        // As Kafka's KafkaApis, before anything else: transactional batches without a transactional_id, or
+        // (issue 10) with one the client may not WRITE, fail the whole request. Then, per partition, WRITE on
+        // the topic (issue 10), and only then the acks (Kafka's ReplicaManager checks them after authorization).
+        // No authorizer: one check here, none per partition.
+        TopicAccess writable = TopicAccess.of(context, AclOperation.WRITE);
         ErrorCode requestError = null;
-        if (acks != -1 && acks != 0 && acks != 1) {
-            requestError = ErrorCode.INVALID_REQUIRED_ACKS;
-        } else if (transactionalId == null && hasTransactionalRecords(topicData)) {
+        if (transactionalId == null ? hasTransactionalRecords(topicData)
+                : !writable.allowsEverything() && hasTransactionalRecords(topicData)
+                        && !context.session().authorized(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID,
+                                transactionalId)) {
             requestError = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
+        boolean invalidAcks = acks != -1 && acks != 0 && acks != 1;
 
         // Kafka checks transactional batches with the coordinator only when there is one to ask and either the
         // client adds partitions this way (v12+, transaction version 2) or verification is on.
@@ -291,6 +306,16 @@ public final class ProduceHandler implements ApiHandler {
                 out.set(PartitionProduceResponse.INDEX, index);
                 if (requestError != null) {
                     fail(out, requestError, null);
+                    failed.set(true);
+                    continue;
+                }
+                if (name != null && !writable.allowed(name)) {
+                    fail(out, ErrorCode.TOPIC_AUTHORIZATION_FAILED, null);
+                    failed.set(true);
+                    continue;
+                }
+                if (invalidAcks) {
+                    fail(out, ErrorCode.INVALID_REQUIRED_ACKS, null);
                     failed.set(true);
                     continue;
                 }

@@ -4,6 +4,10 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.SyncGroupRequest;
+import io.odradek.coordinator.group.SyncGroupResult;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
+import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.SyncGroupApi;
 import io.odradek.wire.api.SyncGroupApi.Request;
@@ -18,7 +22,9 @@ import java.util.concurrent.CompletableFuture;
  * are parked until the leader's arrives (then each gets its own). Once the group is Stable a SyncGroup is
  * answered at once with the member's current assignment (a static member back from a restart). v3+
  * carries group.instance.id; v5+ the protocol type and name, checked against the group's
- * (INCONSISTENT_GROUP_PROTOCOL) and echoed back.
+ * (INCONSISTENT_GROUP_PROTOCOL) and echoed back. Needs READ on the group, as Kafka: else
+ * GROUP_AUTHORIZATION_FAILED with an empty assignment (a v5+ request missing its protocol type or name is
+ * still INCONSISTENT_GROUP_PROTOCOL first, Kafka's order).
  */
 public final class SyncGroupHandler implements ApiHandler {
     private final GroupCoordinator groups;
@@ -34,6 +40,12 @@ public final class SyncGroupHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+        boolean protocolMissing = context.version() >= 5
+                && (request.get(Request.PROTOCOL_TYPE) == null || request.get(Request.PROTOCOL_NAME) == null);
+        if (!protocolMissing
+                && !CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))) {
+            return CompletableFuture.completedFuture(response(SyncGroupResult.error(ErrorCode.GROUP_AUTHORIZATION_FAILED)));
+        }
         Map<String, byte[]> assignments = new LinkedHashMap<>();
         for (Struct a : request.get(Request.ASSIGNMENTS)) {
             assignments.put(a.get(Request.SyncGroupRequestAssignment.MEMBER_ID),
@@ -42,10 +54,14 @@ public final class SyncGroupHandler implements ApiHandler {
         SyncGroupRequest sync = new SyncGroupRequest(request.get(Request.GROUP_ID), request.get(Request.GENERATION_ID),
                 request.get(Request.MEMBER_ID), request.get(Request.GROUP_INSTANCE_ID), request.get(Request.PROTOCOL_TYPE),
                 request.get(Request.PROTOCOL_NAME), assignments);
-        return groups.syncGroup(sync).thenApply(r -> Response.SCHEMA.newStruct()
+        return groups.syncGroup(sync).thenApply(SyncGroupHandler::response);
+    }
+
+    private static Struct response(SyncGroupResult r) {
+        return Response.SCHEMA.newStruct()
                 .set(Response.ERROR_CODE, r.error().code())
                 .set(Response.PROTOCOL_TYPE, r.protocolType())
                 .set(Response.PROTOCOL_NAME, r.protocolName())
-                .set(Response.ASSIGNMENT, r.assignment()));
+                .set(Response.ASSIGNMENT, r.assignment());
     }
 }

@@ -9,6 +9,8 @@ import io.odradek.coordinator.group.TxnOffsetCommitRequest;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.transaction.TransactionVerifier;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.TxnOffsetCommitApi;
@@ -42,7 +44,11 @@ import java.util.concurrent.CompletableFuture;
  * STALE_MEMBER_EPOCH for a stale KIP-848 member (ILLEGAL_GENERATION before v6). As Kafka 4.4's KafkaApis: an
  * unknown topic id (v6) answers UNKNOWN_TOPIC_ID for all its partitions, an unknown topic or partition
  * UNKNOWN_TOPIC_OR_PARTITION, and v0-1 get COORDINATOR_NOT_AVAILABLE instead of COORDINATOR_LOAD_IN_PROGRESS.
- * No authorization (Odradek has no ACLs yet).
+ *
+ * <p>Authorization, as Kafka 4.4: WRITE on the transactional id (else every partition answers
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED), then READ on the group (else GROUP_AUTHORIZATION_FAILED), neither
+ * verifying nor writing anything; then READ on each topic, else its partitions answer
+ * TOPIC_AUTHORIZATION_FAILED while the others are committed.
  */
 public final class TxnOffsetCommitHandler implements ApiHandler {
     /** The first version whose verification adds the offsets partition to the transaction (Kafka: above 4). */
@@ -78,7 +84,16 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         short version = context.version();
-        CommittedOffsetTopics.Resolved resolved = TOPICS.resolve(request.get(Request.TOPICS), version, topics);
+        ErrorCode refused = !CoordinatorAccess.allowed(context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID,
+                request.get(Request.TRANSACTIONAL_ID)) ? ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+                : !CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))
+                ? ErrorCode.GROUP_AUTHORIZATION_FAILED : null;
+        if (refused != null) {
+            return CompletableFuture.completedFuture(TOPICS.refuseAll(request.get(Request.TOPICS), Response.SCHEMA.newStruct(),
+                    refused));
+        }
+        CommittedOffsetTopics.Resolved resolved = TOPICS.resolve(request.get(Request.TOPICS), version, topics,
+                CoordinatorAccess.topics(context, AclOperation.READ));
         List<OffsetCommitRequest.Partition> valid = resolved.valid();
         if (valid.isEmpty()) {
             return CompletableFuture.completedFuture(response(resolved, Map.of(), version));

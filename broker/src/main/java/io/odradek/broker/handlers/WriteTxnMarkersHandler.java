@@ -4,6 +4,7 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.transaction.TransactionMarkerWriter;
+import io.odradek.security.acl.AclOperation;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.api.WriteTxnMarkersApi;
@@ -43,7 +44,10 @@ import java.util.concurrent.CompletableFuture;
  * <li>As in Kafka, the response has one entry per producer id (markers of the same producer are merged), in
  *     the order the request names them. v2's transaction_version is read and not needed (the marker format
  *     is the same). Writes are not timed out (Kafka bounds them by request.timeout.ms; on one node a marker
- *     is committed as soon as it is in the log). No cluster authorization (no ACLs yet).</li>
+ *     is committed as soon as it is in the log).</li>
+ * <li>Authorization, as Kafka 4.4: ALTER on the cluster, or else CLUSTER_ACTION on it; without either nothing
+ *     is written and every partition of every marker answers CLUSTER_AUTHORIZATION_FAILED (Kafka's error
+ *     response: one entry per producer id, markers without partitions included).</li>
  * </ul>
  */
 public final class WriteTxnMarkersHandler implements ApiHandler {
@@ -61,6 +65,10 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
     @Override
     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
         List<Struct> requested = request.get(WriteTxnMarkersApi.Request.MARKERS);
+        if (!CoordinatorAccess.allowedOnCluster(context, AclOperation.ALTER)
+                && !CoordinatorAccess.allowedOnCluster(context, AclOperation.CLUSTER_ACTION)) {
+            return CompletableFuture.completedFuture(refused(requested));
+        }
         // Results per producer id, in request order; each a sorted map of its partitions' errors.
         Map<Long, Map<TopicPartition, ErrorCode>> results = new LinkedHashMap<>();
         List<CompletableFuture<Void>> writes = new ArrayList<>(requested.size());
@@ -83,6 +91,22 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
         }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
                 .thenApplyAsync(v -> response(results), context.executor());
+    }
+
+    /** Every partition of every marker refused with CLUSTER_AUTHORIZATION_FAILED, as Kafka's error response. */
+    private static Struct refused(List<Struct> requested) {
+        Map<Long, Map<TopicPartition, ErrorCode>> results = new LinkedHashMap<>();
+        for (Struct marker : requested) {
+            Map<TopicPartition, ErrorCode> errors = results.computeIfAbsent(marker.get(WritableTxnMarker.PRODUCER_ID),
+                    id -> new TreeMap<>());
+            for (Struct topic : marker.get(WritableTxnMarker.TOPICS)) {
+                for (int index : topic.get(WritableTxnMarkerTopic.PARTITION_INDEXES)) {
+                    errors.put(new TopicPartition(topic.get(WritableTxnMarkerTopic.NAME), index),
+                            ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+                }
+            }
+        }
+        return response(results);
     }
 
     private static Struct response(Map<Long, Map<TopicPartition, ErrorCode>> results) {

@@ -8,6 +8,7 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.cluster.SingleNodeClusterView;
+import io.odradek.broker.security.Session;
 import io.odradek.broker.topics.ConfigDescriber;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
@@ -40,6 +41,8 @@ final class AdminFixture implements AutoCloseable {
     /** This broker alone, as the single-node broker's ClusterView shows it. */
     final ClusterView cluster;
     private int correlationId;
+    /** Who the requests come from (issue 10: a session with a test authorizer); anonymous, allow-all by default. */
+    Session session = Session.PLAINTEXT_ANONYMOUS;
 
     AdminFixture(Path dir) {
         this(dir, Map.of());
@@ -84,7 +87,7 @@ final class AdminFixture implements AutoCloseable {
         Struct decodedRequest = roundTrip(api.request(), request, v, api.isFlexible(v));
         RequestContext context = new RequestContext(new RequestHeader(api.key(), v, ++correlationId, "test"),
                 new InetSocketAddress("127.0.0.1", 50000), UnpooledByteBufAllocator.DEFAULT,
-                ImmediateEventExecutor.INSTANCE);
+                ImmediateEventExecutor.INSTANCE, ImmediateEventExecutor.INSTANCE.newPromise(), null, session);
         Struct response;
         try {
             response = handler.handle(context, decodedRequest).get(10, TimeUnit.SECONDS);

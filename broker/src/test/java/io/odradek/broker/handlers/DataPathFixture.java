@@ -7,6 +7,7 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.security.Session;
 import io.odradek.log.LogConfig;
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.partition.Partition;
@@ -62,6 +63,8 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
     /** The metadata image handlers see: this broker alone, leading every topic created here. */
     final DataPathClusterView cluster = new DataPathClusterView();
     private int correlationId;
+    /** Who the requests come from (issue 10: a session with a test authorizer); anonymous, allow-all by default. */
+    Session session = Session.PLAINTEXT_ANONYMOUS;
 
     DataPathFixture(Path dir) {
         this.dir = dir;
@@ -154,7 +157,7 @@ final class DataPathFixture implements PartitionLogs, AutoCloseable {
             io.netty.util.concurrent.Future<?> closed) {
         RequestContext context = new RequestContext(
                 new RequestHeader(handler.api().key(), (short) version, ++correlationId, clientId),
-                new InetSocketAddress("127.0.0.1", 40000), ByteBufAllocator.DEFAULT, loop, closed);
+                new InetSocketAddress("127.0.0.1", 40000), ByteBufAllocator.DEFAULT, loop, closed, null, session);
         try {
             return loop.submit(() -> handler.handle(context, request)).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -1,6 +1,7 @@
 package io.odradek.replication.cluster;
 
 import io.odradek.replication.config.DynamicConfigs;
+import io.odradek.replication.security.SecurityMetadata;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,10 +18,11 @@ import java.util.UUID;
  * log so every controller applies commands alike whatever its local config: Kafka's defaults until the first
  * registration brings its broker's proposal (with the cluster id), then changed only by AlterClusterSettings.
  * {@code dynamicConfigs}: dynamic broker configs and client quotas (AlterDynamicConfigs), read by every broker.
+ * {@code security}: ACLs and SCRAM credentials (CreateAcls, DeleteAcls, AlterScramCredentials).
  */
 public record ClusterImage(long offset, String clusterId, SortedMap<Integer, BrokerRegistration> brokers,
         SortedMap<String, TopicImage> topics, long nextProducerId, ControllerSettings settings,
-        DynamicConfigs dynamicConfigs) {
+        DynamicConfigs dynamicConfigs, SecurityMetadata security) {
     public static final ClusterImage EMPTY = new ClusterImage(-1, null, new TreeMap<>(), new TreeMap<>(), 0);
 
     public ClusterImage {
@@ -28,6 +30,14 @@ public record ClusterImage(long offset, String clusterId, SortedMap<Integer, Bro
         topics = Collections.unmodifiableSortedMap(new TreeMap<>(topics));
         settings = settings == null ? ControllerSettings.DEFAULTS : settings;
         dynamicConfigs = dynamicConfigs == null ? DynamicConfigs.EMPTY : dynamicConfigs;
+        security = security == null ? SecurityMetadata.EMPTY : security;
+    }
+
+    /** An image without ACLs and SCRAM credentials (the older form). */
+    public ClusterImage(long offset, String clusterId, SortedMap<Integer, BrokerRegistration> brokers,
+            SortedMap<String, TopicImage> topics, long nextProducerId, ControllerSettings settings,
+            DynamicConfigs dynamicConfigs) {
+        this(offset, clusterId, brokers, topics, nextProducerId, settings, dynamicConfigs, SecurityMetadata.EMPTY);
     }
 
     /** An image without dynamic configs (the older form). */

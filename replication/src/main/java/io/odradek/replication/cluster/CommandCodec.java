@@ -1,20 +1,26 @@
 package io.odradek.replication.cluster;
 
+import static io.odradek.replication.cluster.CodecIo.readAclFilter;
+import static io.odradek.replication.cluster.CodecIo.readAcls;
 import static io.odradek.replication.cluster.CodecIo.readBrokerConfigs;
 import static io.odradek.replication.cluster.CodecIo.readConfigs;
 import static io.odradek.replication.cluster.CodecIo.readEndpoints;
 import static io.odradek.replication.cluster.CodecIo.readInts;
-import static io.odradek.replication.cluster.CodecIo.readQuotas;
 import static io.odradek.replication.cluster.CodecIo.readLength;
+import static io.odradek.replication.cluster.CodecIo.readQuotas;
+import static io.odradek.replication.cluster.CodecIo.readScramChanges;
 import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
 import static io.odradek.replication.cluster.CodecIo.readText;
 import static io.odradek.replication.cluster.CodecIo.readUuid;
+import static io.odradek.replication.cluster.CodecIo.writeAclFilter;
+import static io.odradek.replication.cluster.CodecIo.writeAcls;
 import static io.odradek.replication.cluster.CodecIo.writeBrokerConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
 import static io.odradek.replication.cluster.CodecIo.writeQuotas;
+import static io.odradek.replication.cluster.CodecIo.writeScramChanges;
 import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
 import static io.odradek.replication.cluster.CodecIo.writeText;
@@ -25,10 +31,13 @@ import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
 import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
+import io.odradek.replication.cluster.ControllerCommand.AlterScramCredentials;
 import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
 import io.odradek.replication.cluster.ControllerCommand.ControlledShutdown;
+import io.odradek.replication.cluster.ControllerCommand.CreateAcls;
 import io.odradek.replication.cluster.ControllerCommand.CreatePartitions;
 import io.odradek.replication.cluster.ControllerCommand.CreateTopics;
+import io.odradek.replication.cluster.ControllerCommand.DeleteAcls;
 import io.odradek.replication.cluster.ControllerCommand.DeleteTopics;
 import io.odradek.replication.cluster.ControllerCommand.ElectLeaders;
 import io.odradek.replication.cluster.ControllerCommand.FenceBrokers;
@@ -36,6 +45,8 @@ import io.odradek.replication.cluster.ControllerCommand.NewTopic;
 import io.odradek.replication.cluster.ControllerCommand.PartitionRef;
 import io.odradek.replication.cluster.ControllerCommand.RegisterBroker;
 import io.odradek.replication.cluster.ControllerCommand.UnfenceBroker;
+import io.odradek.security.acl.AclBinding;
+import io.odradek.security.acl.AclBindingFilter;
 import io.odradek.wire.ErrorCode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -54,7 +65,9 @@ import java.util.UUID;
  * The metadata log's entry format: {@link ControllerCommand}s and their {@link CommandResult}s as compact
  * binary (DataOutputStream fields). Every encoding starts with a format byte (bumped when the layout
  * changes, so a newer controller can still read an older log); a command then has a type byte. Type bytes
- * are part of the format: append new ones, never renumber (AlterDynamicConfigs, 14, was appended so).
+ * are part of the format: append new ones, never renumber (AlterDynamicConfigs, 14, and CreateAcls, DeleteAcls,
+ * AlterScramCredentials, 15-17, were appended so). A result's DeleteAcls section (per filter the removed ACLs)
+ * follows its older fields and is read only when present, so results of older nodes still decode.
  */
 public final class CommandCodec {
     public static final byte FORMAT = 2;
@@ -73,6 +86,9 @@ public final class CommandCodec {
     private static final byte ALLOCATE_PRODUCER_IDS = 12;
     private static final byte ALTER_CLUSTER_SETTINGS = 13;
     private static final byte ALTER_DYNAMIC_CONFIGS = 14;
+    private static final byte CREATE_ACLS = 15;
+    private static final byte DELETE_ACLS = 16;
+    private static final byte ALTER_SCRAM_CREDENTIALS = 17;
 
     private CommandCodec() {
     }
@@ -120,6 +136,12 @@ public final class CommandCodec {
                 writeString(out, item.message());
             }
             out.writeLong(result.value());
+            if (!result.deletedAcls().isEmpty()) {
+                out.writeInt(result.deletedAcls().size());
+                for (List<AclBinding> removed : result.deletedAcls()) {
+                    writeAcls(out, removed);
+                }
+            }
             out.flush();
             return bytes.toByteArray();
         } catch (IOException e) {
@@ -139,7 +161,15 @@ public final class CommandCodec {
             for (int i = 0; i < n; i++) {
                 items.add(new ItemResult(readText(in), ErrorCode.forCode(in.readShort()), readString(in)));
             }
-            return new CommandResult(offset, error, message, items, in.readLong());
+            long value = in.readLong();
+            List<List<AclBinding>> deletedAcls = new ArrayList<>();
+            if (in.available() > 0) {
+                int filters = readLength(in, 0);
+                for (int i = 0; i < filters; i++) {
+                    deletedAcls.add(readAcls(in));
+                }
+            }
+            return new CommandResult(offset, error, message, items, value, deletedAcls);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("not a command result: " + e.getMessage(), e);
         }
@@ -232,6 +262,18 @@ public final class CommandCodec {
             out.writeByte(ALTER_DYNAMIC_CONFIGS);
             writeBrokerConfigs(out, c.brokers());
             writeQuotas(out, c.quotas());
+        } else if (command instanceof CreateAcls c) {
+            out.writeByte(CREATE_ACLS);
+            writeAcls(out, c.acls());
+        } else if (command instanceof DeleteAcls c) {
+            out.writeByte(DELETE_ACLS);
+            out.writeInt(c.filters().size());
+            for (AclBindingFilter f : c.filters()) {
+                writeAclFilter(out, f);
+            }
+        } else if (command instanceof AlterScramCredentials c) {
+            out.writeByte(ALTER_SCRAM_CREDENTIALS);
+            writeScramChanges(out, c.changes());
         } else if (command instanceof AllocateProducerIds c) {
             out.writeByte(ALLOCATE_PRODUCER_IDS);
             out.writeInt(c.brokerId());
@@ -309,6 +351,18 @@ public final class CommandCodec {
                 return new AllocateProducerIds(in.readInt(), in.readLong());
             case ALTER_DYNAMIC_CONFIGS:
                 return new AlterDynamicConfigs(readBrokerConfigs(in), readQuotas(in));
+            case CREATE_ACLS:
+                return new CreateAcls(readAcls(in));
+            case DELETE_ACLS: {
+                int n = readLength(in, 0);
+                List<AclBindingFilter> filters = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    filters.add(readAclFilter(in));
+                }
+                return new DeleteAcls(filters);
+            }
+            case ALTER_SCRAM_CREDENTIALS:
+                return new AlterScramCredentials(readScramChanges(in));
             default:
                 throw new IOException("unknown command type " + type);
         }

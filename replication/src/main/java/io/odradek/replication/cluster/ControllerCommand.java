@@ -1,6 +1,9 @@
 package io.odradek.replication.cluster;
 
 import io.odradek.replication.config.QuotaEntity;
+import io.odradek.replication.security.SecurityMetadataStore.ScramChange;
+import io.odradek.security.acl.AclBinding;
+import io.odradek.security.acl.AclBindingFilter;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -132,6 +135,37 @@ public sealed interface ControllerCommand {
 
     /** Hands a broker the next block of producer ids. Result value: the block's first id. */
     record AllocateProducerIds(int brokerId, long brokerEpoch) implements ControllerCommand {
+    }
+
+    /**
+     * Adds ACLs (one already stored stays once), all or nothing: an ACL Kafka's controller would refuse refuses the
+     * command (INVALID_REQUEST). The submitting broker answers CreateAcls per ACL from its own checks.
+     */
+    record CreateAcls(List<AclBinding> acls) implements ControllerCommand {
+        public CreateAcls {
+            acls = List.copyOf(acls);
+        }
+    }
+
+    /**
+     * Removes every ACL any filter matches, the filters evaluated against the image the command applies to, so
+     * concurrent deletes never both claim an ACL nor miss one created in between. Result: per filter, in order,
+     * the ACLs it removed ({@link CommandResult#deletedAcls}).
+     */
+    record DeleteAcls(List<AclBindingFilter> filters) implements ControllerCommand {
+        public DeleteAcls {
+            filters = List.copyOf(filters);
+        }
+    }
+
+    /**
+     * Sets (credential) or deletes (null credential) SCRAM credentials, in order, all or nothing, with Kafka's
+     * checks (empty user, iterations, deleting a credential that does not exist).
+     */
+    record AlterScramCredentials(List<ScramChange> changes) implements ControllerCommand {
+        public AlterScramCredentials {
+            changes = List.copyOf(changes);
+        }
     }
 
     record PartitionRef(String topic, int partition) {

@@ -5,16 +5,20 @@ import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
 import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
+import io.odradek.replication.cluster.ControllerCommand.AlterScramCredentials;
 import io.odradek.replication.cluster.ControllerCommand.AlterTopicConfigs;
 import io.odradek.replication.cluster.ControllerCommand.ControlledShutdown;
+import io.odradek.replication.cluster.ControllerCommand.CreateAcls;
 import io.odradek.replication.cluster.ControllerCommand.CreatePartitions;
 import io.odradek.replication.cluster.ControllerCommand.CreateTopics;
+import io.odradek.replication.cluster.ControllerCommand.DeleteAcls;
 import io.odradek.replication.cluster.ControllerCommand.DeleteTopics;
 import io.odradek.replication.cluster.ControllerCommand.ElectLeaders;
 import io.odradek.replication.cluster.ControllerCommand.FenceBrokers;
 import io.odradek.replication.cluster.ControllerCommand.RegisterBroker;
 import io.odradek.replication.cluster.ControllerCommand.UnfenceBroker;
 import io.odradek.replication.metadata.MetadataException;
+import io.odradek.replication.security.SecurityMetadata;
 import io.odradek.wire.ErrorCode;
 import java.util.List;
 
@@ -38,7 +42,10 @@ import java.util.List;
  * an offline partition happens at once when allowed (Kafka waits for a periodic sweep); liveness (session
  * timeouts, DUPLICATE_BROKER_REGISTRATION) is the active controller's, outside this pure logic.
  * Results: RegisterBroker's value is the new broker epoch, AllocateProducerIds' the block's first id,
- * AlterPartition's the new partition epoch; topic and partition commands answer per item.
+ * AlterPartition's the new partition epoch; topic and partition commands answer per item; DeleteAcls answers per
+ * filter the ACLs it removed. ACL and SCRAM commands are all or nothing with Kafka's checks
+ * ({@link SecurityMetadata}); Kafka's controller answers CreateAcls per ACL, which the submitting broker does from
+ * its own checks before it submits.
  */
 public final class ControllerLogic {
     /** The image after a command, and what to tell its submitter. */
@@ -115,6 +122,15 @@ public final class ControllerLogic {
             topics.alterConfigs(image, c);
         } else if (command instanceof AlterDynamicConfigs c) {
             DynamicConfigControl.apply(image, c);
+        } else if (command instanceof CreateAcls c) {
+            image.security = image.security.withAcls(c.acls());
+        } else if (command instanceof DeleteAcls c) {
+            // Against the image this command applies to: the log orders deletes, so each is atomic.
+            SecurityMetadata.Deletion deletion = image.security.withoutMatching(c.filters());
+            image.security = deletion.next();
+            return new CommandResult(offset, ErrorCode.NONE, null, none, -1, deletion.removed());
+        } else if (command instanceof AlterScramCredentials c) {
+            image.security = image.security.withScramChanges(c.changes());
         } else if (command instanceof AlterPartition c) {
             return CommandResult.ok(offset, none, replication.alterPartition(image, c));
         } else if (command instanceof ElectLeaders c) {
@@ -130,6 +146,6 @@ public final class ControllerLogic {
     /** {@code image} unchanged but at {@code offset}: the log entry there changed nothing. */
     public static ClusterImage withOffset(ClusterImage image, long offset) {
         return new ClusterImage(offset, image.clusterId(), image.brokers(), image.topics(), image.nextProducerId(),
-                image.settings(), image.dynamicConfigs());
+                image.settings(), image.dynamicConfigs(), image.security());
     }
 }

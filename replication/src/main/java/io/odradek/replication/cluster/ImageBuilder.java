@@ -2,6 +2,7 @@ package io.odradek.replication.cluster;
 
 import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.DynamicConfigs;
+import io.odradek.replication.security.SecurityMetadata;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -19,6 +20,7 @@ final class ImageBuilder {
     long nextProducerId;
     ControllerSettings settings;
     DynamicConfigs dynamicConfigs;
+    SecurityMetadata security;
 
     ImageBuilder(ClusterImage base) {
         this.brokers = new TreeMap<>(base.brokers());
@@ -27,10 +29,12 @@ final class ImageBuilder {
         this.nextProducerId = base.nextProducerId();
         this.settings = base.settings();
         this.dynamicConfigs = base.dynamicConfigs();
+        this.security = base.security();
     }
 
     ClusterImage build(long offset) {
-        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings, dynamicConfigs);
+        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings, dynamicConfigs,
+                security);
     }
 
     /** May lead and be in an ISR: registered, unfenced and not in controlled shutdown. */

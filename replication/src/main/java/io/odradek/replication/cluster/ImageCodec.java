@@ -6,6 +6,7 @@ import static io.odradek.replication.cluster.CodecIo.readEndpoints;
 import static io.odradek.replication.cluster.CodecIo.readInts;
 import static io.odradek.replication.cluster.CodecIo.readQuotas;
 import static io.odradek.replication.cluster.CodecIo.readLength;
+import static io.odradek.replication.cluster.CodecIo.readSecurity;
 import static io.odradek.replication.cluster.CodecIo.readSettings;
 import static io.odradek.replication.cluster.CodecIo.readString;
 import static io.odradek.replication.cluster.CodecIo.readText;
@@ -15,12 +16,14 @@ import static io.odradek.replication.cluster.CodecIo.writeConfigs;
 import static io.odradek.replication.cluster.CodecIo.writeEndpoints;
 import static io.odradek.replication.cluster.CodecIo.writeInts;
 import static io.odradek.replication.cluster.CodecIo.writeQuotas;
+import static io.odradek.replication.cluster.CodecIo.writeSecurity;
 import static io.odradek.replication.cluster.CodecIo.writeSettings;
 import static io.odradek.replication.cluster.CodecIo.writeString;
 import static io.odradek.replication.cluster.CodecIo.writeText;
 import static io.odradek.replication.cluster.CodecIo.writeUuid;
 
 import io.odradek.replication.config.DynamicConfigs;
+import io.odradek.replication.security.SecurityMetadata;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -37,11 +40,14 @@ import java.util.TreeMap;
 /**
  * A whole {@link ClusterImage} as bytes, for Ratis snapshots: a format byte, then the offset, cluster id,
  * producer-id counter, cluster settings, brokers and topics (both in key order, so equal images give equal bytes),
- * and from format 3 on the dynamic configs (broker entities, then quota entities). Format 2 snapshots, written
- * before dynamic configs existed, are still read (with none).
+ * from format 3 on the dynamic configs (broker entities, then quota entities), and from format 4 on the security
+ * section (ACLs in order, then SCRAM credentials per user). Older snapshots are still read: format 2 (before
+ * dynamic configs) with none, format 3 with no ACLs and no credentials.
  */
 public final class ImageCodec {
-    public static final byte FORMAT = 3;
+    public static final byte FORMAT = 4;
+    /** The format before the security section was appended. */
+    static final byte FORMAT_WITHOUT_SECURITY = 3;
     /** The format before the dynamic-config section was appended. */
     static final byte FORMAT_WITHOUT_DYNAMIC_CONFIGS = 2;
 
@@ -108,6 +114,7 @@ public final class ImageCodec {
         }
         writeBrokerConfigs(out, image.dynamicConfigs().brokers());
         writeQuotas(out, image.dynamicConfigs().quotas());
+        writeSecurity(out, image.security());
         out.flush();
     }
 
@@ -115,7 +122,7 @@ public final class ImageCodec {
     public static ClusterImage read(InputStream stream) throws IOException {
         DataInputStream in = new DataInputStream(stream);
         byte format = in.readByte();
-        if (format != FORMAT && format != FORMAT_WITHOUT_DYNAMIC_CONFIGS) {
+        if (format != FORMAT && format != FORMAT_WITHOUT_SECURITY && format != FORMAT_WITHOUT_DYNAMIC_CONFIGS) {
             throw new IOException("unknown image format " + format);
         }
         long offset = in.readLong();
@@ -145,6 +152,7 @@ public final class ImageCodec {
         }
         DynamicConfigs dynamic = format == FORMAT_WITHOUT_DYNAMIC_CONFIGS ? DynamicConfigs.EMPTY
                 : new DynamicConfigs(readBrokerConfigs(in), readQuotas(in));
-        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings, dynamic);
+        SecurityMetadata security = format == FORMAT ? readSecurity(in) : SecurityMetadata.EMPTY;
+        return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings, dynamic, security);
     }
 }
