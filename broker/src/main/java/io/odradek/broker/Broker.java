@@ -3,18 +3,32 @@ package io.odradek.broker;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.cluster.QuorumChannels;
+import io.odradek.broker.config.Listener;
+import io.odradek.broker.config.ListenerConfig;
 import io.odradek.broker.network.KafkaServer;
 import io.odradek.broker.quota.ClientQuotas;
 import io.odradek.broker.quota.RequestThrottler;
+import io.odradek.broker.security.Authorizers;
+import io.odradek.broker.security.ListenerSecurity;
+import io.odradek.broker.security.SaslListeners;
+import io.odradek.broker.security.SaslServerSettings;
+import io.odradek.broker.security.ServerTls;
+import io.odradek.broker.security.TlsListeners;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.replication.security.SecurityMetadataStore;
+import io.odradek.security.SecurityProtocol;
+import io.odradek.security.acl.Authorizer;
 import java.net.InetSocketAddress;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
 
-/** A running broker: its services, the handlers that use them and the listener they are served on. */
+/** A running broker: its services, the handlers that use them and the listeners they are served on. */
 public final class Broker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Broker.class.getName());
 
@@ -35,28 +49,34 @@ public final class Broker implements AutoCloseable {
     /** As {@link #start(BrokerConfig)}, a cluster node getting its quorum channel from {@code quorum} (tests). */
     public static Broker start(BrokerConfig config, QuorumChannels.Factory quorum) throws InterruptedException {
         // Handlers are built before the bind, so the advertised port of a port-0 listener is read lazily.
-        AtomicInteger boundPort = new AtomicInteger();
-        LocalNode node = new LocalNode(config.nodeId(), config.advertisedHost(),
-                () -> config.advertisedPort() != 0 ? config.advertisedPort() : boundPort.get(),
-                config.get("broker.rack"));
+        Map<String, Integer> boundPorts = new ConcurrentHashMap<>();
+        LocalNode node = localNode(config, name -> boundPorts.getOrDefault(name, 0));
         BrokerServices services = BrokerServices.open(config, node, quorum);
         try {
             // Client quotas (issue 9, quotas): they follow the dynamic configs and apply to every response.
             RequestThrottler throttler = new RequestThrottler(
                     ClientQuotas.following(services.dynamicConfigs, config.quotaWindows()), System::currentTimeMillis);
             ApiRegistry registry = Handlers.registry(config, services, throttler);
-            // issue 10 (authorizer, interim until the listeners part lands): the broker's authorizer on its listener.
-            KafkaServer server = KafkaServer.bind(config.listenerAddress(), registry, config.networkSettings(), throttler,
-                    io.odradek.broker.security.ListenerSecurity.plaintext(config.listener().name()),
-                    io.odradek.broker.security.Authorizers.create(config, services.security));
-            boundPort.set(server.address().getPort());
+            // issue 10 (listeners): every listener at once, each secured as its protocol says, one authorizer.
+            Authorizer authorizer = Authorizers.create(config, services.security);
+            List<KafkaServer.Binding> listeners = new ArrayList<>();
+            for (ListenerConfig listener : config.listenerConfigs()) {
+                ListenerSecurity security = listenerSecurity(listener, services.security);
+                listeners.add(new KafkaServer.Binding(listener.listener().bindAddress(), security));
+                if (security.tls() != null) { // tls: listener.name.<l>.ssl.* changed dynamically rebuilds its context
+                    services.dynamicBrokerConfig.addListener(
+                            c -> TlsListeners.reconfigure(security.tls(), c.listenerConfig(listener.name())));
+                }
+            }
+            KafkaServer server = KafkaServer.bind(listeners, registry, config.networkSettings(), throttler, authorizer);
+            server.addresses().forEach((name, address) -> boundPorts.put(name, address.getPort()));
             // configs: connection limits follow the dynamic broker configs (stored ones from the start).
             server.connections().updateLimits(services.dynamicBrokerConfig.current().networkSettings());
             services.dynamicBrokerConfig.addListener(c -> server.connections().updateLimits(c.networkSettings()));
             if (services.clusterNode != null) {
                 services.clusterNode.start(); // registers with the bound port, then heartbeats
             }
-            LOG.log(System.Logger.Level.INFO, "listening on " + server.address() + " (" + server.transport()
+            LOG.log(System.Logger.Level.INFO, "listening on " + server.addresses() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
             return new Broker(config, services, server);
         } catch (InterruptedException | RuntimeException e) {
@@ -65,15 +85,46 @@ public final class Broker implements AutoCloseable {
         }
     }
 
+    /**
+     * This node as clients and brokers reach it: one endpoint per advertised listener; a port-0 one is given its
+     * listener's bound port, read from {@code boundPort} when asked (0 until the listener is bound).
+     */
+    static LocalNode localNode(BrokerConfig config, ToIntFunction<String> boundPort) {
+        List<LocalNode.Advertised> endpoints = new ArrayList<>();
+        for (Listener a : config.advertisedListeners()) {
+            endpoints.add(new LocalNode.Advertised(a.name(), a.host(),
+                    () -> a.port() != 0 ? a.port() : boundPort.applyAsInt(a.name())));
+        }
+        return new LocalNode(config.nodeId(), endpoints, config.get("broker.rack"));
+    }
+
+    /** TLS for SSL and SASL_SSL listeners, SASL for SASL_PLAINTEXT and SASL_SSL ones (their parts' factories). */
+    private static ListenerSecurity listenerSecurity(ListenerConfig listener, SecurityMetadataStore store) {
+        SecurityProtocol protocol = listener.protocol();
+        if (protocol == SecurityProtocol.PLAINTEXT) {
+            return ListenerSecurity.plaintext(listener.name());
+        }
+        ServerTls tls = protocol.usesTls() ? TlsListeners.serverTls(listener) : null;
+        SaslServerSettings sasl = protocol.usesSasl() ? SaslListeners.serverSettings(listener, store) : null;
+        return new ListenerSecurity(listener.name(), protocol, tls, sasl);
+    }
+
+    /** The first listener's bound address. */
     public InetSocketAddress address() {
         return server.address();
     }
 
+    /** The bound address of the listener named {@code listenerName} (upper case), or null when there is none. */
+    public InetSocketAddress address(String listenerName) {
+        return server.address(listenerName);
+    }
+
+    /** The first listener's bound port. */
     public int port() {
         return address().getPort();
     }
 
-    /** The client listener (its request memory pool and connection counts). */
+    /** The listeners (their shared request memory pool and connection counts). */
     public KafkaServer network() {
         return server;
     }

@@ -1,6 +1,7 @@
 package io.odradek.broker;
 
 import io.odradek.broker.config.BrokerConfigDef;
+import io.odradek.broker.config.BrokerListeners;
 import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.ConfigKey;
 import io.odradek.broker.config.ConfigType;
@@ -44,6 +45,7 @@ public final class BrokerConfig {
     private final Map<String, String> originals;
     private final Map<String, Object> values = new HashMap<>();
     private final Set<String> unknownKeys = new LinkedHashSet<>();
+    private final BrokerListeners listeners;
     private final Listener listener;
     private final Listener advertised;
     private final int nodeId;
@@ -72,8 +74,9 @@ public final class BrokerConfig {
                 LOG.log(System.Logger.Level.WARNING, "Ignoring unknown configuration " + key);
             }
         }
-        this.listener = clientListener();
-        this.advertised = advertisedListener(listener);
+        this.listeners = resolveListeners();
+        this.listener = listeners.brokerListeners().get(0).listener();
+        this.advertised = listeners.advertised().get(0);
         this.nodeId = resolveNodeId();
         this.logDirs = resolveLogDirs();
         this.logRetentionMs = resolveRetentionMs();
@@ -128,33 +131,32 @@ public final class BrokerConfig {
 
     // ---- listeners and identity
 
-    /** The host the client listener binds; "0.0.0.0" when it listens on every interface. */
+    /** The host the first listener binds; "0.0.0.0" when it listens on every interface. */
     public String listenerHost() {
         return listener.host().isEmpty() ? "0.0.0.0" : listener.host();
     }
 
-    /** The client listener's port; 0 picks a free port (see the broker's bound address). */
+    /** The first listener's port; 0 picks a free port (see the broker's bound address). */
     public int listenerPort() {
         return listener.port();
     }
 
-    /** The address to bind: the wildcard address (IPv4 and IPv6) when the listener's host is empty or a wildcard. */
+    /** The first listener's address to bind (see {@link Listener#bindAddress()}). */
     public InetSocketAddress listenerAddress() {
-        return listener.isWildcard() ? new InetSocketAddress(listener.port())
-                : new InetSocketAddress(listener.host(), listener.port());
+        return listener.bindAddress();
     }
 
-    /** The client listener, e.g. {@code PLAINTEXT://127.0.0.1:9092}. */
+    /** The first listener that is not a controller listener, e.g. {@code PLAINTEXT://127.0.0.1:9092}. */
     public Listener listener() {
         return listener;
     }
 
-    /** The host clients are told to connect to; never a wildcard address. */
+    /** The host of the first advertised endpoint; never a wildcard address. */
     public String advertisedHost() {
         return advertised.host();
     }
 
-    /** The port clients are told to connect to; 0 when the listener port is 0 (then use the bound port). */
+    /** The port of the first advertised endpoint; 0 when it is 0 (then the listener's bound port is used). */
     public int advertisedPort() {
         return advertised.port();
     }
@@ -479,33 +481,46 @@ public final class BrokerConfig {
         return dir == null || dir.isBlank() ? logDirs.get(0) : Path.of(dir).toAbsolutePath().normalize();
     }
 
+    // ---- listeners (issue 10, listeners)
+
     /**
-     * issue 10 (listeners): every listener that serves clients and brokers (not a controller listener), each with its
-     * security protocol and per-listener keys. For now the one client listener; the listeners part serves them all.
+     * Every listener that serves clients and brokers (not a controller listener), in the order of
+     * {@code listeners}, each with its security protocol and per-listener keys. All of them are served at once.
      */
     public List<ListenerConfig> listenerConfigs() {
-        return List.of(listenerConfig(listener.name()));
+        return listeners.brokerListeners();
     }
 
-    /** The per-listener view of this config for the listener named {@code name} (any case). */
+    /** The per-listener view of this config for the listener named {@code name} (any case) in {@code listeners}. */
     public ListenerConfig listenerConfig(String name) {
         String upper = name.toUpperCase(Locale.ROOT);
-        Listener l = Listener.parseAll("listeners", list("listeners")).stream()
-                .filter(x -> x.name().equals(upper)).findFirst()
+        return listeners.all().stream().filter(l -> l.name().equals(upper)).findFirst()
                 .orElseThrow(() -> new ConfigException("no listener named " + name + " in listeners"));
-        String protocol = protocolMap().getOrDefault(upper, upper);
-        io.odradek.security.SecurityProtocol p = io.odradek.security.SecurityProtocol.forName(protocol);
-        if (p == null) {
-            throw ConfigException.invalid("listener.security.protocol.map", raw("listener.security.protocol.map"),
-                    "unknown security protocol " + protocol + " for listener " + upper);
-        }
-        return new ListenerConfig(l, p, originals);
     }
 
-    /** The listener other brokers fetch from: {@code inter.broker.listener.name}, else the client listener. */
+    /**
+     * The endpoints this broker registers and clients are told about: {@code advertised.listeners} (only the
+     * listeners named there), else every listener; a wildcard host as 127.0.0.1; port 0 = that listener's bound port.
+     */
+    public List<Listener> advertisedListeners() {
+        return listeners.advertised();
+    }
+
+    /**
+     * The listener other brokers fetch from and send to: {@code inter.broker.listener.name}, else the listener
+     * named after {@code security.inter.broker.protocol} (PLAINTEXT), as Kafka; it is always advertised.
+     */
     public String interBrokerListenerName() {
-        String name = (String) values.get("inter.broker.listener.name");
-        return name == null || name.isBlank() ? listener.name() : name.toUpperCase(Locale.ROOT);
+        return listeners.interBrokerListenerName();
+    }
+
+    public io.odradek.security.SecurityProtocol interBrokerSecurityProtocol() {
+        return listeners.interBrokerProtocol();
+    }
+
+    /** {@code sasl.mechanism.inter.broker.protocol} (Kafka's default GSSAPI). */
+    public String saslMechanismInterBrokerProtocol() {
+        return (String) values.get("sasl.mechanism.inter.broker.protocol");
     }
 
     // ---- the whole config
@@ -546,66 +561,14 @@ public final class BrokerConfig {
 
     // ---- resolution
 
-    /** The first listener for clients: not a controller listener, and PLAINTEXT (the only protocol we serve). */
-    private Listener clientListener() {
-        List<Listener> all = Listener.parseAll("listeners", list("listeners"));
-        List<String> controllerNames = list("controller.listener.names").stream()
-                .map(n -> n.toUpperCase(Locale.ROOT)).toList();
-        Map<String, String> protocols = protocolMap();
-        List<Listener> forClients = all.stream().filter(l -> !controllerNames.contains(l.name())).toList();
-        if (forClients.isEmpty()) {
-            throw ConfigException.invalid("listeners", raw("listeners"),
-                    "no listener for clients (every one is named in controller.listener.names)");
-        }
-        Listener chosen = forClients.stream()
-                .filter(l -> protocols.getOrDefault(l.name(), l.name()).equals("PLAINTEXT"))
-                .findFirst()
-                .orElseThrow(() -> ConfigException.invalid("listeners", raw("listeners"),
-                        "only PLAINTEXT listeners are supported (see listener.security.protocol.map)"));
-        for (Listener other : forClients) {
-            if (other != chosen) {
-                LOG.log(System.Logger.Level.WARNING, "Ignoring listener " + other + ": only one client listener, "
-                        + chosen + ", is served");
-            }
-        }
-        return chosen;
-    }
-
-    private Map<String, String> protocolMap() {
-        Map<String, String> map = new HashMap<>();
-        String spec = (String) values.get("listener.security.protocol.map");
-        for (String entry : spec.split(",")) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            String[] parts = entry.split(":");
-            if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
-                throw ConfigException.invalid("listener.security.protocol.map", spec, "expected NAME:PROTOCOL,...");
-            }
-            map.put(parts[0].trim().toUpperCase(Locale.ROOT), parts[1].trim().toUpperCase(Locale.ROOT));
-        }
-        return map;
-    }
-
-    /**
-     * The advertised listener with the client listener's name, else the client listener itself. A wildcard
-     * host cannot be dialled, so an unset or empty host is advertised as 127.0.0.1; an explicit 0.0.0.0 is
-     * refused, as Kafka refuses it.
-     */
-    private Listener advertisedListener(Listener client) {
-        Listener chosen = client;
-        if (values.get("advertised.listeners") != null) {
-            for (Listener a : Listener.parseAll("advertised.listeners", list("advertised.listeners"))) {
-                if (a.isWildcard() && !a.host().isEmpty()) {
-                    throw ConfigException.invalid("advertised.listeners", raw("advertised.listeners"),
-                            "cannot advertise the non-routable meta-address " + a.host());
-                }
-                if (a.name().equals(client.name())) {
-                    chosen = a;
-                }
-            }
-        }
-        return chosen.isWildcard() ? new Listener(chosen.name(), "127.0.0.1", chosen.port()) : chosen;
+    private BrokerListeners resolveListeners() {
+        return BrokerListeners.resolve(new BrokerListeners.Settings(list("listeners"),
+                values.get("advertised.listeners") == null ? null : list("advertised.listeners"),
+                (String) values.get("listener.security.protocol.map"),
+                originals.containsKey("listener.security.protocol.map"), list("controller.listener.names"),
+                (String) values.get("inter.broker.listener.name"), (String) values.get("security.inter.broker.protocol"),
+                originals.containsKey("security.inter.broker.protocol"), list("process.roles").contains("broker"),
+                saslMechanismInterBrokerProtocol(), originals));
     }
 
     private int resolveNodeId() {
@@ -653,7 +616,7 @@ public final class BrokerConfig {
         }
         List<String> controllerNames = list("controller.listener.names").stream()
                 .map(n -> n.toUpperCase(Locale.ROOT)).toList();
-        List<Listener> all = Listener.parseAll("listeners", list("listeners"));
+        List<Listener> all = listeners.all().stream().map(ListenerConfig::listener).toList();
         Listener controllerListener = null;
         if (controller) {
             controllerListener = all.stream().filter(l -> !controllerNames.isEmpty()
@@ -750,7 +713,8 @@ public final class BrokerConfig {
         Map<String, String> derived = Map.of(
                 "node.id", Integer.toString(nodeId),
                 "advertised.listeners", values.get("advertised.listeners") != null
-                        ? ConfigType.format(values.get("advertised.listeners")) : advertised.toString(),
+                        ? ConfigType.format(values.get("advertised.listeners"))
+                        : String.join(",", listeners.advertised().stream().map(Listener::toString).toList()),
                 "log.dirs", String.join(",", logDirs.stream().map(Path::toString).toList()),
                 "log.retention.ms", Long.toString(logRetentionMs),
                 "log.roll.ms", Long.toString(logRollMs),

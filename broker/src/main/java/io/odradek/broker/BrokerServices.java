@@ -10,6 +10,7 @@ import io.odradek.broker.coordinators.ClusterCoordinators;
 import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.security.SaslListeners;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
@@ -28,6 +29,7 @@ import io.odradek.replication.cluster.ControllerSettings;
 import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.ImageDynamicConfigStore;
 import io.odradek.replication.config.LocalDynamicConfigStore;
+import io.odradek.replication.fetcher.ClientSecurity;
 import io.odradek.replication.metadata.ClusterMetadata;
 import io.odradek.replication.security.ImageSecurityMetadataStore;
 import io.odradek.replication.security.LocalSecurityMetadataStore;
@@ -114,8 +116,7 @@ final class BrokerServices implements AutoCloseable {
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
     static BrokerServices open(BrokerConfig config) {
-        return open(config, new LocalNode(config.nodeId(), config.advertisedHost(), config::advertisedPort,
-                config.get("broker.rack")));
+        return open(config, Broker.localNode(config, listener -> 0));
     }
 
     static BrokerServices open(BrokerConfig config, LocalNode node) {
@@ -146,7 +147,7 @@ final class BrokerServices implements AutoCloseable {
                 clusterNode = ClusterNode.open(config, topics, node, quorum);
                 cluster = clusterNode.view();
             } else {
-                cluster = new SingleNodeClusterView(topics, node, config.listener().name());
+                cluster = new SingleNodeClusterView(topics, node);
             }
             partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
                     new WaitingOperations<Partition>("waiting-operations"));
@@ -155,10 +156,15 @@ final class BrokerServices implements AutoCloseable {
             if (clusterNode != null) {
                 // After the catalog and logs follow an image, the replicas do: leader or follower, fetchers; the
                 // coordinators load and unload with the leadership of their partitions, so they listen first.
+                // issue 10 (listeners): fetchers and inter-broker senders reach the inter-broker listener as its
+                // protocol says (TLS, SASL with sasl.mechanism.inter.broker.protocol).
+                ClientSecurity interBroker = SaslListeners.interBroker(
+                        config.listenerConfig(config.interBrokerListenerName()), config.saslMechanismInterBrokerProtocol());
                 replicaManager = new ReplicaManager(config.nodeId(), partitions, clusterNode.channel(),
-                        new BrokerLocalLogs(topics), config.replicationSettings(), clusterNode::brokerEpoch);
+                        new BrokerLocalLogs(topics), config.replicationSettings().withClientSecurity(interBroker),
+                        clusterNode::brokerEpoch);
                 coordinators = ClusterCoordinators.open(config, cluster, topics, partitions, features,
-                        config.interBrokerListenerName(), ControllerSettings.DEFAULTS.producerIdBlockSize());
+                        config.interBrokerListenerName(), interBroker, ControllerSettings.DEFAULTS.producerIdBlockSize());
                 replicaManager.addLeadershipListener(coordinators.elections::onLeadershipChange);
                 clusterNode.addImageListener(replicaManager::applyImage);
                 ClusterView view = cluster;

@@ -2,6 +2,7 @@ package io.odradek.broker;
 
 import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.logging.LogSetup;
+import io.odradek.broker.network.ListenerBindException;
 import java.io.PrintStream;
 import java.net.BindException;
 import java.nio.file.Path;
@@ -72,8 +73,11 @@ public final class Main {
             Thread.currentThread().interrupt();
             err.println("odradek: interrupted while starting");
         } catch (Exception e) {
-            // Netty reports a taken port as java.net.BindException (NIO) or a native "bind(..) failed" (epoll).
-            if (e instanceof BindException || String.valueOf(e.getMessage()).startsWith("bind(")) {
+            if (e instanceof ListenerBindException bind) {
+                err.println("odradek: cannot listen on " + config.listenerConfig(bind.listenerName()).listener() + ": "
+                        + bind.getMessage());
+            } else if (e instanceof BindException || String.valueOf(e.getMessage()).startsWith("bind(")) {
+                // Netty reports a taken port as java.net.BindException (NIO) or a native "bind(..) failed" (epoll).
                 err.println("odradek: cannot listen on " + config.listener() + ": "
                         + e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed[^:]*: ", ""));
             } else if (e instanceof ConfigException) {

@@ -105,9 +105,11 @@ class ClusterConfigTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("controller.listener.names must contain at least one value appearing in the 'listeners'"
                         + " configuration when running the KRaft controller role");
+        // Without controller.listener.names the CONTROLLER listener is an ordinary one, with no protocol (as Kafka).
         assertThatThrownBy(() -> with(combined(1), "controller.listener.names", null))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("controller.listener.names must contain at least one value appearing");
+                .hasMessage("Error creating broker listeners from '[PLAINTEXT://127.0.0.1:9092, CONTROLLER://127.0.0.1:19092]':"
+                        + " No security protocol defined for listener CONTROLLER");
     }
 
     @Test

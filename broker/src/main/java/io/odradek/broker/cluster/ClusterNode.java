@@ -26,7 +26,7 @@ import java.util.function.Consumer;
 
 /**
  * This broker as a member of a cluster (Kafka's BrokerLifecycleManager and metadata publishers in one small
- * place): it registers with the controller quorum once its client listener is bound, heartbeats every
+ * place): it registers with the controller quorum once its listeners are bound (every advertised endpoint), heartbeats every
  * {@code broker.heartbeat.interval.ms} (registering again when the controller answers STALE_BROKER_EPOCH),
  * and applies every committed image in order on the channel's image thread: the topic catalog first, then
  * the logs of the replicas assigned here, then the image listeners (the replica manager), and last the
@@ -131,8 +131,8 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * Registers (retrying until the quorum answers) and then heartbeats; call once the client listener is
-     * bound, since the registration carries its port.
+     * Registers (retrying until the quorum answers) and then heartbeats; call once the listeners are bound,
+     * since the registration carries their ports.
      */
     public void start() {
         scheduler.execute(this::register);
@@ -178,7 +178,7 @@ public final class ClusterNode implements AutoCloseable {
         if (closed || !registering.compareAndSet(false, true)) {
             return;
         }
-        List<Endpoint> endpoints = List.of(new Endpoint(settings.clientListener(), node.host(), node.port()));
+        List<Endpoint> endpoints = node.endpoints(); // every listener's, with the ports bound by now
         ControllerCommand.RegisterBroker command = new ControllerCommand.RegisterBroker(settings.brokerId(),
                 incarnationId, endpoints, settings.rack(), topics.clusterId());
         channel.submit(command).whenComplete((result, failure) -> {
@@ -202,7 +202,8 @@ public final class ClusterNode implements AutoCloseable {
         brokerEpoch = result.value();
         removeUnassignedLogs(); // in case the registration's image was applied before we knew its offset
         LOG.log(System.Logger.Level.INFO, "broker " + settings.brokerId() + " registered with epoch " + result.value()
-                + " (endpoint " + settings.clientListener() + "://" + node.host() + ":" + node.port() + ")");
+                + " (endpoints " + node.endpoints().stream().map(e -> e.listener() + "://" + e.host() + ":" + e.port())
+                .toList() + ")");
         scheduler.execute(this::heartbeat); // the first heartbeat gets us unfenced sooner
     }
 

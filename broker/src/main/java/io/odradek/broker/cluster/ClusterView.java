@@ -20,7 +20,10 @@ public interface ClusterView {
 
     int localBrokerId();
 
-    /** The listener clients use (the image's endpoints are looked up by it); "PLAINTEXT" by default. */
+    /**
+     * This broker's first listener (PLAINTEXT by default). Handlers answer with the endpoints of the listener a
+     * request came on ({@code context.session().listenerName()}), not this one (issue 10).
+     */
     String clientListener();
 
     /** The controller quorum; empty on a single node without process.roles. */

@@ -24,8 +24,9 @@ import java.util.concurrent.CompletableFuture;
  * The cluster of a broker started without {@code process.roles}: this broker alone, registered, unfenced
  * and leading every partition of the local catalog at epoch 0, with replicas and ISR [us]. A partition
  * whose log dir is offline has no leader and us as its offline replica, as Kafka 4 reports a lost only
- * replica. There is no controller quorum. The image is rebuilt only when the catalog, the set of offline
- * log dirs or the advertised port (known after a port-0 bind) changed since the last one.
+ * replica. It is registered with every endpoint the broker advertises, one per listener. There is no controller
+ * quorum. The image is rebuilt only when the catalog, the set of offline log dirs or the advertised endpoints
+ * (ports known after a port-0 bind) changed since the last one.
  */
 public final class SingleNodeClusterView implements ClusterView {
     /** The metadata offset of every synthesized image: there is no metadata log. */
@@ -33,21 +34,15 @@ public final class SingleNodeClusterView implements ClusterView {
 
     private final TopicService topics;
     private final LocalNode node;
-    private final String clientListener;
     private volatile Cached cached;
 
-    private record Cached(Collection<TopicInfo> catalog, Set<Path> offlineDirs, int port, ClusterImage image) {
+    private record Cached(Collection<TopicInfo> catalog, Set<Path> offlineDirs, List<Endpoint> endpoints,
+            ClusterImage image) {
     }
 
-    public SingleNodeClusterView(TopicService topics, LocalNode node, String clientListener) {
+    public SingleNodeClusterView(TopicService topics, LocalNode node) {
         this.topics = topics;
         this.node = node;
-        this.clientListener = clientListener;
-    }
-
-    /** With the default client listener name, PLAINTEXT. */
-    public SingleNodeClusterView(TopicService topics, LocalNode node) {
-        this(topics, node, "PLAINTEXT");
     }
 
     @Override
@@ -55,19 +50,19 @@ public final class SingleNodeClusterView implements ClusterView {
         // The catalog's topic collection is replaced (never changed in place) by each change, so identity tells.
         Collection<TopicInfo> catalog = topics.topics();
         Set<Path> offline = topics.offlineDirs();
-        int port = node.port();
+        List<Endpoint> endpoints = node.endpoints();
         Cached c = cached;
-        if (c == null || c.catalog != catalog || !c.offlineDirs.equals(offline) || c.port != port) {
-            c = new Cached(catalog, offline, port, build(catalog, port));
+        if (c == null || c.catalog != catalog || !c.offlineDirs.equals(offline) || !c.endpoints.equals(endpoints)) {
+            c = new Cached(catalog, offline, endpoints, build(catalog, endpoints));
             cached = c;
         }
         return c.image;
     }
 
-    private ClusterImage build(Collection<TopicInfo> catalog, int port) {
+    private ClusterImage build(Collection<TopicInfo> catalog, List<Endpoint> endpoints) {
         int us = node.nodeId();
-        BrokerRegistration self = new BrokerRegistration(us, OFFSET, new UUID(0, us),
-                List.of(new Endpoint(clientListener, node.host(), port)), node.rack(), false, false);
+        BrokerRegistration self = new BrokerRegistration(us, OFFSET, new UUID(0, us), endpoints, node.rack(),
+                false, false);
         SortedMap<Integer, BrokerRegistration> brokers = new TreeMap<>();
         brokers.put(us, self);
         SortedMap<String, TopicImage> images = new TreeMap<>();
@@ -95,9 +90,10 @@ public final class SingleNodeClusterView implements ClusterView {
         return node.nodeId();
     }
 
+    /** The first listener this broker advertises. */
     @Override
     public String clientListener() {
-        return clientListener;
+        return node.endpoints().get(0).listener();
     }
 
     @Override

@@ -39,7 +39,7 @@ public final class BrokerConfigDef {
                 "Addresses given to clients in metadata; default: the listener, with a wildcard host as 127.0.0.1.");
         define("listener.security.protocol.map", STRING,
                 "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT", ANY,
-                "Listener name -> security protocol; only PLAINTEXT listeners are served.");
+                "Listener name -> security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL) of every listener.");
         define("controller.listener.names", LIST, null, ANY,
                 "Listeners reserved for the KRaft controller; never used for clients.");
         define("node.id", INT, "1", atLeast(0), "This broker's id (Kafka: required, no default).");
@@ -212,7 +212,7 @@ public final class BrokerConfigDef {
         define("metadata.log.dir", STRING, null, ANY,
                 "Where the Ratis metadata log lives (in __cluster_metadata-ratis); default: the first log dir.");
         define("inter.broker.listener.name", STRING, null, ANY,
-                "The listener followers fetch from; default: the client listener (the only one served).");
+                "The listener brokers fetch from and send to; default: the one named by security.inter.broker.protocol.");
 
         // Client quotas (issue 9, quotas): the sample windows rates are measured over.
         define("quota.window.num", INT, "11", atLeast(1), "Samples a client quota rate is measured over.");
@@ -233,6 +233,20 @@ public final class BrokerConfigDef {
         define("log.cleaner.min.cleanable.ratio", STRING, "0.5", BrokerConfigDef::ratio,
                 "Topic default min.cleanable.dirty.ratio: the dirty share of a log below which it is not cleaned"
                         + " (a DOUBLE in Kafka).");
+
+        // Listeners (issue 10, listeners): how brokers reach each other's inter-broker listener.
+        define("security.inter.broker.protocol", STRING, "PLAINTEXT", ANY,
+                "The inter-broker listener's name when inter.broker.listener.name is unset (only one may be set).");
+        define("sasl.mechanism.inter.broker.protocol", STRING, "GSSAPI", ANY,
+                "The SASL mechanism brokers log in with on a SASL inter-broker listener.");
+
+        // TLS listeners (issue 10, tls): Kafka's ssl.* keys are read per listener by TlsListeners; these are ours.
+        define("odradek.ssl.engine", STRING, "auto", oneOf("auto", "openssl", "jdk"),
+                "What serves TLS listeners: auto (OpenSSL through netty-tcnative when it loads, the JDK otherwise),"
+                        + " openssl (fail if it does not load), jdk. A set ssl.provider also means the JDK.");
+        define("odradek.ssl.store.reload.interval.ms", LONG, "10000", atLeast(0),
+                "How often TLS listeners check their keystore and truststore files for changes; a changed store is"
+                        + " reloaded for new connections (Kafka reloads only on a dynamic config update). 0: never.");
 
         // Authorization (issue 10, authorizer): Kafka's StandardAuthorizer keys. Kafka's class name turns on
         // Odradek's own authorizer with the same semantics; no Kafka class is ever loaded.

@@ -48,6 +48,11 @@ public record Listener(String name, String host, int port) {
         return host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.matches("[0:]+");
     }
 
+    /** The address to bind: the wildcard address (IPv4 and IPv6) when the host is empty or a wildcard. */
+    public java.net.InetSocketAddress bindAddress() {
+        return isWildcard() ? new java.net.InetSocketAddress(port) : new java.net.InetSocketAddress(host, port);
+    }
+
     @Override
     public String toString() {
         return name + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;

@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 /**
  * FindCoordinator in a cluster (Kafka's KafkaApis.getCoordinator): the coordinator of a key is the leader
  * of its partition of the internal topic ({@code abs(key.hashCode()) % partitions}, by the topic's partition
- * count in the metadata image), at that broker's endpoint of the client listener. COORDINATOR_NOT_AVAILABLE
+ * count in the metadata image), at that broker's endpoint of the request's listener. COORDINATOR_NOT_AVAILABLE
  * when the topic does not exist yet (its creation is started, as Kafka does), the partition has no leader,
  * or the leader has no endpoint of that listener. Whether the leader has finished loading the partition is
  * the coordinator's to say (COORDINATOR_LOAD_IN_PROGRESS on its requests).
@@ -32,7 +32,7 @@ public final class ClusterCoordinatorLocator implements CoordinatorLocator {
     }
 
     @Override
-    public Coordinator find(byte keyType, String key) {
+    public Coordinator find(byte keyType, String key, String listener) {
         String topicName = keyType == GROUP ? OffsetsTopic.NAME : TransactionStateTopic.NAME;
         ClusterImage image = cluster.image();
         TopicImage topic = image.topic(topicName).orElse(null);
@@ -45,7 +45,7 @@ public final class ClusterCoordinatorLocator implements CoordinatorLocator {
             return Coordinator.notAvailable();
         }
         BrokerRegistration leader = image.broker(partition.leader()).orElse(null);
-        Endpoint endpoint = leader == null ? null : leader.endpoint(cluster.clientListener());
+        Endpoint endpoint = leader == null ? null : leader.endpoint(listener);
         if (endpoint == null) {
             return Coordinator.notAvailable();
         }

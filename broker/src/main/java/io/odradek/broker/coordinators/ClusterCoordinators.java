@@ -21,6 +21,7 @@ import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionVerifier;
 import io.odradek.replication.cluster.TopicImage;
+import io.odradek.replication.fetcher.ClientSecurity;
 import io.odradek.replication.metadata.TopicInfo;
 import io.odradek.replication.partition.Partition;
 import io.odradek.replication.partition.Partitions;
@@ -82,17 +83,18 @@ public final class ClusterCoordinators implements AutoCloseable {
     /**
      * Markers and verification go to other brokers over {@link BrokerClientSender}s (one each, so a
      * verification never waits behind a marker being committed on the same connection) at their
-     * {@code interBrokerListener} endpoints.
+     * {@code interBrokerListener} endpoints, connecting as {@code interBrokerSecurity} says.
      *
      * @param producerIdBlockSize the controller's {@code ControllerSettings.producerIdBlockSize}
      */
     public static ClusterCoordinators open(BrokerConfig config, ClusterView cluster, TopicService topics,
-            Partitions partitions, BrokerFeatures features, String interBrokerListener, int producerIdBlockSize) {
+            Partitions partitions, BrokerFeatures features, String interBrokerListener, ClientSecurity interBrokerSecurity,
+            int producerIdBlockSize) {
         String prefix = "broker-" + cluster.localBrokerId();
         BrokerClientSender markers = new BrokerClientSender(cluster, interBrokerListener, prefix + "-txn-markers",
-                CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS);
+                CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS, interBrokerSecurity);
         BrokerClientSender verification = new BrokerClientSender(cluster, interBrokerListener, prefix + "-txn-verification",
-                CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS);
+                CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS, interBrokerSecurity);
         ClusterCoordinators coordinators = open(config, cluster, topics, partitions, features, markers, verification,
                 producerIdBlockSize);
         coordinators.senders.add(markers);

@@ -12,8 +12,12 @@ public interface CoordinatorLocator {
     byte GROUP = 0;
     byte TRANSACTION = 1;
 
-    /** @param keyType {@link #GROUP} or {@link #TRANSACTION} (the handler refuses any other) */
-    Coordinator find(byte keyType, String key);
+    /**
+     * @param keyType  {@link #GROUP} or {@link #TRANSACTION} (the handler refuses any other)
+     * @param listener the listener the request came on: the coordinator is given at its endpoint of that listener,
+     *                 COORDINATOR_NOT_AVAILABLE when it has none (as Kafka)
+     */
+    Coordinator find(byte keyType, String key, String listener);
 
     /** A node, or an error with node -1, host "", port -1 (what Kafka sends with an error). */
     record Coordinator(ErrorCode error, int nodeId, String host, int port) {

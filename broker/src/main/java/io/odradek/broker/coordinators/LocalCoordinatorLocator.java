@@ -3,6 +3,7 @@ package io.odradek.broker.coordinators;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.replication.cluster.Endpoint;
 
 /**
  * One node leads every partition of {@code __consumer_offsets} and {@code __transaction_state}: the
@@ -22,9 +23,11 @@ public final class LocalCoordinatorLocator implements CoordinatorLocator {
     }
 
     @Override
-    public Coordinator find(byte keyType, String key) {
+    public Coordinator find(byte keyType, String key, String listener) {
         boolean exists = keyType == GROUP ? groups.ensureOffsetsTopic()
                 : transactions != null && transactions.ensureCreated();
-        return exists ? Coordinator.at(node.nodeId(), node.host(), node.port()) : Coordinator.notAvailable();
+        Endpoint endpoint = node.endpoint(listener);
+        return exists && endpoint != null ? Coordinator.at(node.nodeId(), endpoint.host(), endpoint.port())
+                : Coordinator.notAvailable();
     }
 }

@@ -12,20 +12,23 @@ import java.util.TreeMap;
 
 /**
  * KIP-951's answer to a client that reached a broker which does not lead the partition (NOT_LEADER_OR_FOLLOWER,
- * FENCED_LEADER_EPOCH): the current leader's id and epoch, and its client endpoint, so the client goes there
+ * FENCED_LEADER_EPOCH): the current leader's id and epoch, and its endpoint, so the client goes there
  * without a metadata round trip. As Kafka's KafkaApis.getCurrentLeader: the leader and epoch this broker knows,
  * from its metadata image or, when newer, from its local replica (the two are updated one after the other), the
- * endpoint only for an unfenced broker with the client listener. Built only on those error paths.
+ * endpoint only for an unfenced broker with the listener the request came on. Built only on those error paths.
  *
  * @param leaderId    -1 when there is no leader
  * @param leaderEpoch -1 when unknown
- * @param node        the leader's registration when it is alive and reachable on the client listener, else null
- * @param endpoint    the leader's client endpoint, null with {@code node}
+ * @param node        the leader's registration when it is alive and reachable on the request's listener, else null
+ * @param endpoint    the leader's endpoint of that listener, null with {@code node}
  */
 public record CurrentLeader(int leaderId, int leaderEpoch, BrokerRegistration node, Endpoint endpoint) {
 
-    /** The leader of {@code topic}-{@code partition}; {@code local} is the Partition here, or null if none. */
-    public static CurrentLeader of(ClusterView cluster, String topic, int partition, Partition local) {
+    /**
+     * The leader of {@code topic}-{@code partition}; {@code local} is the Partition here, or null if none;
+     * {@code listener} the listener the request came on.
+     */
+    public static CurrentLeader of(ClusterView cluster, String topic, int partition, Partition local, String listener) {
         ClusterImage image = cluster.image();
         Optional<PartitionRegistration> registration = topic == null ? Optional.empty() : image.partition(topic, partition);
         int leader = registration.map(PartitionRegistration::leader).orElse(-1);
@@ -36,7 +39,7 @@ public record CurrentLeader(int leaderId, int leaderEpoch, BrokerRegistration no
             epoch = local.leaderEpoch();
         }
         BrokerRegistration node = leader < 0 ? null : image.brokers().get(leader);
-        Endpoint endpoint = node == null || node.fenced() ? null : node.endpoint(cluster.clientListener());
+        Endpoint endpoint = node == null || node.fenced() ? null : node.endpoint(listener);
         return endpoint == null ? new CurrentLeader(leader, epoch, null, null) : new CurrentLeader(leader, epoch, node, endpoint);
     }
 

@@ -20,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * DescribeCluster (key 60), versions 0-2 (KIP-700; all flexible), answered from the {@link ClusterView}'s
  * image. Cluster id, controller id (a live broker, as Kafka's brokers answer: see {@link MetadataHandler})
- * and the brokers: every unfenced broker with its client endpoint and rack; v2's IncludeFencedBrokers adds
+ * and the brokers: every unfenced broker with its endpoint of the request's listener (none: left out) and rack; v2's IncludeFencedBrokers adds
  * the fenced ones with IsFenced true. On a single node that is just us, never fenced.
  *
  * <p>v1+ asks for an endpoint type. BROKERS (1) is answered as above. CONTROLLERS (2): in a cluster, the
@@ -73,7 +73,7 @@ public final class DescribeClusterHandler implements ApiHandler {
         boolean includeFenced = request.get(DescribeClusterApi.Request.INCLUDE_FENCED_BROKERS);
         Struct response = answer(context, request, endpointType, MetadataHandler.controllerId(cluster, image));
         for (BrokerRegistration b : image.brokers().values()) {
-            Endpoint endpoint = b.endpoint(cluster.clientListener());
+            Endpoint endpoint = b.endpoint(context.session().listenerName());
             if (endpoint != null && (!b.fenced() || includeFenced)) {
                 response.add(Response.BROKERS)
                         .set(DescribeClusterBroker.BROKER_ID, b.id())

@@ -34,7 +34,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>A single node started without {@code process.roles} has no quorum, but Kafka always has one, so it
  * answers as a one-voter quorum of itself: leader us, epoch 1, high watermark 0, us the only voter (log end
- * offset 0, caught up now) and (v2) our client listener as the voter's endpoint.
+ * offset 0, caught up now) and (v2) our endpoint of the request's listener as the voter's endpoint.
  *
  * <p>Authorization (issue 10), as Kafka 4.4's controller: DESCRIBE on the cluster, checked first, else the
  * top-level error CLUSTER_AUTHORIZATION_FAILED ("Cluster authorization failed.") and nothing else.
@@ -70,7 +70,8 @@ public final class DescribeQuorumHandler implements ApiHandler {
                         : Response.SCHEMA.newStruct()
                                 .set(Response.ERROR_CODE, ControllerFailures.error(failure).code())
                                 .set(Response.ERROR_MESSAGE, ControllerFailures.message(failure))))
-                .orElseGet(() -> CompletableFuture.completedFuture(answer(singleNodeQuorum())));
+                .orElseGet(() -> CompletableFuture.completedFuture(
+                        answer(singleNodeQuorum(context.session().listenerName()))));
     }
 
     private static boolean namesTheMetadataPartition(Struct request) {
@@ -84,10 +85,10 @@ public final class DescribeQuorumHandler implements ApiHandler {
     }
 
     /** This broker alone, leading a quorum of one at epoch 1 with nothing committed. */
-    private QuorumInfo singleNodeQuorum() {
+    private QuorumInfo singleNodeQuorum(String listener) {
         int us = cluster.localBrokerId();
         Endpoint endpoint = cluster.image().broker(us)
-                .map(b -> b.endpoint(cluster.clientListener())).orElse(null);
+                .map(b -> b.endpoint(listener)).orElse(null);
         return new QuorumInfo(us, 1, 0, List.of(new QuorumInfo.ReplicaState(us, 0, -1, System.currentTimeMillis())),
                 List.of(), endpoint == null ? List.of() : List.of(endpoint));
     }

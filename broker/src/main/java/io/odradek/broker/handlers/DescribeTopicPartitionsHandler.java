@@ -36,7 +36,7 @@ import java.util.concurrent.CompletableFuture;
  *     others. When a topic's partitions do not all fit, NextCursor names the first one left out; when the
  *     limit is reached exactly at the end of a topic and topics remain, NextCursor is the next topic,
  *     partition 0 (which need not exist).</li>
- * <li>A partition: error NONE; leader -1 when its leader has no live endpoint on the client listener;
+ * <li>A partition: error NONE; leader -1 when its leader has no live endpoint on the request's listener;
  *     leader epoch, replicas and ISR from the image; offline replicas as in {@link MetadataHandler}; eligible
  *     leader replicas and last known ELR empty (no KIP-966 ELR here).</li>
  * <li>A requested topic that does not exist: UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION for an
@@ -71,6 +71,7 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
     }
 
     private Struct describe(RequestContext context, Struct request) {
+        String listener = context.session().listenerName();
         TopicAccess describable = TopicAccess.of(context, AclOperation.DESCRIBE);
         List<String> refused = new ArrayList<>();
         ClusterImage image = cluster.image();
@@ -121,7 +122,7 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
             int first = name.equals(cursorTopic) ? cursor.get(Request.Cursor.PARTITION_INDEX) : 0;
             int end = (int) Math.min(t.partitions().size(), (long) first + remaining);
             for (int p = first; p < end; p++) {
-                addPartition(topic, image, t, p);
+                addPartition(topic, image, t, p, listener);
             }
             if (end < t.partitions().size()) {
                 nextCursor(response, name, end);
@@ -148,9 +149,9 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                         AuthorizedOperations.topic(context, name));
     }
 
-    private void addPartition(Struct topic, ClusterImage image, TopicImage t, int p) {
+    private void addPartition(Struct topic, ClusterImage image, TopicImage t, int p, String listener) {
         PartitionRegistration reg = t.partitions().get(p);
-        boolean leaderAlive = PartitionStates.aliveEndpoint(image, reg.leader(), cluster.clientListener()) != null;
+        boolean leaderAlive = PartitionStates.aliveEndpoint(image, reg.leader(), listener) != null;
         topic.add(DescribeTopicPartitionsResponseTopic.PARTITIONS)
                 .set(DescribeTopicPartitionsResponsePartition.ERROR_CODE, ErrorCode.NONE.code())
                 .set(DescribeTopicPartitionsResponsePartition.PARTITION_INDEX, p)

@@ -656,7 +656,8 @@ public final class FetchHandler implements ApiHandler {
                             .set(PartitionData.RECORDS, NO_RECORDS);
                     if (version >= 16 && (p.error == ErrorCode.NOT_LEADER_OR_FOLLOWER
                             || p.error == ErrorCode.FENCED_LEADER_EPOCH)) {
-                        CurrentLeader leader = CurrentLeader.of(cluster, p.topic, p.index, p.partition);
+                        CurrentLeader leader = CurrentLeader.of(cluster, p.topic, p.index, p.partition,
+                                context.session().listenerName());
                         out.set(PartitionData.CURRENT_LEADER, PartitionData.LeaderIdAndEpoch.SCHEMA.newStruct()
                                 .set(PartitionData.LeaderIdAndEpoch.LEADER_ID, leader.leaderId())
                                 .set(PartitionData.LeaderIdAndEpoch.LEADER_EPOCH, leader.leaderEpoch()));

@@ -23,7 +23,8 @@ import java.util.concurrent.CompletableFuture;
  * FindCoordinator (key 10), versions 0-6. The coordinator of a group (key type 0) or transactional id (key
  * type 1) is found by the {@link CoordinatorLocator}: on one node this broker, which leads every partition
  * of {@code __consumer_offsets} and {@code __transaction_state}; in a cluster the leader of the key's
- * partition in the metadata image, at its client endpoint. As in Kafka, the first lookup of either kind
+ * partition in the metadata image; either at its endpoint of the listener the request came on
+ * (COORDINATOR_NOT_AVAILABLE when the coordinator has no such endpoint, as Kafka). As in Kafka, the first lookup of either kind
  * creates its internal topic (in the background; in a cluster through the controller) and answers
  * COORDINATOR_NOT_AVAILABLE until it exists (in a cluster also while the partition has no leader); clients
  * retry. Other key types (2, share groups, which we do not serve; anything else, unknown to Kafka too) are
@@ -98,7 +99,7 @@ public final class FindCoordinatorHandler implements ApiHandler {
             // Kafka fails the request (an unknown type throws; share groups are off) with INVALID_REQUEST's text.
             return new Coordinator(ErrorCode.INVALID_REQUEST, -1, "", -1);
         }
-        return locator.find(keyType, key);
+        return locator.find(keyType, key, context.session().listenerName());
     }
 
     private static void fill(Struct s, Coordinator c, Field<Short> errorCode, Field<String> errorMessage,

@@ -33,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
  * Metadata (key 3), versions 0-13, answered from the {@link ClusterView}'s image, as Kafka's KRaft metadata
  * cache answers.
  * <ul>
- * <li>Brokers: every registered, unfenced broker with an endpoint on the client listener (host, port,
+ * <li>Brokers: every registered, unfenced broker with an endpoint on the listener the request came on (host, port,
  *     rack v1+). On a single node that is us: node id, advertised host and the port clients reach (the
  *     bound one when the listener is on port 0).</li>
  * <li>Controller id (v1+): as Kafka's brokers, which never expose the quorum to clients, a live broker:
@@ -42,7 +42,7 @@ import java.util.concurrent.CompletableFuture;
  * <li>Partitions: leader, leader epoch (v7+), replicas and ISR from the image; offline replicas (v5+) are
  *     those on fenced or unregistered brokers, and our own when its log dir went offline (an I/O error).
  *     A partition whose leader has no live endpoint is LEADER_NOT_AVAILABLE with leader -1
- *     (v6+: LISTENER_NOT_FOUND when the leader is live but lacks the client listener). v0, as Kafka's
+ *     (v6+: LISTENER_NOT_FOUND when the leader is live but lacks that listener). v0, as Kafka's
  *     errorUnavailableEndpoints, lists only the replicas and ISR clients can reach, and a partition with a
  *     live leader but a replica left out is REPLICA_NOT_AVAILABLE (v1+ lists them all). So a single node leads
  *     every partition with epoch 0, replicas and ISR [us]; a partition in an offline log dir is reported as
@@ -73,7 +73,7 @@ public final class MetadataHandler implements ApiHandler {
     static final int ALL_TOPIC_OPERATIONS = AuthorizedOperations.ALL_TOPIC_OPERATIONS;
     static final int ALL_CLUSTER_OPERATIONS = AuthorizedOperations.ALL_CLUSTER_OPERATIONS;
     private static final UUID ZERO_ID = new UUID(0, 0);
-    /** Before v6 a leader without the client listener is LEADER_NOT_AVAILABLE, as in Kafka. */
+    /** Before v6 a leader without the request's listener is LEADER_NOT_AVAILABLE, as in Kafka. */
     private static final short FIRST_LISTENER_NOT_FOUND_VERSION = 6;
 
     private final TopicService topics;
@@ -130,13 +130,14 @@ public final class MetadataHandler implements ApiHandler {
     private Struct response(short version, boolean allTopics, boolean byId, List<Wanted> wanted,
                             boolean allowAutoCreate, boolean autoCreate, boolean topicOps, boolean clusterOps,
                             Access access) {
+        String listener = access.context.session().listenerName();
         ClusterImage image = cluster.image();
         Struct response = Response.SCHEMA.newStruct()
                 .set(Response.CLUSTER_ID, clusterId(topics, image))
                 .set(Response.CONTROLLER_ID, controllerId(cluster, image))
                 .set(Response.ERROR_CODE, ErrorCode.NONE.code());
         for (BrokerRegistration b : image.brokers().values()) {
-            Endpoint endpoint = PartitionStates.aliveEndpoint(image, b.id(), cluster.clientListener());
+            Endpoint endpoint = PartitionStates.aliveEndpoint(image, b.id(), listener);
             if (endpoint != null) {
                 response.add(Response.BROKERS)
                         .set(MetadataResponseBroker.NODE_ID, b.id())
@@ -237,10 +238,10 @@ public final class MetadataHandler implements ApiHandler {
     }
 
     /** The brokers among {@code ids} that clients can reach on our listener, in order. */
-    private List<Integer> reachable(ClusterImage image, List<Integer> ids) {
+    private static List<Integer> reachable(ClusterImage image, List<Integer> ids, String listener) {
         List<Integer> out = new ArrayList<>(ids.size());
         for (int id : ids) {
-            if (PartitionStates.aliveEndpoint(image, id, cluster.clientListener()) != null) {
+            if (PartitionStates.aliveEndpoint(image, id, listener) != null) {
                 out.add(id);
             }
         }
@@ -257,6 +258,7 @@ public final class MetadataHandler implements ApiHandler {
 
     private void addTopic(Struct response, ClusterImage image, TopicImage t, boolean topicOps, short version,
                           Access access) {
+        String listener = access.context.session().listenerName();
         Struct topic = response.add(Response.TOPICS)
                 .set(MetadataResponseTopic.ERROR_CODE, ErrorCode.NONE.code())
                 .set(MetadataResponseTopic.NAME, t.name())
@@ -271,9 +273,9 @@ public final class MetadataHandler implements ApiHandler {
             ErrorCode error = ErrorCode.NONE;
             int leader = reg.leader();
             // v0 lists only reachable replicas and says so with REPLICA_NOT_AVAILABLE (Kafka's errorUnavailableEndpoints).
-            List<Integer> replicas = version == 0 ? reachable(image, reg.replicas()) : reg.replicas();
-            List<Integer> isr = version == 0 ? reachable(image, reg.isr()) : reg.isr();
-            if (PartitionStates.aliveEndpoint(image, leader, cluster.clientListener()) == null) {
+            List<Integer> replicas = version == 0 ? reachable(image, reg.replicas(), listener) : reg.replicas();
+            List<Integer> isr = version == 0 ? reachable(image, reg.isr(), listener) : reg.isr();
+            if (PartitionStates.aliveEndpoint(image, leader, listener) == null) {
                 error = image.isActive(leader) && version >= FIRST_LISTENER_NOT_FOUND_VERSION
                         ? ErrorCode.LISTENER_NOT_FOUND : ErrorCode.LEADER_NOT_AVAILABLE;
                 leader = PartitionRegistration.NO_LEADER;

@@ -84,7 +84,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>Replication (Kafka's Partition.appendRecordsToLeader and checkEnoughReplicasReachOffset): a partition
  *     this broker does not lead (a follower here, or only known from the cluster metadata) is
  *     NOT_LEADER_OR_FOLLOWER, with KIP-951's current_leader (leader id and epoch from the metadata image,
- *     or from the local replica when it knows a newer epoch) and the leader's client endpoint in
+ *     or from the local replica when it knows a newer epoch) and the leader's endpoint (request's listener) in
  *     node_endpoints on v10+ (whoever refused: this check, the writer, or a wait), as Kafka 4 answers it, so the
  *     client goes there without a metadata round trip. acks=all with fewer in-sync replicas than the
  *     topic's min.insync.replicas is NOT_ENOUGH_REPLICAS before anything is appended; an acks=all append
@@ -361,7 +361,7 @@ public final class ProduceHandler implements ApiHandler {
         }
         return new Handled(all.thenApply(v -> {
             if (failed.get()) {
-                addCurrentLeaders(version, response);
+                addCurrentLeaders(version, response, context.session().listenerName());
             }
             return response;
         }), submitted);
@@ -418,10 +418,10 @@ public final class ProduceHandler implements ApiHandler {
     /**
      * KIP-951 on v10+, once every partition is answered (one thread): each partition answered
      * NOT_LEADER_OR_FOLLOWER (refused here, by the writer, or while waiting for acks=all) gets its current
-     * leader, and the response's node_endpoints the leaders' client endpoints, each node once, as Kafka's
+     * leader, and the response's node_endpoints the leaders' endpoints of the request's listener, each node once, as Kafka's
      * KafkaApis does for producers.
      */
-    private void addCurrentLeaders(short version, Struct response) {
+    private void addCurrentLeaders(short version, Struct response, String listener) {
         if (version < 10) {
             return;
         }
@@ -437,7 +437,7 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 int index = out.get(PartitionProduceResponse.INDEX);
                 Partition local = name == null ? null : partitions.partition(name, index).orElse(null);
-                CurrentLeader leader = CurrentLeader.of(cluster, name, index, local);
+                CurrentLeader leader = CurrentLeader.of(cluster, name, index, local, listener);
                 out.set(PartitionProduceResponse.CURRENT_LEADER, PartitionProduceResponse.LeaderIdAndEpoch.SCHEMA.newStruct()
                         .set(PartitionProduceResponse.LeaderIdAndEpoch.LEADER_ID, leader.leaderId())
                         .set(PartitionProduceResponse.LeaderIdAndEpoch.LEADER_EPOCH, leader.leaderEpoch()));
@@ -745,7 +745,8 @@ public final class ProduceHandler implements ApiHandler {
      */
     private CompletableFuture<Struct> awaitHighWatermark(RequestContext context, List<Appended> appended,
             int timeoutMs, Struct response, short version, AtomicBoolean failed) {
-        DelayedProduce produce = new DelayedProduce(appended, timeoutMs, response, version, failed);
+        DelayedProduce produce = new DelayedProduce(appended, timeoutMs, response, version, failed,
+                context.session().listenerName());
         if (produce.canComplete()) {
             produce.settle(false);
             return CompletableFuture.completedFuture(response);
@@ -767,9 +768,13 @@ public final class ProduceHandler implements ApiHandler {
         /** Whether any partition of the request failed (then KIP-951 fields may be due). */
         final AtomicBoolean failed;
         final CompletableFuture<Struct> future = new CompletableFuture<>();
+        /** The listener the request came on (current leaders are given at their endpoints of it). */
+        final String listener;
 
-        DelayedProduce(List<Appended> appended, int timeoutMs, Struct response, short version, AtomicBoolean failed) {
+        DelayedProduce(List<Appended> appended, int timeoutMs, Struct response, short version, AtomicBoolean failed,
+                String listener) {
             super(timeoutMs, DelayedOperation.INLINE);
+            this.listener = listener;
             this.appended = appended;
             this.response = response;
             this.version = version;
@@ -827,7 +832,7 @@ public final class ProduceHandler implements ApiHandler {
                 }
             }
             if (failed.get()) {
-                addCurrentLeaders(version, response);
+                addCurrentLeaders(version, response, listener);
             }
         }
 

@@ -9,7 +9,7 @@ import io.odradek.security.acl.Authorizer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A connection's pipeline: length-prefixed frames (refused before buffering when the prefix exceeds
+ * A connection's pipeline: on TLS listeners the SslHandler and the file-region stage first, then length-prefixed frames (refused before buffering when the prefix exceeds
  * {@code socket.request.max.bytes}, drawn from the broker-wide request memory pool), then request handling
  * (client quotas applied to each response by the listener's {@link RequestThrottler}).
  */
@@ -38,7 +38,12 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel ch) {
-        // issue 10 (tls): for SSL and SASL_SSL listeners, the TLS stage goes first here.
+        // issue 10 (tls): SSL and SASL_SSL connections decrypt first, and send fetched file regions as buffers
+        // (sendfile cannot encrypt); PLAINTEXT ones have neither stage and keep the zero-copy path.
+        if (security.tls() != null) {
+            ch.pipeline().addLast("tls", security.tls().newHandler(ch.alloc()));
+            ch.pipeline().addLast("tls-file-regions", new TlsFileRegionWriter());
+        }
         RequestFrameDecoder frames = new RequestFrameDecoder(settings.maxRequestBytes(), pool, mutedConnections);
         ch.pipeline().addLast("frames", frames);
         ch.pipeline().addLast("requests", new RequestChannelHandler(registry, pool, frames.gate(),

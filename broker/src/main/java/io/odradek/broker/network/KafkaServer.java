@@ -2,6 +2,7 @@ package io.odradek.broker.network;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -21,25 +22,37 @@ import io.odradek.broker.security.ListenerSecurity;
 import io.odradek.security.acl.Authorizer;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The client listener: a Netty server whose connections serve the APIs of an {@link ApiRegistry}. */
+/**
+ * The broker's listeners: a Netty server whose connections serve the APIs of an {@link ApiRegistry}, with one
+ * bound channel per listener (issue 10), each securing its connections as its {@link ListenerSecurity} says. The
+ * event loops, the request memory pool, the connection counts and limits are the broker's, shared by every listener.
+ */
 public final class KafkaServer implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
-    private final Channel channel;
+    /** Bound channels by listener name, in the order the listeners were given. */
+    private final Map<String, Channel> channels;
     private final boolean epoll;
     private final RequestMemoryPool pool;
     private final ConnectionQuotas quotas;
     private final AtomicInteger muted;
 
-    private KafkaServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, boolean epoll,
+    /** One listener to serve: the address to bind and how its connections are secured (its name too). */
+    public record Binding(SocketAddress address, ListenerSecurity security) {
+    }
+
+    private KafkaServer(EventLoopGroup boss, EventLoopGroup workers, Map<String, Channel> channels, boolean epoll,
             RequestMemoryPool pool, ConnectionQuotas quotas, AtomicInteger muted) {
         this.muted = muted;
         this.boss = boss;
         this.workers = workers;
-        this.channel = channel;
+        this.channels = channels;
         this.epoll = epoll;
         this.pool = pool;
         this.quotas = quotas;
@@ -65,10 +78,22 @@ public final class KafkaServer implements AutoCloseable {
     /** As above, for a listener secured by {@code security}, its requests authorized by {@code authorizer}. */
     public static KafkaServer bind(SocketAddress address, ApiRegistry registry, NetworkSettings settings,
             RequestThrottler throttler, ListenerSecurity security, Authorizer authorizer) throws InterruptedException {
+        return bind(List.of(new Binding(address, security)), registry, settings, throttler, authorizer);
+    }
+
+    /**
+     * Binds every listener of {@code listeners} (names unique), in order; if one cannot bind, those bound
+     * already are closed and the failure is thrown. Requests on any of them are authorized by {@code authorizer}.
+     */
+    public static KafkaServer bind(List<Binding> listeners, ApiRegistry registry, NetworkSettings settings,
+            RequestThrottler throttler, Authorizer authorizer) throws InterruptedException {
+        if (listeners.isEmpty()) {
+            throw new IllegalArgumentException("no listener to bind");
+        }
         RequestMemoryPool pool = new RequestMemoryPool(settings.queuedMaxRequestBytes(), settings.queuedMaxRequests());
         ConnectionQuotas quotas = new ConnectionQuotas(settings);
         AtomicInteger muted = new AtomicInteger();
-        // One line per kind of rejection per second for this listener, under the class that rejects.
+        // One line per kind of rejection per second for the broker, under the class that rejects.
         RateLimitedLog connectionLog = new RateLimitedLog(System.getLogger(ConnectionAcceptor.class.getName()), 1000);
         RateLimitedLog requestLog = new RateLimitedLog(System.getLogger(RequestChannelHandler.class.getName()), 1000);
         boolean epoll = Epoll.isAvailable();
@@ -76,30 +101,55 @@ public final class KafkaServer implements AutoCloseable {
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(io);
+        Map<String, Channel> channels = new LinkedHashMap<>();
         try {
-            Channel channel = new ServerBootstrap()
-                    .group(boss, workers)
-                    .channel(channelType)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .handler(new ConnectionAcceptor(quotas, connectionLog))
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    // Past the high mark the client is not reading its responses: its connection is muted.
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
-                    .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, requestLog, throttler,
-                            security, authorizer))
-                    .bind(address)
-                    .sync()
-                    .channel();
-            return new KafkaServer(boss, workers, channel, epoll, pool, quotas, muted);
+            for (Binding listener : listeners) {
+                if (channels.containsKey(listener.security().listenerName())) {
+                    throw new IllegalArgumentException("listener " + listener.security().listenerName() + " given twice");
+                }
+                ChannelFuture bound = new ServerBootstrap()
+                        .group(boss, workers)
+                        .channel(channelType)
+                        .option(ChannelOption.SO_BACKLOG, 1024)
+                        .handler(new ConnectionAcceptor(quotas, connectionLog))
+                        .childOption(ChannelOption.TCP_NODELAY, true)
+                        // Past the high mark the client is not reading its responses: its connection is muted.
+                        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
+                        .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, requestLog, throttler,
+                                listener.security(), authorizer))
+                        .bind(listener.address())
+                        .await();
+                if (!bound.isSuccess()) {
+                    throw new ListenerBindException(listener.security().listenerName(), bound.cause());
+                }
+                Channel channel = bound.channel();
+                channels.put(listener.security().listenerName(), channel);
+            }
+            return new KafkaServer(boss, workers, channels, epoll, pool, quotas, muted);
         } catch (InterruptedException | RuntimeException e) {
+            channels.values().forEach(c -> c.close().syncUninterruptibly());
             boss.shutdownGracefully();
             workers.shutdownGracefully();
             throw e;
         }
     }
 
+    /** The bound address of the first listener. */
     public InetSocketAddress address() {
-        return (InetSocketAddress) channel.localAddress();
+        return (InetSocketAddress) channels.values().iterator().next().localAddress();
+    }
+
+    /** The bound address of the listener named {@code listenerName}, or null when there is none. */
+    public InetSocketAddress address(String listenerName) {
+        Channel channel = channels.get(listenerName);
+        return channel == null ? null : (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Every listener's bound address, by name, in the order given. */
+    public Map<String, InetSocketAddress> addresses() {
+        Map<String, InetSocketAddress> out = new LinkedHashMap<>();
+        channels.forEach((name, channel) -> out.put(name, (InetSocketAddress) channel.localAddress()));
+        return out;
     }
 
     /** The broker-wide request memory ({@code queued.max.request.bytes}, {@code queued.max.requests}). */
@@ -121,10 +171,10 @@ public final class KafkaServer implements AutoCloseable {
         return epoll ? "epoll" : "nio";
     }
 
-    /** Stops accepting, then closes every connection; returns once no handler runs any more. */
+    /** Stops accepting on every listener, then closes every connection; returns once no handler runs any more. */
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
+        channels.values().forEach(c -> c.close().syncUninterruptibly());
         workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
         boss.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     }

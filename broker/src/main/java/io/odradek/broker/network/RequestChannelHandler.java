@@ -2,6 +2,8 @@ package io.odradek.broker.network;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.ApiRegistry;
@@ -258,6 +260,59 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         session = session.withPrincipal(principal);
     }
 
+    // ---- issue 10 (tls): the end of the TLS handshake
+
+    /** Set once a TLS failure was logged, so the exception that follows it closes quietly. */
+    private boolean tlsFailureLogged;
+
+    /**
+     * TLS handshake done: on an SSL listener the client certificate's mapped name (ANONYMOUS without one) becomes
+     * the principal; on SASL_SSL the SASL login decides it. A failed handshake (untrusted certificate, no certificate
+     * where one is required, no common protocol) or a name no {@code ssl.principal.mapping.rules} rule applies to
+     * closes the connection with one rate-limited line, as Kafka's "Failed authentication" line.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent done) {
+            if (!done.isSuccess()) {
+                tlsFailed(ctx, "TLS handshake failed", done.cause());
+                return;
+            }
+            if (security.protocol() == io.odradek.security.SecurityProtocol.SSL && security.tls() != null) {
+                SslHandler tls = ctx.pipeline().get(SslHandler.class);
+                try {
+                    authenticated(security.tls().principal(tls.engine().getSession()));
+                } catch (RuntimeException e) {
+                    tlsFailed(ctx, "Failed authentication (ssl.principal.mapping.rules)", e);
+                    return;
+                }
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    private void tlsFailed(ChannelHandlerContext ctx, String what, Throwable cause) {
+        if (!tlsFailureLogged) {
+            tlsFailureLogged = true;
+            Throwable root = cause;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            rejections.info("tls-failed", what + " with " + ctx.channel().remoteAddress() + " on listener "
+                    + security.listenerName() + ": " + LogSafe.escape(String.valueOf(root.getMessage())));
+        }
+        close(ctx);
+    }
+
+    private static boolean isTlsError(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Mutes the connection until the throttle ends (a later, longer throttle extends it), as Kafka's
      * processor keeps a throttled channel muted; requests already read are still answered.
@@ -329,6 +384,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof RequestFrameDecoder.InvalidFrameSizeException) {
             reject(ctx, "frame-size", cause.getMessage());
+        } else if (isTlsError(cause)) {
+            tlsFailed(ctx, "TLS error", cause); // not a broker fault: no stack trace
         } else if (cause instanceof java.io.IOException) {
             close(ctx); // the peer went away
         } else {

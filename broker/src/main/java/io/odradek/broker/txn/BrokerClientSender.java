@@ -5,6 +5,7 @@ import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.Endpoint;
 import io.odradek.replication.fetcher.BrokerClient;
 import io.odradek.replication.fetcher.BrokerClients;
+import io.odradek.replication.fetcher.ClientSecurity;
 import io.odradek.wire.api.ApiSpec;
 import io.odradek.wire.schema.Struct;
 import java.io.IOException;
@@ -39,10 +40,16 @@ public final class BrokerClientSender implements InterBrokerSender, AutoCloseabl
      *                         waits on the other side until it is committed
      */
     public BrokerClientSender(ClusterView cluster, String listener, String clientId, int connectTimeoutMs, int requestTimeoutMs) {
+        this(cluster, listener, clientId, connectTimeoutMs, requestTimeoutMs, ClientSecurity.PLAINTEXT);
+    }
+
+    /** As above, connecting as {@code security} says (TLS, SASL: the inter-broker listener's protocol). */
+    public BrokerClientSender(ClusterView cluster, String listener, String clientId, int connectTimeoutMs,
+            int requestTimeoutMs, ClientSecurity security) {
         this.cluster = cluster;
         this.listener = listener;
         this.clientId = clientId;
-        this.clients = new BrokerClients(clientId, connectTimeoutMs, requestTimeoutMs);
+        this.clients = new BrokerClients(clientId, connectTimeoutMs, requestTimeoutMs, security);
     }
 
     @Override

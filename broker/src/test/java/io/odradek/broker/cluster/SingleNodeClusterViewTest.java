@@ -31,7 +31,9 @@ class SingleNodeClusterViewTest {
     void open() {
         topics = TopicService.open(new TopicService.Settings(List.of(dir), 7, LogConfig.defaults(), 1, (short) 1,
                 true, true, 300_000));
-        view = new SingleNodeClusterView(topics, new LocalNode(7, "broker7.local", port::get, "rack-a"), "CLIENTS");
+        view = new SingleNodeClusterView(topics, new LocalNode(7, List.of(
+                new LocalNode.Advertised("CLIENTS", "broker7.local", port::get),
+                new LocalNode.Advertised("INTERNAL", "10.0.0.7", () -> 9093)), "rack-a"));
     }
 
     @AfterEach
@@ -40,13 +42,14 @@ class SingleNodeClusterViewTest {
     }
 
     @Test
-    void theClusterIsThisBrokerAloneUnfencedWithItsClientEndpointAndRack() {
+    void theClusterIsThisBrokerAloneUnfencedWithAnEndpointPerListenerAndRack() {
         ClusterImage image = view.image();
 
         assertThat(image.clusterId()).isEqualTo(topics.clusterId());
         assertThat(image.brokers()).containsOnlyKeys(7);
         BrokerRegistration self = image.brokers().get(7);
-        assertThat(self.endpoints()).containsExactly(new Endpoint("CLIENTS", "broker7.local", 9092));
+        assertThat(self.endpoints()).containsExactly(new Endpoint("CLIENTS", "broker7.local", 9092),
+                new Endpoint("INTERNAL", "10.0.0.7", 9093));
         assertThat(self.rack()).isEqualTo("rack-a");
         assertThat(self.fenced()).isFalse();
         assertThat(self.inControlledShutdown()).isFalse();

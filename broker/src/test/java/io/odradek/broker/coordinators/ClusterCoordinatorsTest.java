@@ -121,8 +121,8 @@ class ClusterCoordinatorsTest {
         assertThat(commit(here, 6)).containsExactly(entry(ORDERS_1, ErrorCode.NONE));
         assertThat(coordinators.groups.fetchOffsets(here, List.of(ORDERS_1)).join().offsets().get(ORDERS_1).offset()).isEqualTo(6L);
         assertThat(commit(elsewhere, 6)).containsExactly(entry(ORDERS_1, ErrorCode.NOT_COORDINATOR));
-        assertThat(coordinators.locator.find(CoordinatorLocator.GROUP, here)).isEqualTo(CoordinatorLocator.Coordinator.at(1, "host-1", 9091));
-        assertThat(coordinators.locator.find(CoordinatorLocator.GROUP, elsewhere)).isEqualTo(CoordinatorLocator.Coordinator.at(2, "host-2", 9092));
+        assertThat(coordinators.locator.find(CoordinatorLocator.GROUP, here, "PLAINTEXT")).isEqualTo(CoordinatorLocator.Coordinator.at(1, "host-1", 9091));
+        assertThat(coordinators.locator.find(CoordinatorLocator.GROUP, elsewhere, "PLAINTEXT")).isEqualTo(CoordinatorLocator.Coordinator.at(2, "host-2", 9092));
 
         coordinators.elections.onLeadershipChange(OffsetsTopic.NAME, 0, 4, false);
         coordinators.groups.onResignation(0).get(10, TimeUnit.SECONDS); // the same unload again: done once the first is

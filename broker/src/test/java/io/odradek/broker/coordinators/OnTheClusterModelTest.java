@@ -48,7 +48,7 @@ class OnTheClusterModelTest {
         for (int i = 0; i < 20; i++) {
             String group = "group-" + i;
             PartitionRegistration p = offsets.partition(OffsetsTopic.partitionFor(group, 6));
-            assertThat(locator.find(CoordinatorLocator.GROUP, group))
+            assertThat(locator.find(CoordinatorLocator.GROUP, group, "PLAINTEXT"))
                     .isEqualTo(CoordinatorLocator.Coordinator.at(p.leader(), "host-" + p.leader(), 9090 + p.leader()));
         }
     }

@@ -95,7 +95,7 @@ public final class ReplicaFetcher implements AutoCloseable {
         this.brokerEpoch = brokerEpoch;
         this.settings = settings;
         this.client = new BrokerClient(source.host(), source.port(), name, settings.socketTimeoutMs(),
-                settings.socketTimeoutMs());
+                settings.socketTimeoutMs(), settings.clientSecurity());
         this.thread = new Thread(this::run, name);
         thread.setDaemon(true);
     }
