@@ -51,6 +51,8 @@ import io.odradek.broker.handlers.OffsetDeleteHandler;
 import io.odradek.broker.handlers.OffsetFetchHandler;
 import io.odradek.broker.handlers.OffsetForLeaderEpochHandler;
 import io.odradek.broker.handlers.ProduceHandler;
+import io.odradek.broker.handlers.SaslAuthenticateHandler;
+import io.odradek.broker.handlers.SaslHandshakeHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
@@ -145,6 +147,11 @@ final class Handlers {
         // SCRAM credentials (issue 10, wire10): kept in the cluster's security metadata, what SASL/SCRAM logins check.
         registry.register(new DescribeUserScramCredentialsHandler(services.security))
                 .register(new AlterUserScramCredentialsHandler(services.security));
+
+        // SASL (issue 10, sasl): answered by the connection's authenticator on SASL listeners; these answer what
+        // Kafka's KafkaApis answers elsewhere (ILLEGAL_SASL_STATE), and make ApiVersions advertise both.
+        registry.register(new SaslHandshakeHandler())
+                .register(new SaslAuthenticateHandler());
         return registry;
     }
 }

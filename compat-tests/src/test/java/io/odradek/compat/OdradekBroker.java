@@ -102,7 +102,9 @@ public final class OdradekBroker implements BeforeAllCallback, AfterAllCallback,
         Map<String, String> config = new HashMap<>();
         config.put("node.id", "1");
         config.putAll(overrides);
-        config.put("listeners", "PLAINTEXT://127.0.0.1:" + port);
+        // issue 10 (sasl): a test may name its listener's protocol (e.g. SASL_PLAINTEXT://127.0.0.1:0); the port is ours.
+        String listener = overrides.getOrDefault("listeners", "PLAINTEXT://");
+        config.put("listeners", listener.substring(0, listener.indexOf("://")) + "://127.0.0.1:" + port);
         config.put("log.dirs", logDir.toString());
         broker = Broker.start(BrokerConfig.of(config));
         port = broker.port();

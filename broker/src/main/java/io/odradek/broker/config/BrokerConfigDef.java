@@ -248,6 +248,17 @@ public final class BrokerConfigDef {
                 "How often TLS listeners check their keystore and truststore files for changes; a changed store is"
                         + " reloaded for new connections (Kafka reloads only on a dynamic config update). 0: never.");
 
+        // SASL (issue 10, sasl): Kafka's keys and defaults; each may be set per listener (listener.name.<l>.<key>),
+        // the JAAS config per listener and mechanism (listener.name.<l>.<mechanism>.sasl.jaas.config).
+        define("sasl.enabled.mechanisms", LIST, "GSSAPI", ANY,
+                "Mechanisms a SASL listener offers: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (unsecured JWS);"
+                        + " Kafka's default GSSAPI (Kerberos) is not supported and refused at start.");
+        define("connections.max.reauth.ms", LONG, "0", atLeast(0),
+                "KIP-368: a SASL session lasts at most this long (0: no limit; an OAUTHBEARER token's expiry also"
+                        + " bounds it); clients re-authenticate in time, a request on an expired session closes it.");
+        define("sasl.server.max.receive.size", INT, "524288", atLeast(1),
+                "Largest frame accepted before a client is authenticated; a larger one closes the connection.");
+
         // Authorization (issue 10, authorizer): Kafka's StandardAuthorizer keys. Kafka's class name turns on
         // Odradek's own authorizer with the same semantics; no Kafka class is ever loaded.
         define("authorizer.class.name", STRING, "", AuthorizerKeys::classProblem,

@@ -49,6 +49,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * quota gets the throttle time in the response and its connection muted for that long (KIP-219), also when
  * the response's version has no ThrottleTimeMs (Kafka mutes regardless); a consumer fetch's throttle comes
  * from its handler's own check, through the request's {@link FetchQuotaNote}.
+ *
+ * <p>SASL listeners (issue 10): a {@link SaslAuthenticator} gates every frame by its API key before it is decoded;
+ * until the client is authenticated only ApiVersions and the SASL exchange get through (frames bounded by
+ * {@code sasl.server.max.receive.size}); after SaslHandshake v0 frames are raw tokens answered by raw frames; a
+ * failed exchange is answered, then the connection closes. Once the exchange completes the session's principal is
+ * the SASL user (quotas, authorization); a request on an expired KIP-368 session closes the connection.
  */
 public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(RequestChannelHandler.class.getName());
@@ -64,6 +70,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private final ListenerSecurity security;
     private final Authorizer authorizer;
     private Session session;
+    /** issue 10 (sasl): the authentication gate on SASL listeners; null on others. */
+    private final SaslAuthenticator sasl;
     private ScheduledFuture<?> throttleEnd;
     private long throttledUntilNanos;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
@@ -83,6 +91,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             ListenerSecurity security, Authorizer authorizer) {
         this.security = security;
         this.authorizer = authorizer;
+        this.sasl = security.sasl() == null ? null : new SaslAuthenticator(security.sasl(), System::nanoTime);
         this.session = new Session(KafkaPrincipal.ANONYMOUS, security.listenerName(), security.protocol(),
                 InetAddress.getLoopbackAddress(), authorizer);
         this.registry = registry;
@@ -105,6 +114,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         final FetchQuotaNote fetchQuota;
         private final int reservedBytes;
         private final AtomicBoolean released = new AtomicBoolean();
+        /** issue 10 (sasl): when set, the connection closes once this response is written (failed authentication). */
+        String closeAfter;
 
         Pending(Request request, CompletableFuture<Struct> response, int reservedBytes, int requestBytes,
                 long handlerNanos, FetchQuotaNote fetchQuota) {
@@ -144,6 +155,29 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         lastActivity = System.nanoTime();
+        // issue 10 (sasl): before authentication only the SASL exchange (and ApiVersions) gets through.
+        SaslAuthenticator.Gate saslGate = SaslAuthenticator.Gate.SERVE;
+        if (sasl != null) {
+            if (!sasl.authenticated() && frame.payload().readableBytes() > sasl.maxReceiveSize()) {
+                drop(frame);
+                reject(ctx, "sasl", "Failing SASL authentication due to invalid receive size ("
+                        + frame.reservedBytes() + " bytes, sasl.server.max.receive.size=" + sasl.maxReceiveSize() + ")");
+                return;
+            }
+            if (sasl.rawTokens()) {
+                rawToken(ctx, frame);
+                return;
+            }
+            if (frame.payload().readableBytes() >= 2) {
+                saslGate = sasl.gate(frame.payload().getShort(frame.payload().readerIndex()));
+                if (saslGate == SaslAuthenticator.Gate.CLOSE) {
+                    drop(frame);
+                    reject(ctx, "sasl", sasl.closeReason());
+                    return;
+                }
+            }
+        }
+        SaslAuthenticator.Outcome saslOutcome = null;
         Request request;
         CompletableFuture<Struct> response;
         int requestBytes = frame.payload().readableBytes();
@@ -156,7 +190,18 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             if (request.body() != null) {
                 fetchQuota = throttler.beforeHandle(request, principal());
             }
-            response = handle(ctx, request, fetchQuota);
+            if (saslGate == SaslAuthenticator.Gate.AUTHENTICATOR && request.body() != null) {
+                saslOutcome = sasl.handle(request.api(), request.version(), request.body());
+                if (saslOutcome.authenticated() != null) {
+                    authenticated(saslOutcome.authenticated());
+                }
+                response = CompletableFuture.completedFuture(saslOutcome.response());
+            } else {
+                if (sasl != null && request.api() == ApiVersionsApi.SPEC && request.body() != null) {
+                    sasl.versionsAnswered();
+                }
+                response = handle(ctx, request, fetchQuota);
+            }
             handlerNanos = System.nanoTime() - start;
             if (fetchQuota != null) {
                 fetchQuota.handlerReturned(handlerNanos); // a parked fetch is checked later, counting this
@@ -175,6 +220,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
         pool.requestTaken();
         Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos, fetchQuota);
+        if (saslOutcome != null && saslOutcome.close()) {
+            p.closeAfter = saslOutcome.why();
+        }
         if (closed) {
             p.releaseBytes();
             return;
@@ -233,6 +281,11 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 write(ctx, head.request, body);
                 wrote = true;
             }
+            if (head.closeAfter != null) { // issue 10 (sasl): a failed authentication, answered
+                ctx.flush();
+                reject(ctx, "sasl", head.closeAfter);
+                return;
+            }
             if (throttleMs > 0) {
                 throttle(ctx, throttleMs);
             }
@@ -243,6 +296,32 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         if (!closed) {
             gate.set(ReadGate.Reason.IN_FLIGHT, pending.size() >= maxInFlight);
         }
+    }
+
+    /** issue 10 (sasl): a frame the gate refused or consumed whole: its memory goes back. */
+    private void drop(RequestFrame frame) {
+        frame.payload().release();
+        pool.requestTaken();
+        pool.releaseBytes(frame.reservedBytes());
+    }
+
+    /** issue 10 (sasl): a raw SASL token (after SaslHandshake v0), answered by a raw length-prefixed frame. */
+    private void rawToken(ChannelHandlerContext ctx, RequestFrame frame) {
+        byte[] token = new byte[frame.payload().readableBytes()];
+        frame.payload().readBytes(token);
+        drop(frame);
+        SaslAuthenticator.Outcome outcome = sasl.rawToken(token);
+        if (outcome.close()) {
+            reject(ctx, "sasl", outcome.why());
+            return;
+        }
+        if (outcome.authenticated() != null) {
+            authenticated(outcome.authenticated());
+        }
+        byte[] raw = outcome.rawResponse();
+        io.netty.buffer.ByteBuf out = ctx.alloc().buffer(4 + raw.length);
+        out.writeInt(raw.length).writeBytes(raw);
+        ctx.writeAndFlush(out, ctx.voidPromise());
     }
 
     /** The client's user principal name, the {@code user} of client quotas: ANONYMOUS until authenticated. */
