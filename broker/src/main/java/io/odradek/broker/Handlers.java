@@ -14,11 +14,14 @@ import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.DescribeClientQuotasHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
+import io.odradek.broker.handlers.CreateAclsHandler;
 import io.odradek.broker.handlers.CreatePartitionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
+import io.odradek.broker.handlers.DeleteAclsHandler;
 import io.odradek.broker.handlers.DeleteGroupsHandler;
 import io.odradek.broker.handlers.DeleteRecordsHandler;
 import io.odradek.broker.handlers.DeleteTopicsHandler;
+import io.odradek.broker.handlers.DescribeAclsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.AlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
@@ -136,6 +139,11 @@ final class Handlers {
         registry.register(new DeleteRecordsHandler(services.partitions, services.cluster))
                 .register(new AlterReplicaLogDirsHandler(services.topics, services.partitions, services.replicaManager));
 
+        // ACLs (issue 10, authorizer): CreateAcls / DescribeAcls / DeleteAcls over the ACLs of the cluster metadata,
+        // which the authorizer (Authorizers.create) follows.
+        registry.register(new CreateAclsHandler(services.security))
+                .register(new DescribeAclsHandler(services.security))
+                .register(new DeleteAclsHandler(services.security));
         // SCRAM credentials (issue 10, wire10): kept in the cluster's security metadata, what SASL/SCRAM logins check.
         registry.register(new DescribeUserScramCredentialsHandler(services.security))
                 .register(new AlterUserScramCredentialsHandler(services.security));

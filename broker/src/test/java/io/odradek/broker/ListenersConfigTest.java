@@ -104,8 +104,12 @@ class ListenersConfigTest {
 
     @Test
     void theInterBrokerListenerMustBeAdvertised() {
-        // Its default is the listener named PLAINTEXT (security.inter.broker.protocol), absent here.
-        assertThatThrownBy(() -> config("listeners", "SSL://:9093"))
+        // Its default is the listener named PLAINTEXT (security.inter.broker.protocol), absent here: refused for a
+        // cluster member, as Kafka; a single node (no process.roles) dials no broker and takes its first listener.
+        assertThat(config("listeners", "SSL://:9093").interBrokerListenerName()).isEqualTo("SSL");
+        assertThatThrownBy(() -> config("listeners", "SSL://:9093,CONTROLLER://:9094", "process.roles", "broker,controller",
+                "controller.listener.names", "CONTROLLER", "node.id", "1", "controller.quorum.voters", "1@localhost:9094",
+                "listener.security.protocol.map", "SSL:SSL,CONTROLLER:PLAINTEXT"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("inter.broker.listener.name must be a listener name defined in advertised.listeners."
                         + " The valid options based on currently configured listeners are SSL");

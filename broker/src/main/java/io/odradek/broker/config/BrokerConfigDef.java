@@ -258,6 +258,16 @@ public final class BrokerConfigDef {
                         + " bounds it); clients re-authenticate in time, a request on an expired session closes it.");
         define("sasl.server.max.receive.size", INT, "524288", atLeast(1),
                 "Largest frame accepted before a client is authenticated; a larger one closes the connection.");
+
+        // Authorization (issue 10, authorizer): Kafka's StandardAuthorizer keys. Kafka's class name turns on
+        // Odradek's own authorizer with the same semantics; no Kafka class is ever loaded.
+        define("authorizer.class.name", STRING, "", AuthorizerKeys::classProblem,
+                "org.apache.kafka.metadata.authorizer.StandardAuthorizer: authorize every request by the ACLs"
+                        + " (CreateAcls/DescribeAcls/DeleteAcls); empty: no authorizer, everything allowed.");
+        define("super.users", STRING, null, AuthorizerKeys::superUsersProblem,
+                "Principals allowed everything whatever the ACLs, separated by ';' (User:admin;User:ops).");
+        define("allow.everyone.if.no.acl.found", BOOLEAN, "false", ANY,
+                "Allow everyone on a resource that no ACL at all applies to (else only super users).");
     }
 
     private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();

@@ -82,6 +82,22 @@ public final class BrokerListeners {
             interBrokerProtocol = protocol(s.interBrokerProtocol(), "security.inter.broker.protocol");
             interBrokerName = interBrokerProtocol.name();
         }
+        // A single node (no process.roles) never dials another broker: when neither inter-broker key is set and the
+        // default (a listener named PLAINTEXT) is not there, its first listener stands in, so a lone SSL or SASL
+        // listener needs no inter-broker keys (Kafka, always a cluster member, insists on them).
+        boolean standIn = !s.brokerRoleNamed() && !s.interBrokerProtocolSet()
+                && (s.interBrokerListenerName() == null || s.interBrokerListenerName().isBlank())
+                && advertised.stream().noneMatch(l -> l.name().equals(interBrokerName));
+        if (standIn && !advertised.isEmpty()) {
+            String first = advertised.get(0).name();
+            return resolved(s, all, brokers, advertised, first, protocols.get(first), false);
+        }
+        return resolved(s, all, brokers, advertised, interBrokerName, interBrokerProtocol, true);
+    }
+
+    private static BrokerListeners resolved(Settings s, List<ListenerConfig> all, List<ListenerConfig> brokers,
+            List<Listener> advertised, String interBrokerName, SecurityProtocol interBrokerProtocol,
+            boolean checkInterBrokerSasl) {
 
         // KafkaConfig.validateValues, the checks of every broker.
         List<String> advertisedNames = advertised.stream().map(Listener::name).toList();
@@ -103,7 +119,7 @@ public final class BrokerListeners {
             throw new ConfigException("advertised.listeners cannot use the nonroutable meta-address 0.0.0.0."
                     + " Use a routable IP address.");
         }
-        if (interBrokerProtocol.usesSasl()) {
+        if (checkInterBrokerSasl && interBrokerProtocol.usesSasl()) {
             ListenerConfig ib = all.stream().filter(l -> l.name().equals(interBrokerName)).findFirst().orElseThrow();
             List<String> enabled = List.of(ib.get("sasl.enabled.mechanisms", "GSSAPI").trim().split("\\s*,\\s*"));
             if (!enabled.contains(s.saslMechanismInterBroker())) {

@@ -3,6 +3,7 @@ package io.odradek.broker.security;
 import io.odradek.security.KafkaPrincipal;
 import io.odradek.security.SecurityProtocol;
 import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.AclRules;
 import io.odradek.security.acl.Authorizer;
 import io.odradek.security.acl.ResourceType;
 import java.net.InetAddress;
@@ -43,7 +44,13 @@ public record Session(KafkaPrincipal principal, String listenerName, SecurityPro
      * over the operations Kafka defines for the resource type; every one of them when no authorizer is set.
      */
     public int authorizedOperations(ResourceType type, String name) {
-        throw new UnsupportedOperationException("authorizer part of issue 10: not written yet");
+        int bits = 0;
+        for (AclOperation op : AclRules.supportedOperations(type)) {
+            if (authorized(op, type, name)) {
+                bits |= 1 << op.code;
+            }
+        }
+        return bits;
     }
 
     public Session withPrincipal(KafkaPrincipal newPrincipal) {

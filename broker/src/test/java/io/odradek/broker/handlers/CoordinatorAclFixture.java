@@ -79,7 +79,7 @@ final class CoordinatorAclFixture {
 
     /** User:alice on a SASL_PLAINTEXT listener from 127.0.0.1, allowed exactly {@code entries}. */
     static Session alice(String... entries) {
-        return new Session(new KafkaPrincipal("User", "alice"), "SASL_PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT,
+        return new Session(new KafkaPrincipal("User", "alice"), "PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT,
                 InetAddress.getLoopbackAddress(), AllowList.of(entries));
     }
 

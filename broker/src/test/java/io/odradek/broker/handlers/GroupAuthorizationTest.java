@@ -367,7 +367,7 @@ class GroupAuthorizationTest {
         acls.refresh(() -> List.of(
                 allow(ResourceType.GROUP, "etl", PatternType.LITERAL, AclOperation.READ),
                 allow(ResourceType.TOPIC, "ord", PatternType.PREFIXED, AclOperation.READ)));
-        Session alice = new Session(new KafkaPrincipal("User", "alice"), "SASL_PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT,
+        Session alice = new Session(new KafkaPrincipal("User", "alice"), "PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT,
                 InetAddress.getLoopbackAddress(), acls);
 
         Struct find = call(new FindCoordinatorHandler(f.node, groups, null), 6, FindCoordinatorApi.Request.SCHEMA.newStruct()
