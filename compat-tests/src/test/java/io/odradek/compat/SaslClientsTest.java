@@ -41,8 +41,6 @@ class SaslClientsTest {
     @RegisterExtension
     static final OdradekBroker BROKER = OdradekBroker.withConfig(Map.of(
             "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
-            "inter.broker.listener.name", "SASL_PLAINTEXT", // Kafka requires it among the listeners
-            "sasl.mechanism.inter.broker.protocol", "PLAIN",
             "sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER",
             "listener.name.sasl_plaintext.plain.sasl.jaas.config", PLAIN_MODULE
                     + " required user_alice=\"alice-secret\" user_admin=\"admin-secret\";",

@@ -23,8 +23,6 @@ class SaslReauthenticationTest {
     @RegisterExtension
     static final OdradekBroker BROKER = OdradekBroker.withConfig(Map.of(
             "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
-            "inter.broker.listener.name", "SASL_PLAINTEXT", // Kafka requires it among the listeners
-            "sasl.mechanism.inter.broker.protocol", "PLAIN",
             "sasl.enabled.mechanisms", "PLAIN",
             "connections.max.reauth.ms", "1500",
             "listener.name.sasl_plaintext.plain.sasl.jaas.config",

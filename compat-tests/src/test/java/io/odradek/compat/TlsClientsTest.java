@@ -72,7 +72,6 @@ class TlsClientsTest {
         config.put("node.id", "1");
         config.put("listeners", "SSL://127.0.0.1:0");
         config.put("listener.security.protocol.map", "SSL:SSL");
-        config.put("inter.broker.listener.name", "SSL"); // Kafka requires it among the listeners
         config.put("log.dirs", logDir.toString());
         broker = Broker.start(BrokerConfig.of(config));
     }

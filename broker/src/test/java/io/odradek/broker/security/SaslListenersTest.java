@@ -37,9 +37,7 @@ class SaslListenersTest {
     private static ListenerConfig listener(Map<String, String> settings) {
         Map<String, String> all = new HashMap<>(settings);
         all.put("node.id", "1");
-        // A PLAINTEXT listener too: Kafka requires the inter-broker listener (security.inter.broker.protocol's
-        // default, PLAINTEXT) among the listeners.
-        all.put("listeners", "SASL_PLAINTEXT://127.0.0.1:0,PLAINTEXT://127.0.0.1:0");
+        all.put("listeners", "SASL_PLAINTEXT://127.0.0.1:0");
         return BrokerConfig.of(all).listenerConfig("SASL_PLAINTEXT");
     }
 
@@ -102,8 +100,7 @@ class SaslListenersTest {
 
     @Test
     void interBrokerClientsLogInWithPlainAndScramAndAreToldWhenRefused() throws Exception {
-        Map<String, String> settings = new HashMap<>(Map.of("node.id", "1",
-                "listeners", "SASL_PLAINTEXT://127.0.0.1:0,PLAINTEXT://127.0.0.1:0",
+        Map<String, String> settings = new HashMap<>(Map.of("node.id", "1", "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
                 "log.dirs", dir.resolve("logs").toString(),
                 "sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256",
                 "connections.max.reauth.ms", "30000",
