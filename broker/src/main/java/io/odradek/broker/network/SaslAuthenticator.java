@@ -89,6 +89,14 @@ final class SaslAuthenticator {
         return closeReason;
     }
 
+    /** Before a handshake only SaslHandshake goes on; anything else closes the connection. */
+    private Gate expectHandshake(short apiKey, String name) {
+        if (apiKey == SaslHandshakeApi.SPEC.key()) {
+            return Gate.AUTHENTICATOR;
+        }
+        return close("Unexpected Kafka request of type " + name + " during SASL handshake.");
+    }
+
     /** What to do with a request of {@code apiKey}, judged from its header before the body is read. */
     Gate gate(short apiKey) {
         String name = apiName(apiKey);
@@ -97,12 +105,9 @@ final class SaslAuthenticator {
                 if (apiKey == ApiVersionsApi.SPEC.key()) {
                     return Gate.SERVE;
                 }
-                // fall through
+                return expectHandshake(apiKey, name);
             case HANDSHAKE:
-                if (apiKey == SaslHandshakeApi.SPEC.key()) {
-                    return Gate.AUTHENTICATOR;
-                }
-                return close("Unexpected Kafka request of type " + name + " during SASL handshake.");
+                return expectHandshake(apiKey, name);
             case AUTHENTICATE:
                 if (apiKey == SaslAuthenticateApi.SPEC.key()) {
                     return Gate.AUTHENTICATOR;

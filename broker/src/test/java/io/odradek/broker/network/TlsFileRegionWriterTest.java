@@ -75,7 +75,8 @@ class TlsFileRegionWriterTest {
         EmbeddedChannel channel = new EmbeddedChannel(new TlsFileRegionWriter());
         ByteBuf buf = Unpooled.copiedBuffer("response", StandardCharsets.US_ASCII);
         channel.writeAndFlush(buf);
-        assertThat((Object) channel.readOutbound()).isSameAs(buf);
+        ByteBuf out = channel.readOutbound();
+        assertThat(out).isSameAs(buf);
         buf.release();
         channel.finishAndReleaseAll();
     }
