@@ -811,14 +811,17 @@ final class ConsumerGroupProtocol {
         return epoch == member.memberEpoch() ? ErrorCode.NONE : ErrorCode.STALE_MEMBER_EPOCH;
     }
 
-    /** Whether some member subscribes to the topic, by name or regex: its offsets neither expire nor may be deleted. */
+    /**
+     * Whether some member subscribes to the topic, by name or by a regex resolving to it (only topics the
+     * member may DESCRIBE): its offsets neither expire nor may be deleted.
+     */
     boolean isSubscribedToTopic(ConsumerGroup group, String topic) {
         for (ConsumerGroupMember m : group.members.values()) {
             if (m.subscription.subscribedTopicNames().contains(topic)) {
                 return true;
             }
             String regex = m.subscription.subscribedTopicRegex();
-            if (regex != null && matches(regex, topic)) {
+            if (regex != null && matches(regex, topic) && (m.describableTopics == null || m.describableTopics.test(topic))) {
                 return true;
             }
         }

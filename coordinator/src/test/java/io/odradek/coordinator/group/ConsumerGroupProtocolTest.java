@@ -340,6 +340,10 @@ class ConsumerGroupProtocolTest {
         assertThat(f.coordinator.describeConsumerGroup("g").join().groupEpoch()).isEqualTo(epochBefore + 1);
         settle(a, b);
         assertThat(union(a, b)).isEqualTo(Map.of(orders, Set.of(0, 1, 2, 3, 4, 5)));
+        assertThat(f.coordinator.deleteOffsets("g", List.of(new TopicPartition("orders-secret", 0), new TopicPartition("orders", 0)))
+                .join().partitions()).as("the group's regexes no longer resolve to orders-secret")
+                .containsEntry(new TopicPartition("orders-secret", 0), ErrorCode.NONE)
+                .containsEntry(new TopicPartition("orders", 0), ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC);
     }
 
     /** Heartbeats both members until neither's assignment moves. */
