@@ -20,13 +20,13 @@ public record KafkaPrincipal(String type, String name) {
         return new KafkaPrincipal(USER_TYPE, name);
     }
 
-    /** Parses {@code Type:name} (the name may contain ':'), as Kafka's SecurityUtils.parseKafkaPrincipal. */
+    /**
+     * Parses {@code Type:name} at the first ':' (the name may contain more), as Kafka's
+     * SecurityUtils.parseKafkaPrincipal: either part may be empty ({@code ":alice"} is type "", name "alice").
+     */
     public static KafkaPrincipal parse(String text) {
-        if (text == null || text.isEmpty()) {
-            throw new IllegalArgumentException("principal must not be empty");
-        }
-        int colon = text.indexOf(':');
-        if (colon <= 0) {
+        int colon = text == null ? -1 : text.indexOf(':');
+        if (colon < 0) {
             throw new IllegalArgumentException("expected a string in format principalType:principalName but got " + text);
         }
         return new KafkaPrincipal(text.substring(0, colon), text.substring(colon + 1));

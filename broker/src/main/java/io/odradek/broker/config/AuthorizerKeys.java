@@ -1,5 +1,7 @@
 package io.odradek.broker.config;
 
+import io.odradek.security.acl.AclAuthorizer;
+
 /**
  * The checks of the authorizer's keys (issue 10, authorizer), kept out of {@link BrokerConfigDef}'s table so the
  * table only lists them: {@code authorizer.class.name} may name Kafka's StandardAuthorizer only (Odradek has that
@@ -22,12 +24,11 @@ public final class AuthorizerKeys {
 
     /** Each ';'-separated entry a principal Type:name, as Kafka's StandardAuthorizer.getConfiguredSuperUsers. */
     static String superUsersProblem(Object value) {
-        for (String s : ((String) value).split(";")) {
-            String v = s.trim();
-            if (!v.isEmpty() && v.indexOf(':') <= 0) {
-                return "expected a string in format principalType:principalName but got " + v;
-            }
+        try {
+            AclAuthorizer.parseSuperUsers((String) value);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
         }
-        return null;
     }
 }

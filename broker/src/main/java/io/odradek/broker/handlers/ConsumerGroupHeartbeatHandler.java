@@ -35,9 +35,10 @@ import java.util.function.Predicate;
  *
  * <p>Authorization, as Kafka 4.4's KafkaApis: READ on the group, else GROUP_AUTHORIZATION_FAILED; then, when
  * the heartbeat names subscribed topics, DESCRIBE on every one of them, else TOPIC_AUTHORIZATION_FAILED (no
- * message) and the member's subscription is not changed. Not done here: Kafka 4.4's coordinator also leaves
- * out of a regex subscription the topics the member may not DESCRIBE; our coordinator resolves regexes
- * without ACLs.
+ * message) and the member's subscription is not changed. A SubscribedTopicRegex resolves only to the topics
+ * the member may DESCRIBE (Kafka's TopicRegexResolver): the coordinator gets the member's DESCRIBE check with
+ * the heartbeat and keeps it until the next one (Kafka resolves a group's regex in the context of the member
+ * whose heartbeat triggered the refresh; here each member's own).
  */
 public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
     private final GroupCoordinator groups;
@@ -56,9 +57,10 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
         if (!CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))) {
             return CompletableFuture.completedFuture(refused(ErrorCode.GROUP_AUTHORIZATION_FAILED));
         }
+        // Without an authorizer: null, every topic, and nothing asked.
+        Predicate<String> mayDescribe = CoordinatorAccess.enabled(context) ? CoordinatorAccess.topics(context, AclOperation.DESCRIBE) : null;
         List<String> subscribed = request.get(Request.SUBSCRIBED_TOPIC_NAMES);
-        if (subscribed != null && CoordinatorAccess.enabled(context)) {
-            Predicate<String> mayDescribe = CoordinatorAccess.topics(context, AclOperation.DESCRIBE);
+        if (subscribed != null && mayDescribe != null) {
             for (String topic : subscribed) {
                 if (!mayDescribe.test(topic)) {
                     return CompletableFuture.completedFuture(refused(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
@@ -79,7 +81,7 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler {
                 request.get(Request.RACK_ID), request.get(Request.REBALANCE_TIMEOUT_MS),
                 request.get(Request.SUBSCRIBED_TOPIC_NAMES), request.get(Request.SUBSCRIBED_TOPIC_REGEX),
                 request.get(Request.SERVER_ASSIGNOR), owned, context.clientId(),
-                JoinGroupHandler.clientHost(context.clientAddress()), context.version());
+                JoinGroupHandler.clientHost(context.clientAddress()), context.version(), mayDescribe);
         return groups.consumerGroupHeartbeat(req).thenApply(ConsumerGroupHeartbeatHandler::response);
     }
 

@@ -384,6 +384,35 @@ class GroupAuthorizationTest {
     }
 
     @Test
+    void aRegexSubscriptionIsAssignedOnlyTheMatchingTopicsTheMemberMayDescribe() throws Exception {
+        f.topics.createTopic("a-1", 2, Map.of(), false);
+        f.topics.createTopic("a-secret", 1, Map.of(), false);
+        AclAuthorizer acls = new AclAuthorizer(Set.of(), false);
+        acls.refresh(() -> List.of(
+                allow(ResourceType.GROUP, "g", PatternType.LITERAL, AclOperation.READ),
+                allow(ResourceType.TOPIC, "a-1", PatternType.LITERAL, AclOperation.READ)));
+        Session alice = new Session(new KafkaPrincipal("User", "alice"), "PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT,
+                InetAddress.getLoopbackAddress(), acls);
+
+        Struct joined = call(new ConsumerGroupHeartbeatHandler(groups), 1, ConsumerGroupHeartbeatApi.Request.SCHEMA.newStruct()
+                .set(ConsumerGroupHeartbeatApi.Request.GROUP_ID, "g")
+                .set(ConsumerGroupHeartbeatApi.Request.MEMBER_ID, UUID.randomUUID().toString())
+                .set(ConsumerGroupHeartbeatApi.Request.MEMBER_EPOCH, 0)
+                .set(ConsumerGroupHeartbeatApi.Request.REBALANCE_TIMEOUT_MS, 30_000)
+                .set(ConsumerGroupHeartbeatApi.Request.SUBSCRIBED_TOPIC_NAMES, List.of())
+                .set(ConsumerGroupHeartbeatApi.Request.SUBSCRIBED_TOPIC_REGEX, "a-.*")
+                .set(ConsumerGroupHeartbeatApi.Request.TOPIC_PARTITIONS, List.of()), alice);
+
+        assertThat(joined.get(ConsumerGroupHeartbeatApi.Response.ERROR_CODE)).isZero();
+        UUID a1 = f.topics.topic("a-1").orElseThrow().id();
+        assertThat(joined.get(ConsumerGroupHeartbeatApi.Response.ASSIGNMENT).get(ConsumerGroupHeartbeatApi.Response.Assignment.TOPIC_PARTITIONS))
+                .as("a-secret matches the regex but alice may not DESCRIBE it")
+                .extracting(t -> t.get(ConsumerGroupHeartbeatApi.Response.Assignment.TopicPartitions.TOPIC_ID) + " "
+                        + t.get(ConsumerGroupHeartbeatApi.Response.Assignment.TopicPartitions.PARTITIONS).stream().sorted().toList())
+                .containsExactly(a1 + " [0, 1]");
+    }
+
+    @Test
     void withoutAnAuthorizerTheGroupApisAskNothingAndRefuseNothing() {
         Session open = CoordinatorAclFixture.unauthorized();
         assertThat(call(new FindCoordinatorHandler(f.node, groups, null), 6, FindCoordinatorApi.Request.SCHEMA.newStruct()

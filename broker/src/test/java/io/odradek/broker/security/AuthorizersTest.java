@@ -95,6 +95,15 @@ class AuthorizersTest {
     }
 
     @Test
+    void aSuperUserWithAnEmptyPrincipalTypeIsAcceptedAsKafkaDoes() {
+        Authorizer authorizer = Authorizers.create(BrokerConfig.of(Map.of("authorizer.class.name", STANDARD,
+                "super.users", ":admin")), store);
+        assertThat(authorizer.authorize(new KafkaPrincipal("", "admin"), "127.0.0.1", AclOperation.ALTER,
+                ResourceType.CLUSTER, "kafka-cluster")).isTrue();
+        assertThat(session("admin", authorizer).authorizedOnCluster(AclOperation.ALTER)).as("User:admin is not :admin").isFalse();
+    }
+
+    @Test
     void authorizedOperationsAreTheAllowedOnesOfTheResourceTypeAsBits() {
         Authorizer authorizer = Authorizers.create(BrokerConfig.of(Map.of("authorizer.class.name", STANDARD)), store);
         store.createAcls(List.of(allow("User:alice", AclOperation.WRITE, ResourceType.TOPIC, "orders"),

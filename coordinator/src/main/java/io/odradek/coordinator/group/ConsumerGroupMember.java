@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * A member of a consumer-protocol group: its subscription and its current assignment exactly as the last
@@ -17,6 +18,12 @@ final class ConsumerGroupMember {
     final String memberId;
     ConsumerMemberSubscription subscription = ConsumerMemberSubscription.EMPTY;
     ConsumerMemberAssignment assignment = ConsumerMemberAssignment.INITIAL;
+    /**
+     * The topics the member may DESCRIBE, from its last heartbeat's authorization (null: every topic; so
+     * too before its first heartbeat after a load). Not stored in any record: like its timers, it lives
+     * only in memory; its regex subscription resolves to these topics only.
+     */
+    Predicate<String> describableTopics;
     /** Fences the member when it stops heartbeating. */
     Scheduler.Timer sessionTimer;
     /** Fences the member when it does not revoke partitions within its rebalance timeout. */

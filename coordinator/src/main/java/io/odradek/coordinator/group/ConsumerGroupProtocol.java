@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -51,6 +53,13 @@ import java.util.regex.PatternSyntaxException;
  * is a java.util.regex pattern (RE2/J's syntax for common patterns), matched in full against every
  * non-internal topic at each heartbeat rather than resolved asynchronously, and its resolution is not
  * stored (Kafka's record type 16); no rack-aware assignment; per-group config overrides are not supported.
+ *
+ * <p>A regex resolves only to the topics the member may DESCRIBE (Kafka's TopicRegexResolver filters with
+ * the authorizer). Kafka resolves each regex once per group, in the context of whichever member's heartbeat
+ * triggered the refresh, and shares the result among the members using that regex; here each member's
+ * regex is filtered by that member's own authorization, as of its last heartbeat (kept in memory only;
+ * after a load, a member counts as allowed every topic until its first heartbeat, which rebalances the
+ * group if that changes what its regex resolves to, before the member is answered).
  */
 final class ConsumerGroupProtocol {
     private static final System.Logger LOG = System.getLogger(ConsumerGroupProtocol.class.getName());
@@ -235,10 +244,20 @@ final class ConsumerGroupProtocol {
         boolean subscriptionChanged = !sub.subscribedTopicNames().equals(old.subscribedTopicNames())
                 || !Objects.equals(sub.subscribedTopicRegex(), old.subscribedTopicRegex());
 
+        // What the member may DESCRIBE, as of this heartbeat: what its regex resolves to may change with it.
+        Predicate<String> describable = req.describableTopics();
+        Predicate<String> describableBefore = isNew ? describable : member.describableTopics;
+        if (!subscriptionChanged && sub.subscribedTopicRegex() != null && describable != describableBefore
+                && !regexTopics(sub.subscribedTopicRegex(), describableBefore).equals(regexTopics(sub.subscribedTopicRegex(), describable))) {
+            subscriptionChanged = true;
+        }
+        ConsumerGroup groupNow = group;
+        Function<String, Predicate<String>> describableOf = id -> id.equals(memberId) ? describable : describableTopics(groupNow, id);
+
         Map<String, ConsumerMemberSubscription> subscriptions = subscriptionsOf(group, replaced);
         String assignorBefore = preferredAssignor(subscriptions.values());
         subscriptions.put(memberId, sub);
-        Map<String, TopicCatalog.Topic> subscribed = subscribedTopics(subscriptions.values());
+        Map<String, TopicCatalog.Topic> subscribed = subscribedTopics(subscriptions, describableOf);
         long hash = hash(subscribed);
         String assignor = preferredAssignor(subscriptions.values());
         int groupEpoch = group.groupEpoch;
@@ -254,7 +273,8 @@ final class ConsumerGroupProtocol {
         int targetEpoch;
         Map<UUID, Set<Integer>> target;
         if (groupEpoch > group.assignmentEpoch) {
-            Map<String, Map<UUID, Set<Integer>>> next = computeTarget(group, subscriptions, subscribed, assignor, memberId, replaced);
+            Map<String, Map<UUID, Set<Integer>>> next = computeTarget(group, subscriptions, subscribed, describableOf, assignor,
+                    memberId, replaced);
             for (Map.Entry<String, Map<UUID, Set<Integer>>> e : next.entrySet()) {
                 String id = e.getKey();
                 Map<UUID, Set<Integer>> before = id.equals(memberId) && replaced != null ? group.target(replaced) : group.target(id);
@@ -290,6 +310,7 @@ final class ConsumerGroupProtocol {
                 return;
             }
             ConsumerGroupMember stored = groups.get(groupId).member(memberId);
+            stored.describableTopics = describable;
             scheduleSessionTimeout(groupId, stored);
             if (next.state() != MemberState.UNREVOKED_PARTITIONS.value) {
                 stored.cancelRebalanceTimer();
@@ -394,11 +415,17 @@ final class ConsumerGroupProtocol {
         return best;
     }
 
-    /** The existing topics any of these subscriptions covers, by name. */
-    private Map<String, TopicCatalog.Topic> subscribedTopics(Collection<ConsumerMemberSubscription> subscriptions) {
+    /**
+     * The existing topics any of these subscriptions (by member id) covers, by name; a regex covers only
+     * the topics its member may DESCRIBE.
+     */
+    private Map<String, TopicCatalog.Topic> subscribedTopics(Map<String, ConsumerMemberSubscription> subscriptions,
+            Function<String, Predicate<String>> describableOf) {
         Map<String, TopicCatalog.Topic> out = new TreeMap<>();
-        Set<String> regexes = new TreeSet<>();
-        for (ConsumerMemberSubscription s : subscriptions) {
+        // Each regex with the distinct authorizations of its members (null, every topic, when no authorizer).
+        Map<String, Set<Predicate<String>>> regexes = new TreeMap<>();
+        for (Map.Entry<String, ConsumerMemberSubscription> member : subscriptions.entrySet()) {
+            ConsumerMemberSubscription s = member.getValue();
             for (String name : s.subscribedTopicNames()) {
                 if (!out.containsKey(name)) {
                     TopicCatalog.Topic t = topics.topic(name);
@@ -408,12 +435,13 @@ final class ConsumerGroupProtocol {
                 }
             }
             if (s.subscribedTopicRegex() != null) {
-                regexes.add(s.subscribedTopicRegex());
+                regexes.computeIfAbsent(s.subscribedTopicRegex(), r -> new HashSet<>()).add(describableOf.apply(member.getKey()));
             }
         }
         if (!regexes.isEmpty()) {
             for (String name : topics.topicNames()) {
-                if (!out.containsKey(name) && regexes.stream().anyMatch(r -> matches(r, name))) {
+                if (!out.containsKey(name) && regexes.entrySet().stream().anyMatch(r -> matches(r.getKey(), name)
+                        && r.getValue().stream().anyMatch(d -> d == null || d.test(name)))) {
                     TopicCatalog.Topic t = topics.topic(name);
                     if (t != null) {
                         out.put(name, t);
@@ -424,8 +452,9 @@ final class ConsumerGroupProtocol {
         return out;
     }
 
-    /** The topic ids one subscription covers. */
-    private Set<UUID> topicIdsOf(ConsumerMemberSubscription s, Map<String, TopicCatalog.Topic> subscribed) {
+    /** The topic ids one subscription covers; its regex only those its member may DESCRIBE (null: all). */
+    private Set<UUID> topicIdsOf(ConsumerMemberSubscription s, Map<String, TopicCatalog.Topic> subscribed,
+            Predicate<String> describable) {
         Set<UUID> ids = new TreeSet<>();
         for (String name : s.subscribedTopicNames()) {
             TopicCatalog.Topic t = subscribed.get(name);
@@ -435,12 +464,29 @@ final class ConsumerGroupProtocol {
         }
         if (s.subscribedTopicRegex() != null) {
             subscribed.forEach((name, t) -> {
-                if (matches(s.subscribedTopicRegex(), name)) {
+                if (matches(s.subscribedTopicRegex(), name) && (describable == null || describable.test(name))) {
                     ids.add(t.id());
                 }
             });
         }
         return ids;
+    }
+
+    /** The existing topics a regex resolves to for a member that may DESCRIBE {@code describable} (null: all). */
+    private Set<String> regexTopics(String regex, Predicate<String> describable) {
+        Set<String> out = new TreeSet<>();
+        for (String name : topics.topicNames()) {
+            if (matches(regex, name) && (describable == null || describable.test(name))) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    /** What a stored member may DESCRIBE, as of its last heartbeat (null: every topic). */
+    private static Predicate<String> describableTopics(ConsumerGroup group, String memberId) {
+        ConsumerGroupMember m = group.member(memberId);
+        return m == null ? null : m.describableTopics;
     }
 
     /**
@@ -493,13 +539,13 @@ final class ConsumerGroupProtocol {
 
     private Map<String, Map<UUID, Set<Integer>>> computeTarget(ConsumerGroup group,
             Map<String, ConsumerMemberSubscription> subscriptions, Map<String, TopicCatalog.Topic> subscribed,
-            String assignorName, String memberId, String replaced) {
+            Function<String, Predicate<String>> describableOf, String assignorName, String memberId, String replaced) {
         Map<UUID, Integer> partitionCounts = new HashMap<>();
         subscribed.values().forEach(t -> partitionCounts.put(t.id(), t.partitions()));
         Map<String, AssignmentSpec.Member> members = new LinkedHashMap<>();
         subscriptions.forEach((id, s) -> {
             Map<UUID, Set<Integer>> current = id.equals(memberId) && replaced != null ? group.target(replaced) : group.target(id);
-            members.put(id, new AssignmentSpec.Member(s.instanceId(), topicIdsOf(s, subscribed), current));
+            members.put(id, new AssignmentSpec.Member(s.instanceId(), topicIdsOf(s, subscribed, describableOf.apply(id)), current));
         });
         Map<String, Map<UUID, Set<Integer>>> result = assignors.get(assignorName)
                 .assign(new AssignmentSpec(members, partitionCounts));
@@ -572,7 +618,8 @@ final class ConsumerGroupProtocol {
         List<OffsetsRecord> records = new ArrayList<>(removalRecords(groupId, member.memberId));
         Map<String, ConsumerMemberSubscription> rest = subscriptionsOf(group, member.memberId);
         int epoch = group.groupEpoch + 1;
-        records.add(new OffsetsRecord.ConsumerGroupMetadata(groupId, new ConsumerGroupEpoch(epoch, hash(subscribedTopics(rest.values())))));
+        Map<String, TopicCatalog.Topic> subscribed = subscribedTopics(rest, id -> describableTopics(group, id));
+        records.add(new OffsetsRecord.ConsumerGroupMetadata(groupId, new ConsumerGroupEpoch(epoch, hash(subscribed))));
         writer.write(records, error -> {
             if (error == ErrorCode.NONE) {
                 LOG.log(System.Logger.Level.INFO, "member " + member + " removed from consumer group " + groupId + " because "
@@ -764,14 +811,17 @@ final class ConsumerGroupProtocol {
         return epoch == member.memberEpoch() ? ErrorCode.NONE : ErrorCode.STALE_MEMBER_EPOCH;
     }
 
-    /** Whether some member subscribes to the topic, by name or regex: its offsets neither expire nor may be deleted. */
+    /**
+     * Whether some member subscribes to the topic, by name or by a regex resolving to it (only topics the
+     * member may DESCRIBE): its offsets neither expire nor may be deleted.
+     */
     boolean isSubscribedToTopic(ConsumerGroup group, String topic) {
         for (ConsumerGroupMember m : group.members.values()) {
             if (m.subscription.subscribedTopicNames().contains(topic)) {
                 return true;
             }
             String regex = m.subscription.subscribedTopicRegex();
-            if (regex != null && matches(regex, topic)) {
+            if (regex != null && matches(regex, topic) && (m.describableTopics == null || m.describableTopics.test(topic))) {
                 return true;
             }
         }

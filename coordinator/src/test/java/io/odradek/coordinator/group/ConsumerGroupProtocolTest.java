@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,6 +65,9 @@ class ConsumerGroupProtocolTest {
         int epoch;
         Map<UUID, Set<Integer>> owned = new TreeMap<>();
         boolean holdRevoked;
+        String regex;
+        /** The topics it may DESCRIBE, sent with each heartbeat as the broker's handler does (null: all). */
+        Predicate<String> describable;
 
         Member(String group, String memberId, String... topics) {
             this.group = group;
@@ -75,14 +79,14 @@ class ConsumerGroupProtocolTest {
             epoch = 0;
             owned = new TreeMap<>();
             return send(new ConsumerGroupHeartbeatRequest(group, memberId, 0, instanceId, null, REBALANCE_TIMEOUT, topics,
-                    null, assignor, Map.of(), "client-" + memberId, "/127.0.0.1", (short) 1));
+                    regex, assignor, Map.of(), "client-" + memberId, "/127.0.0.1", (short) 1, describable));
         }
 
         ConsumerGroupHeartbeatResult heartbeat() {
             Map<UUID, List<Integer>> reported = new LinkedHashMap<>();
             owned.forEach((t, p) -> reported.put(t, List.copyOf(p)));
             return send(new ConsumerGroupHeartbeatRequest(group, memberId, epoch, null, null, -1, null, null, null,
-                    reported, "client-" + memberId, "/127.0.0.1", (short) 1));
+                    reported, "client-" + memberId, "/127.0.0.1", (short) 1, describable));
         }
 
         ConsumerGroupHeartbeatResult leave() {
@@ -311,6 +315,52 @@ class ConsumerGroupProtocolTest {
         ConsumerGroupHeartbeatResult bad = f.coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequest("g", "b", 0,
                 null, null, REBALANCE_TIMEOUT, null, "orders[", null, Map.of(), "c", "/127.0.0.1", (short) 1)).join();
         assertThat(bad.error()).isEqualTo(ErrorCode.INVALID_REGULAR_EXPRESSION);
+    }
+
+    @Test
+    void aRegexResolvesForEachMemberOnlyToTheTopicsItMayDescribe() {
+        UUID secret = f.topics.create("orders-secret", 2);
+        Member a = new Member("g", "a");
+        a.regex = "orders.*";
+        a.describable = topic -> !topic.equals("orders-secret");
+        assertThat(a.join().assignment()).isEqualTo(Map.of(orders, Set.of(0, 1, 2, 3, 4, 5)));
+
+        Member b = new Member("g", "b");
+        b.regex = "orders.*";
+        b.join();
+        settle(a, b);
+        assertThat(a.owned).as("a may not DESCRIBE orders-secret").doesNotContainKey(secret).containsKey(orders);
+        assertThat(b.owned).containsEntry(secret, Set.of(0, 1));
+        assertThat(union(a, b)).isEqualTo(Map.of(orders, Set.of(0, 1, 2, 3, 4, 5), secret, Set.of(0, 1)));
+
+        // b loses DESCRIBE on it: its next heartbeat rebalances the group and nobody is assigned the topic.
+        int epochBefore = f.coordinator.describeConsumerGroup("g").join().groupEpoch();
+        b.describable = a.describable;
+        b.heartbeat();
+        assertThat(f.coordinator.describeConsumerGroup("g").join().groupEpoch()).isEqualTo(epochBefore + 1);
+        settle(a, b);
+        assertThat(union(a, b)).isEqualTo(Map.of(orders, Set.of(0, 1, 2, 3, 4, 5)));
+        assertThat(f.coordinator.deleteOffsets("g", List.of(new TopicPartition("orders-secret", 0), new TopicPartition("orders", 0)))
+                .join().partitions()).as("the group's regexes no longer resolve to orders-secret")
+                .containsEntry(new TopicPartition("orders-secret", 0), ErrorCode.NONE)
+                .containsEntry(new TopicPartition("orders", 0), ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC);
+    }
+
+    /** Heartbeats both members until neither's assignment moves. */
+    private void settle(Member a, Member b) {
+        for (int i = 0; i < 10; i++) {
+            a.heartbeat();
+            b.heartbeat();
+        }
+        assertThat(state()).isEqualTo(ConsumerGroupState.STABLE);
+    }
+
+    private static Map<UUID, Set<Integer>> union(Member a, Member b) {
+        Map<UUID, Set<Integer>> out = new TreeMap<>();
+        for (Member m : List.of(a, b)) {
+            m.owned.forEach((t, p) -> out.computeIfAbsent(t, x -> new TreeSet<>()).addAll(p));
+        }
+        return out;
     }
 
     @Test

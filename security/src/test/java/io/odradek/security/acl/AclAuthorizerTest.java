@@ -79,6 +79,27 @@ class AclAuthorizerTest {
     }
 
     @Test
+    void principalsWithAnEmptyTypeAreReadAsKafkaDoes() {
+        assertThat(KafkaPrincipal.parse(":alice")).isEqualTo(new KafkaPrincipal("", "alice"));
+        assertThat(KafkaPrincipal.parse("User:")).isEqualTo(new KafkaPrincipal("User", ""));
+        assertThat(KafkaPrincipal.parse(":")).isEqualTo(new KafkaPrincipal("", ""));
+        assertThatThrownBy(() -> KafkaPrincipal.parse("alice")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("expected a string in format principalType:principalName but got alice");
+        assertThat(AclAuthorizer.parseSuperUsers(" :admin ;User:chris"))
+                .containsExactlyInAnyOrder(new KafkaPrincipal("", "admin"), KafkaPrincipal.user("chris"));
+    }
+
+    @Test
+    void anAclWhosePrincipalHasAnEmptyTypeStillCountsAsAnAclOnTheResource() {
+        authorizer = new AclAuthorizer(Set.of(), true);
+        add(acl(TOPIC, "orders", LITERAL, ":alice", "*", READ, ALLOW));
+        assertThat(may("bob", READ, TOPIC, "orders")).as("orders has an ACL, not for User:bob").isFalse();
+        assertThat(may("alice", READ, TOPIC, "orders")).as("User:alice is not :alice").isFalse();
+        assertThat(authorizer.authorize(new KafkaPrincipal("", "alice"), LOCAL, READ, TOPIC, "orders")).isTrue();
+        assertThat(may("bob", READ, TOPIC, "payments")).isTrue();
+    }
+
+    @Test
     void withAllowEveryoneOnlyResourcesWithoutAnyAclAreOpen() {
         authorizer = new AclAuthorizer(Set.of(KafkaPrincipal.user("alice")), true);
         add(acl(TOPIC, "topic1", LITERAL, "User:Alice", "*", READ, ALLOW));
