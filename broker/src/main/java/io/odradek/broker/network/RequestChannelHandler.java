@@ -134,6 +134,20 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * issue 10 (sasl): the frame decoder before us must refuse an oversized frame at its length prefix, before the
+     * pool reserves it, so it asks this connection's authenticator for the bound (wired here, where the authenticator
+     * is made, so that no pipeline can forget it).
+     */
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        RequestFrameDecoder frames = ctx.pipeline().get(RequestFrameDecoder.class);
+        if (sasl != null && frames != null) {
+            frames.limitFramesBeforeAuthentication(
+                    () -> sasl.authenticated() ? Integer.MAX_VALUE : sasl.maxReceiveSize());
+        }
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         if (ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null) {
@@ -183,6 +197,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         int requestBytes = frame.payload().readableBytes();
         long handlerNanos;
         FetchQuotaNote fetchQuota = null;
+        boolean handedOn = false;
         try {
             request = RequestDecoder.decode(frame.payload());
             clientId = request.header().clientId();
@@ -206,19 +221,19 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             if (fetchQuota != null) {
                 fetchQuota.handlerReturned(handlerNanos); // a parked fetch is checked later, counting this
             }
+            handedOn = true;
         } catch (UnsupportedRequestException | MalformedMessageException e) {
-            pool.requestTaken();
-            pool.releaseBytes(frame.reservedBytes());
             reject(ctx, "malformed-request", e.getMessage());
             return;
-        } catch (RuntimeException e) {
-            pool.requestTaken();
-            pool.releaseBytes(frame.reservedBytes());
-            throw e;
         } finally {
+            // Whatever was thrown (an Error too), the frame's queue slot and, unless a Pending now owns them, its
+            // bytes go back: a leak here would mute the whole broker connection by connection.
             frame.payload().release();
+            pool.requestTaken();
+            if (!handedOn) {
+                pool.releaseBytes(frame.reservedBytes());
+            }
         }
-        pool.requestTaken();
         Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos, fetchQuota);
         if (saslOutcome != null && saslOutcome.close()) {
             p.closeAfter = saslOutcome.why();

@@ -69,6 +69,8 @@ class SaslAuthenticationChannelTest {
     private EmbeddedChannel channel;
     private final ByteBuf received = Unpooled.buffer();
     private int correlation;
+    private RequestMemoryPool pool;
+    private int maxQueuedRequests = 1000;
 
     private final SaslServerSettings settings = new SaslServerSettings() {
         @Override
@@ -114,7 +116,7 @@ class SaslAuthenticationChannelTest {
                         return CompletableFuture.completedFuture(ListGroupsApi.Response.SCHEMA.newStruct());
                     }
                 });
-        RequestMemoryPool pool = new RequestMemoryPool(100 << 20, 1000);
+        pool = new RequestMemoryPool(100 << 20, maxQueuedRequests);
         RequestFrameDecoder frames = new RequestFrameDecoder(100 << 20, pool, new AtomicInteger());
         channel = new EmbeddedChannel();
         channel.pipeline().addLast(frames);
@@ -389,5 +391,81 @@ class SaslAuthenticationChannelTest {
         SaslHandshakeResponse again = exchange(handshake("PLAIN", (short) 1));
         assertThat(again.error()).isEqualTo(Errors.ILLEGAL_SASL_STATE);
         assertThat(new ArrayList<>(again.data().mechanisms())).isEmpty();
+    }
+
+    @Test
+    void oversizedPrefixBeforeAuthenticationClosesBeforeAnyMemoryIsTaken() {
+        connect(true);
+        // A 10 MB length prefix (under socket.request.max.bytes, over sasl.server.max.receive.size) and one byte.
+        channel.writeInbound(Unpooled.buffer(5).writeInt(10_000_000).writeByte(0));
+        channel.runPendingTasks();
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(pool.usedBytes()).isZero();
+        assertThat(pool.queuedRequests()).isZero();
+    }
+
+    @Test
+    void oversizedPrefixWhileReauthenticatingClosesBeforeAnyMemoryIsTaken() {
+        maxReauthMs = 60_000;
+        connect(true);
+        loginPlain("alice", "alice-secret");
+        exchange(handshake("PLAIN", (short) 1));
+        channel.writeInbound(Unpooled.buffer(5).writeInt(10_000_000).writeByte(0));
+        channel.runPendingTasks();
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(pool.usedBytes()).isZero();
+    }
+
+    @Test
+    void largeFrameAfterAuthenticationIsStillAccepted() {
+        maxReceive = 100;
+        connect(true);
+        loginPlain("alice", "alice-secret");
+        ListGroupsRequest big = new ListGroupsRequest.Builder(new ListGroupsRequestData()).build((short) 4);
+        RequestHeader header = new RequestHeader(big.apiKey(), big.version(), "x".repeat(500), ++correlation);
+        ByteBuffer body = big.serializeWithHeader(header);
+        byte[] bytes = new byte[body.remaining()];
+        body.get(bytes);
+        sendFrame(bytes);
+        assertThat(nextFrame()).isNotNull();
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void deeplyNestedScramClientFirstIsRefusedAndFreesItsQueueSlot() {
+        maxQueuedRequests = 2;
+        for (int i = 0; i < 2; i++) {
+            connect(true);
+            exchange(handshake("SCRAM-SHA-256", (short) 1));
+            SaslAuthenticateResponse auth = exchange(authenticate(("n,,n=" + "x".repeat(6000) + ",r=abc")
+                    .getBytes(StandardCharsets.UTF_8), (short) 2));
+            assertThat(auth.error()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
+            assertThat(channel.isOpen()).isFalse();
+            assertThat(pool.queuedRequests()).isZero();
+            assertThat(pool.usedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void deeplyNestedOauthTokenIsRefusedAndFreesItsQueueSlot() {
+        mechanisms = List.of("OAUTHBEARER");
+        maxQueuedRequests = 2;
+        java.util.Base64.Encoder b64 = java.util.Base64.getUrlEncoder().withoutPadding();
+        String token = b64.encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "."
+                + b64.encodeToString(("{\"sub\":" + "[".repeat(20_000) + "}").getBytes(StandardCharsets.UTF_8))
+                + ".";
+        for (int i = 0; i < 2; i++) {
+            connect(true);
+            exchange(handshake("OAUTHBEARER", (short) 1));
+            SaslAuthenticateResponse auth = exchange(authenticate(("n,,\u0001auth=Bearer " + token + "\u0001\u0001")
+                    .getBytes(StandardCharsets.UTF_8), (short) 2));
+            if (auth.error() == Errors.NONE) { // the validator's JSON error challenge; the client's 0x01 ends it
+                auth = exchange(authenticate(new byte[] {1}, (short) 2));
+            }
+            assertThat(auth.error()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
+            assertThat(channel.isOpen()).isFalse();
+            assertThat(pool.queuedRequests()).isZero();
+            assertThat(pool.usedBytes()).isZero();
+        }
     }
 }
