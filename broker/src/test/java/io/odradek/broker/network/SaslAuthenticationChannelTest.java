@@ -71,6 +71,7 @@ class SaslAuthenticationChannelTest {
     private int correlation;
     private RequestMemoryPool pool;
     private int maxQueuedRequests = 1000;
+    private boolean listGroupsFails;
 
     private final SaslServerSettings settings = new SaslServerSettings() {
         @Override
@@ -112,6 +113,9 @@ class SaslAuthenticationChannelTest {
 
                     @Override
                     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+                        if (listGroupsFails) {
+                            throw new StackOverflowError("handler bug");
+                        }
                         servedAs.set(context.session().principal());
                         return CompletableFuture.completedFuture(ListGroupsApi.Response.SCHEMA.newStruct());
                     }
@@ -467,5 +471,17 @@ class SaslAuthenticationChannelTest {
             assertThat(pool.queuedRequests()).isZero();
             assertThat(pool.usedBytes()).isZero();
         }
+    }
+
+    @Test
+    void anErrorThrownByAHandlerClosesTheConnectionAndGivesBackItsMemory() {
+        listGroupsFails = true;
+        maxQueuedRequests = 2;
+        connect(false);
+        send(listGroups());
+        assertThat(nextFrame()).isNull();
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(pool.queuedRequests()).isZero();
+        assertThat(pool.usedBytes()).isZero();
     }
 }
