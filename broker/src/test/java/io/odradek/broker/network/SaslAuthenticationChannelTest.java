@@ -72,6 +72,9 @@ class SaslAuthenticationChannelTest {
     private RequestMemoryPool pool;
     private int maxQueuedRequests = 1000;
     private boolean listGroupsFails;
+    private io.odradek.broker.quota.TestQuotaStore quotaStore;
+    /** When set, ListGroups answers only when the test completes this (a parked request, like a long-poll fetch). */
+    private CompletableFuture<Struct> parked;
 
     private final SaslServerSettings settings = new SaslServerSettings() {
         @Override
@@ -117,6 +120,9 @@ class SaslAuthenticationChannelTest {
                             throw new StackOverflowError("handler bug");
                         }
                         servedAs.set(context.session().principal());
+                        if (parked != null) {
+                            return parked;
+                        }
                         return CompletableFuture.completedFuture(ListGroupsApi.Response.SCHEMA.newStruct());
                     }
                 });
@@ -129,7 +135,8 @@ class SaslAuthenticationChannelTest {
                 : ListenerSecurity.plaintext("PLAINTEXT");
         channel.pipeline().addLast(new RequestChannelHandler(registry, pool, frames.gate(), 100, -1,
                 new RateLimitedLog(System.getLogger("test"), 1000),
-                new RequestThrottler(new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS), System::currentTimeMillis),
+                new RequestThrottler(quotaStore == null ? new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS)
+                        : ClientQuotas.following(quotaStore, QuotaWindows.KAFKA_DEFAULTS), System::currentTimeMillis),
                 security, Authorizer.ALLOW_ALL));
     }
 
@@ -483,5 +490,47 @@ class SaslAuthenticationChannelTest {
         assertThat(channel.isOpen()).isFalse();
         assertThat(pool.queuedRequests()).isZero();
         assertThat(pool.usedBytes()).isZero();
+    }
+
+    @Test
+    void rawTokenAnswerDuringReauthenticationWaitsForTheParkedRequestBeforeIt() {
+        maxReauthMs = 60_000;
+        connect(true);
+        loginPlain("alice", "alice-secret");
+        parked = new CompletableFuture<>();
+        RequestHeader groupsHeader = send(listGroups());
+        RequestHeader hsHeader = send(handshake("PLAIN", (short) 0));
+        sendFrame(plain("alice", "alice-secret"));
+        assertThat(nextFrame()).as("nothing may overtake the parked request").isNull();
+        parked.complete(ListGroupsApi.Response.SCHEMA.newStruct());
+        channel.runPendingTasks();
+        ListGroupsResponse groups = (ListGroupsResponse) AbstractResponse.parseResponse(nextFrame(), groupsHeader);
+        assertThat(groups.data().errorCode()).isZero();
+        SaslHandshakeResponse hs = (SaslHandshakeResponse) AbstractResponse.parseResponse(nextFrame(), hsHeader);
+        assertThat(hs.error()).isEqualTo(Errors.NONE);
+        ByteBuffer raw = nextFrame();
+        assertThat(raw).isNotNull();
+        assertThat(raw.remaining()).isZero(); // PLAIN's empty final message, last
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void theSaslExchangeIsNotChargedToTheClientsRequestQuota() throws Exception {
+        quotaStore = new io.odradek.broker.quota.TestQuotaStore();
+        java.util.TreeMap<String, String> entity = new java.util.TreeMap<>();
+        entity.put(io.odradek.replication.config.QuotaEntity.CLIENT_ID, "sasl-test");
+        // A millionth of a thread: any measured handling would throttle (mute) the connection for a long time.
+        quotaStore.alterQuotas(Map.of(new io.odradek.replication.config.QuotaEntity(entity),
+                Map.of("request_percentage", 0.0001))).join();
+        connect(true);
+        exchange(handshake("SCRAM-SHA-256", (short) 1));
+        ScramClient client = new ScramClient(ScramMechanism.SCRAM_SHA_256, "carol", "carol-secret");
+        SaslAuthenticateResponse first = exchange(authenticate(client.initialResponse(), (short) 2));
+        SaslAuthenticateResponse last = exchange(authenticate(client.evaluateChallenge(first.data().authBytes()),
+                (short) 2));
+        assertThat(last.error()).isEqualTo(Errors.NONE);
+        ListGroupsResponse groups = exchange(listGroups()); // answered at once: the exchange did not mute us
+        assertThat(groups.data().errorCode()).isZero();
+        assertThat(servedAs.get()).isEqualTo(KafkaPrincipal.user("carol"));
     }
 }
