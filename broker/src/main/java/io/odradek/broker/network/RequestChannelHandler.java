@@ -48,11 +48,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Client quotas: each response passes the {@link RequestThrottler} before it is written; a client over its
  * quota gets the throttle time in the response and its connection muted for that long (KIP-219), also when
  * the response's version has no ThrottleTimeMs (Kafka mutes regardless); a consumer fetch's throttle comes
- * from its handler's own check, through the request's {@link FetchQuotaNote}.
+ * from its handler's own check, through the request's {@link FetchQuotaNote}. The SASL exchange itself
+ * (SaslHandshake/SaslAuthenticate answered by the authenticator) is not measured, as in Kafka.
  *
  * <p>SASL listeners (issue 10): a {@link SaslAuthenticator} gates every frame by its API key before it is decoded;
  * until the client is authenticated only ApiVersions and the SASL exchange get through (frames bounded by
- * {@code sasl.server.max.receive.size}); after SaslHandshake v0 frames are raw tokens answered by raw frames; a
+ * {@code sasl.server.max.receive.size}, refused by the frame decoder at the length prefix); after SaslHandshake v0
+ * frames are raw tokens answered by raw frames (in the response queue, in order); a
  * failed exchange is answered, then the connection closes. Once the exchange completes the session's principal is
  * the SASL user (quotas, authorization); a request on an expired KIP-368 session closes the connection.
  */
@@ -116,6 +118,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         private final AtomicBoolean released = new AtomicBoolean();
         /** issue 10 (sasl): when set, the connection closes once this response is written (failed authentication). */
         String closeAfter;
+        /** issue 10 (sasl): part of the authentication exchange, which Kafka never charges to client quotas. */
+        boolean saslExchange;
+        /** issue 10 (sasl): a raw token's answer (after SaslHandshake v0), written as a bare frame in its turn. */
+        byte[] rawResponse;
 
         Pending(Request request, CompletableFuture<Struct> response, int reservedBytes, int requestBytes,
                 long handlerNanos, FetchQuotaNote fetchQuota) {
@@ -131,6 +137,20 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             if (released.compareAndSet(false, true)) {
                 pool.releaseBytes(reservedBytes);
             }
+        }
+    }
+
+    /**
+     * issue 10 (sasl): the frame decoder before us must refuse an oversized frame at its length prefix, before the
+     * pool reserves it, so it asks this connection's authenticator for the bound (wired here, where the authenticator
+     * is made, so that no pipeline can forget it).
+     */
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        RequestFrameDecoder frames = ctx.pipeline().get(RequestFrameDecoder.class);
+        if (sasl != null && frames != null) {
+            frames.limitFramesBeforeAuthentication(
+                    () -> sasl.authenticated() ? Integer.MAX_VALUE : sasl.maxReceiveSize());
         }
     }
 
@@ -183,11 +203,12 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         int requestBytes = frame.payload().readableBytes();
         long handlerNanos;
         FetchQuotaNote fetchQuota = null;
+        boolean handedOn = false;
         try {
             request = RequestDecoder.decode(frame.payload());
             clientId = request.header().clientId();
             long start = System.nanoTime();
-            if (request.body() != null) {
+            if (request.body() != null && saslGate != SaslAuthenticator.Gate.AUTHENTICATOR) {
                 fetchQuota = throttler.beforeHandle(request, principal());
             }
             if (saslGate == SaslAuthenticator.Gate.AUTHENTICATOR && request.body() != null) {
@@ -206,20 +227,21 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             if (fetchQuota != null) {
                 fetchQuota.handlerReturned(handlerNanos); // a parked fetch is checked later, counting this
             }
+            handedOn = true;
         } catch (UnsupportedRequestException | MalformedMessageException e) {
-            pool.requestTaken();
-            pool.releaseBytes(frame.reservedBytes());
             reject(ctx, "malformed-request", e.getMessage());
             return;
-        } catch (RuntimeException e) {
-            pool.requestTaken();
-            pool.releaseBytes(frame.reservedBytes());
-            throw e;
         } finally {
+            // Whatever was thrown (an Error too), the frame's queue slot and, unless a Pending now owns them, its
+            // bytes go back: a leak here would mute the whole broker connection by connection.
             frame.payload().release();
+            pool.requestTaken();
+            if (!handedOn) {
+                pool.releaseBytes(frame.reservedBytes());
+            }
         }
-        pool.requestTaken();
         Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos, fetchQuota);
+        p.saslExchange = saslGate == SaslAuthenticator.Gate.AUTHENTICATOR;
         if (saslOutcome != null && saslOutcome.close()) {
             p.closeAfter = saslOutcome.why();
         }
@@ -262,6 +284,13 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         boolean wrote = false;
         while (!closed && !pending.isEmpty() && pending.peek().response.isDone()) {
             Pending head = pending.poll();
+            if (head.rawResponse != null) {
+                io.netty.buffer.ByteBuf out = ctx.alloc().buffer(4 + head.rawResponse.length);
+                out.writeInt(head.rawResponse.length).writeBytes(head.rawResponse);
+                ctx.write(out, ctx.voidPromise());
+                wrote = true;
+                continue;
+            }
             Struct body;
             try {
                 body = head.response.join();
@@ -271,7 +300,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             }
             lastActivity = System.nanoTime();
             int throttleMs = 0;
-            if (head.request.body() != null && throttler.measures(head.fetchQuota)) {
+            if (head.request.body() != null && !head.saslExchange && throttler.measures(head.fetchQuota)) {
                 RequestThrottler.Outcome outcome = throttler.afterHandle(head.request, principal(), head.requestBytes,
                         head.handlerNanos, body, head.fetchQuota);
                 body = outcome.response();
@@ -318,10 +347,11 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         if (outcome.authenticated() != null) {
             authenticated(outcome.authenticated());
         }
-        byte[] raw = outcome.rawResponse();
-        io.netty.buffer.ByteBuf out = ctx.alloc().buffer(4 + raw.length);
-        out.writeInt(raw.length).writeBytes(raw);
-        ctx.writeAndFlush(out, ctx.voidPromise());
+        // In the response queue like any answer: a re-authentication must not overtake a parked fetch's response.
+        Pending p = new Pending(null, CompletableFuture.completedFuture(null), 0, 0, 0, null);
+        p.rawResponse = outcome.rawResponse();
+        pending.add(p);
+        writeReady(ctx);
     }
 
     /** The client's user principal name, the {@code user} of client quotas: ANONYMOUS until authenticated. */

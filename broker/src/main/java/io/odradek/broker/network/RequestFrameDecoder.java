@@ -5,13 +5,17 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 /**
  * Splits a connection's bytes into length-prefixed request frames, as Kafka's receive does. A length prefix
  * beyond {@code socket.request.max.bytes} (or negative) closes the connection before anything more is
  * buffered. A frame's size is reserved in the broker-wide {@link RequestMemoryPool} as soon as its prefix is
  * read, so frames being received (a client claiming 100 MiB and trickling it) count against the bound; when
- * the pool is spent the connection is muted until memory comes back.
+ * the pool is spent the connection is muted until memory comes back. On SASL listeners a lower bound applies until
+ * the client is authenticated (and while it re-authenticates): {@code sasl.server.max.receive.size}, asked of the
+ * connection's authenticator at each prefix and likewise enforced before anything is reserved, as Kafka's
+ * SaslServerAuthenticator does.
  *
  * <p>Frames are handed on only while the connection's {@link ReadGate} is open: what a muted connection had
  * already read stays here (at most one socket read's worth beyond the frame in progress) until it reopens.
@@ -30,11 +34,18 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private int frameSize = -1;
     private boolean draining;
     private boolean closed;
+    /** issue 10 (sasl): the connection's current bound on a frame (Integer.MAX_VALUE: none beyond the above). */
+    private IntSupplier saslReceiveLimit = () -> Integer.MAX_VALUE;
 
     RequestFrameDecoder(int maxRequestBytes, RequestMemoryPool pool, AtomicInteger mutedConnections) {
         this.maxRequestBytes = maxRequestBytes;
         this.pool = pool;
         this.mutedConnections = mutedConnections;
+    }
+
+    /** issue 10 (sasl): set by the SASL connection's handler; read before each frame's memory is reserved. */
+    void limitFramesBeforeAuthentication(IntSupplier limit) {
+        this.saslReceiveLimit = limit;
     }
 
     ReadGate gate() {
@@ -93,6 +104,13 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
             ctx.fireExceptionCaught(new InvalidFrameSizeException(size < 0
                     ? "invalid request size " + size
                     : "request size " + size + " is larger than socket.request.max.bytes=" + maxRequestBytes));
+            return false;
+        }
+        int saslLimit = saslReceiveLimit.getAsInt();
+        if (size > saslLimit) {
+            closed = true;
+            ctx.fireExceptionCaught(new InvalidFrameSizeException("Failing SASL authentication due to invalid receive "
+                    + "size " + size + " (sasl.server.max.receive.size=" + saslLimit + ")"));
             return false;
         }
         if (!pool.reserveOrWait(size, wakeOnMemory)) {

@@ -22,7 +22,8 @@ import java.util.function.LongSupplier;
  * answer. SaslHandshake v0 means the client then sends raw SASL tokens (frames without a request header, answered
  * by raw frames); v1 means SaslAuthenticate requests. An unknown mechanism gets UNSUPPORTED_SASL_MECHANISM, a failed
  * exchange SASL_AUTHENTICATION_FAILED with Kafka's message (or its generic one when the detail would tell whether a
- * user exists); the connection is closed after either answer.
+ * user exists; also when the mechanism threw, e.g. on input its parser could not cope with); the connection is
+ * closed after either answer.
  *
  * <p>KIP-368: when {@code connections.max.reauth.ms} is set for the mechanism, or the credential expires (an
  * OAUTHBEARER token), the session lasts min(both) and SaslAuthenticate v1+ tells the client so; a request after
@@ -164,20 +165,25 @@ final class SaslAuthenticator {
                     .set(SaslAuthenticateApi.Response.SESSION_LIFETIME_MS, lifetimeMs);
             return new Outcome(response, null, false, done, null);
         } catch (SaslAuthenticationException e) {
-            state = State.FAILED;
             String message = e instanceof SaslInvalidCredentialsException
                     ? SaslInvalidCredentialsException.clientMessage(mechanism, reauthenticating) : e.getMessage();
-            Struct response = SaslAuthenticateApi.Response.SCHEMA.newStruct()
-                    .set(SaslAuthenticateApi.Response.ERROR_CODE, ErrorCode.SASL_AUTHENTICATION_FAILED.code())
-                    .set(SaslAuthenticateApi.Response.ERROR_MESSAGE, message)
-                    .set(SaslAuthenticateApi.Response.AUTH_BYTES, new byte[0])
-                    .set(SaslAuthenticateApi.Response.SESSION_LIFETIME_MS, 0L);
-            return new Outcome(response, null, true, null, "SASL " + mechanism + " " + authText() + " failed: "
-                    + e.getMessage());
-        } catch (RuntimeException e) { // a mechanism's state error: the client broke the exchange
-            state = State.FAILED;
-            return Outcome.closeNow("SASL " + mechanism + " " + authText() + " failed: " + e.getMessage());
+            return failed(message, e.getMessage());
+        } catch (RuntimeException | StackOverflowError e) {
+            // A mechanism's state error, or input it could not cope with (a parser's stack): the client's message is
+            // refused like bad credentials, with the generic text, and the connection then closes.
+            return failed(SaslInvalidCredentialsException.clientMessage(mechanism, reauthenticating),
+                    e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+    }
+
+    private Outcome failed(String clientMessage, String why) {
+        state = State.FAILED;
+        Struct response = SaslAuthenticateApi.Response.SCHEMA.newStruct()
+                .set(SaslAuthenticateApi.Response.ERROR_CODE, ErrorCode.SASL_AUTHENTICATION_FAILED.code())
+                .set(SaslAuthenticateApi.Response.ERROR_MESSAGE, clientMessage)
+                .set(SaslAuthenticateApi.Response.AUTH_BYTES, new byte[0])
+                .set(SaslAuthenticateApi.Response.SESSION_LIFETIME_MS, 0L);
+        return new Outcome(response, null, true, null, "SASL " + mechanism + " " + authText() + " failed: " + why);
     }
 
     /** A raw SASL token (after SaslHandshake v0): the answer goes back as a raw frame; a failure just closes. */
@@ -186,7 +192,7 @@ final class SaslAuthenticator {
             byte[] challenge = server.evaluateResponse(token);
             KafkaPrincipal done = server.isComplete() ? complete() : null;
             return new Outcome(null, challenge == null ? new byte[0] : challenge, false, done, null);
-        } catch (SaslAuthenticationException | RuntimeException e) {
+        } catch (SaslAuthenticationException | RuntimeException | StackOverflowError e) {
             state = State.FAILED;
             return Outcome.closeNow("SASL " + mechanism + " " + authText() + " failed: " + e.getMessage());
         }

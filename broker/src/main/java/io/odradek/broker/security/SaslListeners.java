@@ -111,6 +111,11 @@ public final class SaslListeners {
             JaasConfig.Entry jaas, SecurityMetadataStore store) {
         switch (mechanism) {
             case "PLAIN":
+                // As Kafka's PlainServerCallbackHandler: user_* options count only in a PlainLoginModule entry;
+                // without one every PLAIN login fails.
+                if (!jaas.loginModule().equals(loginModule("PLAIN"))) {
+                    return () -> new PlainServer(user -> null);
+                }
                 return () -> PlainServer.fromJaas(jaas);
             case "OAUTHBEARER": {
                 String handler = config.own("oauthbearer.sasl.server.callback.handler.class");

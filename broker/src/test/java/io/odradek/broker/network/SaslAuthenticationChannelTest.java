@@ -69,6 +69,12 @@ class SaslAuthenticationChannelTest {
     private EmbeddedChannel channel;
     private final ByteBuf received = Unpooled.buffer();
     private int correlation;
+    private RequestMemoryPool pool;
+    private int maxQueuedRequests = 1000;
+    private boolean listGroupsFails;
+    private io.odradek.broker.quota.TestQuotaStore quotaStore;
+    /** When set, ListGroups answers only when the test completes this (a parked request, like a long-poll fetch). */
+    private CompletableFuture<Struct> parked;
 
     private final SaslServerSettings settings = new SaslServerSettings() {
         @Override
@@ -110,11 +116,17 @@ class SaslAuthenticationChannelTest {
 
                     @Override
                     public CompletableFuture<Struct> handle(RequestContext context, Struct request) {
+                        if (listGroupsFails) {
+                            throw new StackOverflowError("handler bug");
+                        }
                         servedAs.set(context.session().principal());
+                        if (parked != null) {
+                            return parked;
+                        }
                         return CompletableFuture.completedFuture(ListGroupsApi.Response.SCHEMA.newStruct());
                     }
                 });
-        RequestMemoryPool pool = new RequestMemoryPool(100 << 20, 1000);
+        pool = new RequestMemoryPool(100 << 20, maxQueuedRequests);
         RequestFrameDecoder frames = new RequestFrameDecoder(100 << 20, pool, new AtomicInteger());
         channel = new EmbeddedChannel();
         channel.pipeline().addLast(frames);
@@ -123,7 +135,8 @@ class SaslAuthenticationChannelTest {
                 : ListenerSecurity.plaintext("PLAINTEXT");
         channel.pipeline().addLast(new RequestChannelHandler(registry, pool, frames.gate(), 100, -1,
                 new RateLimitedLog(System.getLogger("test"), 1000),
-                new RequestThrottler(new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS), System::currentTimeMillis),
+                new RequestThrottler(quotaStore == null ? new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS)
+                        : ClientQuotas.following(quotaStore, QuotaWindows.KAFKA_DEFAULTS), System::currentTimeMillis),
                 security, Authorizer.ALLOW_ALL));
     }
 
@@ -389,5 +402,135 @@ class SaslAuthenticationChannelTest {
         SaslHandshakeResponse again = exchange(handshake("PLAIN", (short) 1));
         assertThat(again.error()).isEqualTo(Errors.ILLEGAL_SASL_STATE);
         assertThat(new ArrayList<>(again.data().mechanisms())).isEmpty();
+    }
+
+    @Test
+    void oversizedPrefixBeforeAuthenticationClosesBeforeAnyMemoryIsTaken() {
+        connect(true);
+        // A 10 MB length prefix (under socket.request.max.bytes, over sasl.server.max.receive.size) and one byte.
+        channel.writeInbound(Unpooled.buffer(5).writeInt(10_000_000).writeByte(0));
+        channel.runPendingTasks();
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(pool.usedBytes()).isZero();
+        assertThat(pool.queuedRequests()).isZero();
+    }
+
+    @Test
+    void oversizedPrefixWhileReauthenticatingClosesBeforeAnyMemoryIsTaken() {
+        maxReauthMs = 60_000;
+        connect(true);
+        loginPlain("alice", "alice-secret");
+        exchange(handshake("PLAIN", (short) 1));
+        channel.writeInbound(Unpooled.buffer(5).writeInt(10_000_000).writeByte(0));
+        channel.runPendingTasks();
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(pool.usedBytes()).isZero();
+    }
+
+    @Test
+    void largeFrameAfterAuthenticationIsStillAccepted() {
+        maxReceive = 100;
+        connect(true);
+        loginPlain("alice", "alice-secret");
+        ListGroupsRequest big = new ListGroupsRequest.Builder(new ListGroupsRequestData()).build((short) 4);
+        RequestHeader header = new RequestHeader(big.apiKey(), big.version(), "x".repeat(500), ++correlation);
+        ByteBuffer body = big.serializeWithHeader(header);
+        byte[] bytes = new byte[body.remaining()];
+        body.get(bytes);
+        sendFrame(bytes);
+        assertThat(nextFrame()).isNotNull();
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void deeplyNestedScramClientFirstIsRefusedAndFreesItsQueueSlot() {
+        maxQueuedRequests = 2;
+        for (int i = 0; i < 2; i++) {
+            connect(true);
+            exchange(handshake("SCRAM-SHA-256", (short) 1));
+            SaslAuthenticateResponse auth = exchange(authenticate(("n,,n=" + "x".repeat(6000) + ",r=abc")
+                    .getBytes(StandardCharsets.UTF_8), (short) 2));
+            assertThat(auth.error()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
+            assertThat(channel.isOpen()).isFalse();
+            assertThat(pool.queuedRequests()).isZero();
+            assertThat(pool.usedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void deeplyNestedOauthTokenIsRefusedAndFreesItsQueueSlot() {
+        mechanisms = List.of("OAUTHBEARER");
+        maxQueuedRequests = 2;
+        java.util.Base64.Encoder b64 = java.util.Base64.getUrlEncoder().withoutPadding();
+        String token = b64.encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "."
+                + b64.encodeToString(("{\"sub\":" + "[".repeat(20_000) + "}").getBytes(StandardCharsets.UTF_8))
+                + ".";
+        for (int i = 0; i < 2; i++) {
+            connect(true);
+            exchange(handshake("OAUTHBEARER", (short) 1));
+            SaslAuthenticateResponse auth = exchange(authenticate(("n,,\u0001auth=Bearer " + token + "\u0001\u0001")
+                    .getBytes(StandardCharsets.UTF_8), (short) 2));
+            if (auth.error() == Errors.NONE) { // the validator's JSON error challenge; the client's 0x01 ends it
+                auth = exchange(authenticate(new byte[] {1}, (short) 2));
+            }
+            assertThat(auth.error()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
+            assertThat(channel.isOpen()).isFalse();
+            assertThat(pool.queuedRequests()).isZero();
+            assertThat(pool.usedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void anErrorThrownByAHandlerClosesTheConnectionAndGivesBackItsMemory() {
+        listGroupsFails = true;
+        maxQueuedRequests = 2;
+        connect(false);
+        send(listGroups());
+        assertThat(nextFrame()).isNull();
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(pool.queuedRequests()).isZero();
+        assertThat(pool.usedBytes()).isZero();
+    }
+
+    @Test
+    void rawTokenAnswerDuringReauthenticationWaitsForTheParkedRequestBeforeIt() {
+        maxReauthMs = 60_000;
+        connect(true);
+        loginPlain("alice", "alice-secret");
+        parked = new CompletableFuture<>();
+        RequestHeader groupsHeader = send(listGroups());
+        RequestHeader hsHeader = send(handshake("PLAIN", (short) 0));
+        sendFrame(plain("alice", "alice-secret"));
+        assertThat(nextFrame()).as("nothing may overtake the parked request").isNull();
+        parked.complete(ListGroupsApi.Response.SCHEMA.newStruct());
+        channel.runPendingTasks();
+        ListGroupsResponse groups = (ListGroupsResponse) AbstractResponse.parseResponse(nextFrame(), groupsHeader);
+        assertThat(groups.data().errorCode()).isZero();
+        SaslHandshakeResponse hs = (SaslHandshakeResponse) AbstractResponse.parseResponse(nextFrame(), hsHeader);
+        assertThat(hs.error()).isEqualTo(Errors.NONE);
+        ByteBuffer raw = nextFrame();
+        assertThat(raw).isNotNull();
+        assertThat(raw.remaining()).isZero(); // PLAIN's empty final message, last
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void theSaslExchangeIsNotChargedToTheClientsRequestQuota() throws Exception {
+        quotaStore = new io.odradek.broker.quota.TestQuotaStore();
+        java.util.TreeMap<String, String> entity = new java.util.TreeMap<>();
+        entity.put(io.odradek.replication.config.QuotaEntity.CLIENT_ID, "sasl-test");
+        // A millionth of a thread: any measured handling would throttle (mute) the connection for a long time.
+        quotaStore.alterQuotas(Map.of(new io.odradek.replication.config.QuotaEntity(entity),
+                Map.of("request_percentage", 0.0001))).join();
+        connect(true);
+        exchange(handshake("SCRAM-SHA-256", (short) 1));
+        ScramClient client = new ScramClient(ScramMechanism.SCRAM_SHA_256, "carol", "carol-secret");
+        SaslAuthenticateResponse first = exchange(authenticate(client.initialResponse(), (short) 2));
+        SaslAuthenticateResponse last = exchange(authenticate(client.evaluateChallenge(first.data().authBytes()),
+                (short) 2));
+        assertThat(last.error()).isEqualTo(Errors.NONE);
+        ListGroupsResponse groups = exchange(listGroups()); // answered at once: the exchange did not mute us
+        assertThat(groups.data().errorCode()).isZero();
+        assertThat(servedAs.get()).isEqualTo(KafkaPrincipal.user("carol"));
     }
 }

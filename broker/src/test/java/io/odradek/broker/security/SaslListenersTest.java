@@ -145,4 +145,28 @@ class SaslListenersTest {
         assertThat(SaslListeners.interBroker(BrokerConfig.of(Map.of("node.id", "1")).listenerConfig("PLAINTEXT"),
                 "GSSAPI")).isSameAs(ClientSecurity.PLAINTEXT);
     }
+
+    @Test
+    void plainUsersComeOnlyFromThePlainLoginModuleEntry() throws Exception {
+        Path file = dir.resolve("jaas.conf");
+        // As Kafka's PlainServerCallbackHandler: user_* options of another login module are no PLAIN users.
+        Files.writeString(file, "KafkaServer { org.apache.kafka.common.security.scram.ScramLoginModule required "
+                + "username=\"broker\" password=\"broker-secret\" user_admin=\"from-scram-entry\"; };\n");
+        String old = System.getProperty("java.security.auth.login.config");
+        System.setProperty("java.security.auth.login.config", file.toString());
+        try {
+            SaslServerSettings settings = SaslListeners.serverSettings(listener(Map.of("sasl.enabled.mechanisms",
+                    "PLAIN")), new InMemorySecurityMetadataStore());
+            var server = settings.newServer("PLAIN");
+            assertThatThrownBy(() -> server.evaluateResponse(
+                    "\u0000admin\u0000from-scram-entry".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .hasMessageContaining("Invalid username or password");
+        } finally {
+            if (old == null) {
+                System.clearProperty("java.security.auth.login.config");
+            } else {
+                System.setProperty("java.security.auth.login.config", old);
+            }
+        }
+    }
 }

@@ -8,11 +8,14 @@ import java.util.Map;
 
 /**
  * Just enough JSON for a JWT's header and claims: objects, arrays, strings, numbers (as BigDecimal), booleans
- * and null. Anything else is an IllegalArgumentException.
+ * and null. Anything else is an IllegalArgumentException, as is nesting deeper than {@link #MAX_DEPTH} (the
+ * parser recurses per level, and a token is attacker-controlled input read before authentication).
  */
 final class Json {
+    static final int MAX_DEPTH = 64;
     private final String s;
     private int pos;
+    private int depth;
 
     private Json(String s) {
         this.s = s;
@@ -59,6 +62,18 @@ final class Json {
     private Object value() {
         space();
         char c = peek();
+        if ((c == '{' || c == '[') && depth == MAX_DEPTH) {
+            throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH + " levels");
+        }
+        depth++;
+        try {
+            return valueAt(c);
+        } finally {
+            depth--;
+        }
+    }
+
+    private Object valueAt(char c) {
         switch (c) {
             case '{': {
                 pos++;

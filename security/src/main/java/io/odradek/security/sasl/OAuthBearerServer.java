@@ -18,11 +18,13 @@ import java.util.regex.Pattern;
 public final class OAuthBearerServer implements SaslServerMechanism {
     public static final String MECHANISM = "OAUTHBEARER";
     private static final String SEPARATOR = "\u0001";
-    private static final String SASLNAME = "(?:[\\x01-\\x7F&&[^=,]]|=2C|=3D)+";
-    private static final String KVPAIRS = "([A-Za-z]+=[\\x21-\\x7E \t\r\n]+" + SEPARATOR + ")*";
+    // Possessive repetitions (++, *+): Java matches a greedy repeated group by recursion, which a few KB of input
+    // would overflow; none of these needs to give characters back.
+    private static final String SASLNAME = "(?:[\\x01-\\x7F&&[^=,]]|=2C|=3D)++";
+    private static final String KVPAIRS = "(?:[A-Za-z]++=[\\x21-\\x7E \t\r\n]++" + SEPARATOR + ")*+";
     private static final Pattern CLIENT_FIRST = Pattern.compile("n,(a=(?<authzid>" + SASLNAME + "))?," + SEPARATOR
             + "(?<kvpairs>" + KVPAIRS + ")" + SEPARATOR);
-    private static final Pattern AUTH = Pattern.compile("(?<scheme>[\\w]+)[ ]+(?<token>[-_\\.a-zA-Z0-9]+)");
+    private static final Pattern AUTH = Pattern.compile("(?<scheme>[\\w]++)[ ]++(?<token>[-_\\.a-zA-Z0-9]++)");
 
     /**
      * The unsecured validator's JAAS options: unsecuredValidatorPrincipalClaimName (default sub),

@@ -12,14 +12,18 @@ import java.util.regex.Pattern;
  * Kafka's extensions {@code ,key=value} after the nonce, e.g. {@code tokenauth=true}), parsed and written.
  */
 final class ScramMessages {
-    private static final String SASLNAME = "(?:[\\x01-\\x7F&&[^=,]]|=2C|=3D)+";
-    private static final String VALUE_SAFE = "[\\x01-\\x7F&&[^=,]]+";
-    private static final String PRINTABLE = "[\\x21-\\x7E&&[^,]]+";
+    // Every repetition is possessive (*+, ++): Java matches a greedy repeated group by recursion, so a few KB of
+    // saslname or extensions would overflow the stack; none of these needs to give characters back (each is
+    // followed by a character it cannot contain, or by the end).
+    private static final String SASLNAME = "(?:[\\x01-\\x7F&&[^=,]]|=2C|=3D)++";
+    private static final String VALUE_SAFE = "[\\x01-\\x7F&&[^=,]]++";
+    private static final String PRINTABLE = "[\\x21-\\x7E&&[^,]]++";
     private static final String BASE64_CHAR = "[a-zA-Z0-9/+]";
-    private static final String BASE64 = "(?:" + BASE64_CHAR + "{4})*(?:" + BASE64_CHAR + "{3}=|" + BASE64_CHAR
+    private static final String BASE64 = "(?:" + BASE64_CHAR + "{4})*+(?:" + BASE64_CHAR + "{3}=|" + BASE64_CHAR
             + "{2}==)?";
     private static final String RESERVED = "(m=" + VALUE_SAFE + ",)?";
-    private static final String EXTENSIONS = "(,[A-Za-z]+=" + VALUE_SAFE + ")*";
+    /** In the client-final message the proof follows the extensions: "p=" is never taken as one. */
+    private static final String EXTENSIONS = "(?:,(?!p=)[A-Za-z]++=" + VALUE_SAFE + ")*+";
 
     private static final Pattern CLIENT_FIRST = Pattern.compile("(?<gs2>n,(a=(?<authzid>" + SASLNAME + "))?,)"
             + "(?<bare>" + RESERVED + "n=(?<saslname>" + SASLNAME + "),r=(?<nonce>" + PRINTABLE + ")(?<extensions>"

@@ -85,4 +85,25 @@ class OAuthBearerServerTest {
                 .hasMessage("Authentication failed: Client requested an authorization id (bob) that is different "
                         + "from the token's principal name (alice)");
     }
+
+    @Test
+    void deeplyNestedClaimsAreAnInvalidTokenNotAStackOverflow() throws Exception {
+        String nested = jws("{\"sub\":" + "[".repeat(20_000) + "}");
+        assertThat(new String(server("").evaluateResponse(clientFirst("", nested)), StandardCharsets.UTF_8))
+                .isEqualTo("{\"status\":\"invalid_token\"}");
+        String deepButFine = jws("{\"sub\":\"alice\",\"exp\":" + (NOW / 1000 + 60) + ",\"x\":"
+                + "[".repeat(60) + "]".repeat(60) + "}");
+        OAuthBearerServer ok = server("");
+        ok.evaluateResponse(clientFirst("", deepButFine));
+        assertThat(ok.authorizationId()).isEqualTo("alice");
+    }
+
+    @Test
+    void hugeClientFirstMessagesAreParsedWithoutExhaustingTheStack() throws Exception {
+        String token = jws("{\"sub\":\"alice\",\"exp\":" + (NOW / 1000 + 60) + "}");
+        byte[] manyPairs = ("n,a=" + "=2C".repeat(50_000) + ",\u0001" + "k=v\u0001".repeat(100_000) + "auth=Bearer "
+                + token + "\u0001\u0001").getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> server("").evaluateResponse(manyPairs))
+                .hasMessageStartingWith("Authentication failed: Client requested an authorization id");
+    }
 }

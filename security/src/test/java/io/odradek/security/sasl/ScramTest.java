@@ -136,4 +136,23 @@ class ScramTest {
                 .isNotInstanceOf(SaslInvalidCredentialsException.class)
                 .hasMessage("Authentication failed: Client requested an authorization id that is different from username");
     }
+
+    @Test
+    void hugeUserNamesAndExtensionsAreParsedWithoutExhaustingTheStack() {
+        ScramServer server = new ScramServer(ScramMechanism.SCRAM_SHA_256, user -> null);
+        assertThatThrownBy(() -> server.evaluateResponse(bytes("n,,n=" + "x".repeat(500_000) + ",r=abc")))
+                .isInstanceOf(SaslInvalidCredentialsException.class)
+                .hasMessage("Authentication failed: Invalid user credentials");
+        ScramServer escaped = new ScramServer(ScramMechanism.SCRAM_SHA_256, user -> null);
+        assertThatThrownBy(() -> escaped.evaluateResponse(bytes("n,a=" + "=2C".repeat(100_000) + ",n=u,r=abc"
+                + ",k=v".repeat(100_000))))
+                .isInstanceOf(SaslAuthenticationException.class);
+    }
+
+    @Test
+    void clientFinalWithAnExtensionBeforeTheProofStillParses() throws Exception {
+        ScramMessages.ClientFinal parsed = ScramMessages.ClientFinal.parse(bytes("c=biws,r=abc,ext=1,p=AAAA"));
+        assertThat(parsed.nonce()).isEqualTo("abc");
+        assertThat(parsed.proof()).containsExactly(0, 0, 0);
+    }
 }
