@@ -3,6 +3,7 @@ package io.odradek.broker;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.cluster.QuorumChannels;
+import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.Listener;
 import io.odradek.broker.config.ListenerConfig;
 import io.odradek.broker.network.KafkaServer;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 /** A running broker: its services, the handlers that use them and the listeners they are served on. */
@@ -68,20 +70,25 @@ public final class Broker implements AutoCloseable {
             Authorizer authorizer = Authorizers.create(config, services.security);
             BrokerConfig current = services.dynamicBrokerConfig.current();
             List<KafkaServer.Binding> listeners = new ArrayList<>();
+            List<Consumer<BrokerConfig>> reconfigurations = new ArrayList<>();
             for (ListenerConfig configured : config.listenerConfigs()) {
-                ListenerConfig listener = current.listenerConfig(configured.name()); // the dynamic keys over it
+                ListenerConfig listener = withDynamicKeys(current, configured);
                 ListenerSecurity security = listenerSecurity(listener, services.security);
                 if (security.tls() instanceof AutoCloseable) {
                     tlsContexts.add(security.tls());
                 }
                 listeners.add(new KafkaServer.Binding(configured.listener().bindAddress(), security));
                 if (security.tls() != null) { // tls: listener.name.<l>.ssl.* changed dynamically rebuilds its context
-                    services.dynamicBrokerConfig.addListener(
-                            c -> TlsListeners.reconfigure(security.tls(), c.listenerConfig(listener.name())));
+                    reconfigurations.add(c -> TlsListeners.reconfigure(security.tls(), withDynamicKeys(c, configured)));
                 }
                 if (security.sasl() instanceof ReconfigurableSasl sasl) { // new logins use changed SASL keys
-                    services.dynamicBrokerConfig.addListener(c -> sasl.reconfigure(c.listenerConfig(listener.name())));
+                    reconfigurations.add(c -> sasl.reconfigure(withDynamicKeys(c, configured)));
                 }
+            }
+            reconfigurations.forEach(services.dynamicBrokerConfig::addListener);
+            BrokerConfig latest = services.dynamicBrokerConfig.current();
+            if (latest != current) { // an image's dynamic configs applied while the listeners were being built
+                reconfigurations.forEach(r -> r.accept(latest));
             }
             // A cluster broker binds now (its registration carries the ports) but accepts connections only once it
             // caught up with the metadata: before, it has no ACLs or SCRAM credentials (logins would fail, the
@@ -121,6 +128,18 @@ public final class Broker implements AutoCloseable {
                     () -> a.port() != 0 ? a.port() : boundPort.applyAsInt(a.name())));
         }
         return new LocalNode(config.nodeId(), endpoints, config.get("broker.rack"));
+    }
+
+    /**
+     * {@code configured}'s keys as {@code dynamic} has them (listener.name.<l>.* stored through AlterConfigs over
+     * the static ones); the static listener when a stored {@code listeners} no longer names it.
+     */
+    private static ListenerConfig withDynamicKeys(BrokerConfig dynamic, ListenerConfig configured) {
+        try {
+            return dynamic.listenerConfig(configured.name());
+        } catch (ConfigException e) {
+            return configured;
+        }
     }
 
     /** TLS for SSL and SASL_SSL listeners, SASL for SASL_PLAINTEXT and SASL_SSL ones (their parts' factories). */
