@@ -3,6 +3,7 @@ package io.odradek.broker;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.cluster.QuorumChannels;
+import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.Listener;
 import io.odradek.broker.config.ListenerConfig;
 import io.odradek.broker.network.KafkaServer;
@@ -10,7 +11,7 @@ import io.odradek.broker.quota.ClientQuotas;
 import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.broker.security.Authorizers;
 import io.odradek.broker.security.ListenerSecurity;
-import io.odradek.broker.security.SaslListeners;
+import io.odradek.broker.security.ReconfigurableSasl;
 import io.odradek.broker.security.SaslServerSettings;
 import io.odradek.broker.security.ServerTls;
 import io.odradek.broker.security.TlsListeners;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 /** A running broker: its services, the handlers that use them and the listeners they are served on. */
@@ -35,8 +37,11 @@ public final class Broker implements AutoCloseable {
     private final BrokerConfig config;
     private final BrokerServices services;
     private final KafkaServer server;
+    /** The TLS listeners' contexts (they watch their store files until closed). */
+    private final List<ServerTls> tlsContexts;
 
-    private Broker(BrokerConfig config, BrokerServices services, KafkaServer server) {
+    private Broker(BrokerConfig config, BrokerServices services, KafkaServer server, List<ServerTls> tlsContexts) {
+        this.tlsContexts = tlsContexts;
         this.config = config;
         this.services = services;
         this.server = server;
@@ -52,34 +57,61 @@ public final class Broker implements AutoCloseable {
         Map<String, Integer> boundPorts = new ConcurrentHashMap<>();
         LocalNode node = localNode(config, name -> boundPorts.getOrDefault(name, 0));
         BrokerServices services = BrokerServices.open(config, node, quorum);
+        List<ServerTls> tlsContexts = new ArrayList<>(); // their store-file watches stop with the broker
+        KafkaServer bound = null;
         try {
             // Client quotas (issue 9, quotas): they follow the dynamic configs and apply to every response.
             RequestThrottler throttler = new RequestThrottler(
                     ClientQuotas.following(services.dynamicConfigs, config.quotaWindows()), System::currentTimeMillis);
             ApiRegistry registry = Handlers.registry(config, services, throttler);
             // issue 10 (listeners): every listener at once, each secured as its protocol says, one authorizer.
+            // Their TLS and SASL keys as the dynamic configs have them now (a keystore rotated through
+            // IncrementalAlterConfigs holds after a restart), and from then on as they change.
             Authorizer authorizer = Authorizers.create(config, services.security);
+            BrokerConfig current = services.dynamicBrokerConfig.current();
             List<KafkaServer.Binding> listeners = new ArrayList<>();
-            for (ListenerConfig listener : config.listenerConfigs()) {
+            List<Consumer<BrokerConfig>> reconfigurations = new ArrayList<>();
+            for (ListenerConfig configured : config.listenerConfigs()) {
+                ListenerConfig listener = withDynamicKeys(current, configured);
                 ListenerSecurity security = listenerSecurity(listener, services.security);
-                listeners.add(new KafkaServer.Binding(listener.listener().bindAddress(), security));
+                if (security.tls() instanceof AutoCloseable) {
+                    tlsContexts.add(security.tls());
+                }
+                listeners.add(new KafkaServer.Binding(configured.listener().bindAddress(), security));
                 if (security.tls() != null) { // tls: listener.name.<l>.ssl.* changed dynamically rebuilds its context
-                    services.dynamicBrokerConfig.addListener(
-                            c -> TlsListeners.reconfigure(security.tls(), c.listenerConfig(listener.name())));
+                    reconfigurations.add(c -> TlsListeners.reconfigure(security.tls(), withDynamicKeys(c, configured)));
+                }
+                if (security.sasl() instanceof ReconfigurableSasl sasl) { // new logins use changed SASL keys
+                    reconfigurations.add(c -> sasl.reconfigure(withDynamicKeys(c, configured)));
                 }
             }
-            KafkaServer server = KafkaServer.bind(listeners, registry, config.networkSettings(), throttler, authorizer);
+            reconfigurations.forEach(services.dynamicBrokerConfig::addListener);
+            BrokerConfig latest = services.dynamicBrokerConfig.current();
+            if (latest != current) { // an image's dynamic configs applied while the listeners were being built
+                reconfigurations.forEach(r -> r.accept(latest));
+            }
+            // A cluster broker binds now (its registration carries the ports) but accepts connections only once it
+            // caught up with the metadata: before, it has no ACLs or SCRAM credentials (logins would fail, the
+            // authorizer would deny or, with allow.everyone.if.no.acl.found, allow what a DENY forbids).
+            KafkaServer server = KafkaServer.bind(listeners, registry, config.networkSettings(), throttler, authorizer,
+                    services.clusterNode == null);
+            bound = server;
             server.addresses().forEach((name, address) -> boundPorts.put(name, address.getPort()));
             // configs: connection limits follow the dynamic broker configs (stored ones from the start).
             server.connections().updateLimits(services.dynamicBrokerConfig.current().networkSettings());
             services.dynamicBrokerConfig.addListener(c -> server.connections().updateLimits(c.networkSettings()));
             if (services.clusterNode != null) {
+                services.clusterNode.caughtUp().thenRun(server::startAccepting);
                 services.clusterNode.start(); // registers with the bound port, then heartbeats
             }
             LOG.log(System.Logger.Level.INFO, "listening on " + server.addresses() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
-            return new Broker(config, services, server);
+            return new Broker(config, services, server, tlsContexts);
         } catch (InterruptedException | RuntimeException e) {
+            if (bound != null) {
+                bound.close();
+            }
+            closeTls(tlsContexts);
             services.close();
             throw e;
         }
@@ -98,6 +130,18 @@ public final class Broker implements AutoCloseable {
         return new LocalNode(config.nodeId(), endpoints, config.get("broker.rack"));
     }
 
+    /**
+     * {@code configured}'s keys as {@code dynamic} has them (listener.name.<l>.* stored through AlterConfigs over
+     * the static ones); the static listener when a stored {@code listeners} no longer names it.
+     */
+    private static ListenerConfig withDynamicKeys(BrokerConfig dynamic, ListenerConfig configured) {
+        try {
+            return dynamic.listenerConfig(configured.name());
+        } catch (ConfigException e) {
+            return configured;
+        }
+    }
+
     /** TLS for SSL and SASL_SSL listeners, SASL for SASL_PLAINTEXT and SASL_SSL ones (their parts' factories). */
     private static ListenerSecurity listenerSecurity(ListenerConfig listener, SecurityMetadataStore store) {
         SecurityProtocol protocol = listener.protocol();
@@ -105,8 +149,26 @@ public final class Broker implements AutoCloseable {
             return ListenerSecurity.plaintext(listener.name());
         }
         ServerTls tls = protocol.usesTls() ? TlsListeners.serverTls(listener) : null;
-        SaslServerSettings sasl = protocol.usesSasl() ? SaslListeners.serverSettings(listener, store) : null;
-        return new ListenerSecurity(listener.name(), protocol, tls, sasl);
+        try {
+            SaslServerSettings sasl = protocol.usesSasl() ? new ReconfigurableSasl(listener, store) : null;
+            return new ListenerSecurity(listener.name(), protocol, tls, sasl);
+        } catch (RuntimeException e) {
+            closeTls(tls == null ? List.of() : List.of(tls));
+            throw e;
+        }
+    }
+
+    /** Stops the store-file watches of TLS contexts. */
+    private static void closeTls(List<ServerTls> contexts) {
+        for (ServerTls tls : contexts) {
+            if (tls instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot stop a TLS listener's store watch: " + e);
+                }
+            }
+        }
     }
 
     /** The first listener's bound address. */
@@ -168,6 +230,7 @@ public final class Broker implements AutoCloseable {
             services.clusterNode.controlledShutdown();
         }
         server.close();
+        closeTls(tlsContexts);
         services.close();
     }
 }

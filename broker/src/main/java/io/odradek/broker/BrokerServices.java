@@ -10,7 +10,7 @@ import io.odradek.broker.coordinators.ClusterCoordinators;
 import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
-import io.odradek.broker.security.SaslListeners;
+import io.odradek.broker.security.InterBrokerSecurity;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
@@ -29,7 +29,6 @@ import io.odradek.replication.cluster.ControllerSettings;
 import io.odradek.replication.config.DynamicConfigStore;
 import io.odradek.replication.config.ImageDynamicConfigStore;
 import io.odradek.replication.config.LocalDynamicConfigStore;
-import io.odradek.replication.fetcher.ClientSecurity;
 import io.odradek.replication.metadata.ClusterMetadata;
 import io.odradek.replication.security.ImageSecurityMetadataStore;
 import io.odradek.replication.security.LocalSecurityMetadataStore;
@@ -158,8 +157,8 @@ final class BrokerServices implements AutoCloseable {
                 // coordinators load and unload with the leadership of their partitions, so they listen first.
                 // issue 10 (listeners): fetchers and inter-broker senders reach the inter-broker listener as its
                 // protocol says (TLS, SASL with sasl.mechanism.inter.broker.protocol).
-                ClientSecurity interBroker = SaslListeners.interBroker(
-                        config.listenerConfig(config.interBrokerListenerName()), config.saslMechanismInterBrokerProtocol());
+                // Static keys until the first image brings the stored dynamic ones (the listener below).
+                InterBrokerSecurity interBroker = new InterBrokerSecurity(config);
                 replicaManager = new ReplicaManager(config.nodeId(), partitions, clusterNode.channel(),
                         new BrokerLocalLogs(topics), config.replicationSettings().withClientSecurity(interBroker),
                         clusterNode::brokerEpoch);
@@ -171,10 +170,12 @@ final class BrokerServices implements AutoCloseable {
                 ImageDynamicConfigStore store = new ImageDynamicConfigStore(clusterNode.channel(),
                         offset -> view.awaitApplied(offset));
                 DynamicBrokerConfig dynamic = dynamicBrokerConfig(config, store, topics);
+                dynamic.addListener(interBroker::reconfigure);
                 clusterNode.addImageListener(store::apply);
                 ImageSecurityMetadataStore security = new ImageSecurityMetadataStore(clusterNode.channel(),
                         offset -> view.awaitApplied(offset));
-                clusterNode.addImageListener(security::apply);
+                // Before the catalog and leaderships of each image: a partition led here is never served under older ACLs.
+                clusterNode.addSecurityImageListener(security::apply);
                 // After the first image's topic configs and dynamic defaults apply (the listener above), not before.
                 clusterNode.addImageListener(image -> topics.releaseRetention());
                 return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,7 +29,8 @@ import java.util.function.Consumer;
  * This broker as a member of a cluster (Kafka's BrokerLifecycleManager and metadata publishers in one small
  * place): it registers with the controller quorum once its listeners are bound (every advertised endpoint), heartbeats every
  * {@code broker.heartbeat.interval.ms} (registering again when the controller answers STALE_BROKER_EPOCH),
- * and applies every committed image in order on the channel's image thread: the topic catalog first, then
+ * and applies every committed image in order on the channel's image thread: its ACLs and SCRAM credentials first
+ * (they hold before any leadership it brings), then the topic catalog, then
  * the logs of the replicas assigned here, then the image listeners (the replica manager), and last the
  * {@link ImageClusterView} handlers read, so a handler never sees a topic whose logs are not made yet.
  * Closing asks for a controlled shutdown first (leaderships move away), bounded in time.
@@ -52,6 +54,10 @@ public final class ClusterNode implements AutoCloseable {
     private final ImageClusterView view;
     private final UUID incarnationId = UUID.randomUUID();
     private final List<Consumer<ClusterImage>> imageListeners = new CopyOnWriteArrayList<>();
+    /** Run with each image before the catalog follows it: the ACLs and SCRAM credentials. */
+    private final List<Consumer<ClusterImage>> securityListeners = new CopyOnWriteArrayList<>();
+    /** Completes once an image at or past our registration is applied: the broker may serve clients. */
+    private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
     private final ScheduledExecutorService scheduler;
     private final AtomicBoolean heartbeatInFlight = new AtomicBoolean();
     private final AtomicBoolean registering = new AtomicBoolean();
@@ -131,6 +137,26 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
+     * Runs {@code listener} with each image before the catalog, logs and leaderships follow it (and with the image
+     * applied already, if any): the ACLs and SCRAM credentials of an image hold before the broker leads its partitions.
+     */
+    public synchronized void addSecurityImageListener(Consumer<ClusterImage> listener) {
+        securityListeners.add(listener);
+        if (appliedImage != null) {
+            listener.accept(appliedImage);
+        }
+    }
+
+    /**
+     * Completes once the broker caught up: an image at or past its registration's offset is applied (ACLs and SCRAM
+     * credentials included), as Kafka enables request processing only then. Until this completes the broker's
+     * listeners are bound but accept no connection.
+     */
+    public CompletableFuture<Void> caughtUp() {
+        return caughtUp;
+    }
+
+    /**
      * Registers (retrying until the quorum answers) and then heartbeats; call once the listeners are bound,
      * since the registration carries their ports.
      */
@@ -150,6 +176,9 @@ public final class ClusterNode implements AutoCloseable {
         appliedOffset = image.offset();
         appliedImage = image;
         try {
+            for (Consumer<ClusterImage> listener : securityListeners) {
+                listener.accept(image);
+            }
             topics.applyImage(image);
             topics.reconcileReplicas(image, settings.brokerId(), image.offset() >= registrationOffset);
             for (Consumer<ClusterImage> listener : imageListeners) {
@@ -159,6 +188,16 @@ public final class ClusterNode implements AutoCloseable {
             LOG.log(System.Logger.Level.ERROR, "cannot fully apply the cluster metadata at offset " + image.offset(), e);
         }
         view.applied(image);
+        completeCatchUp();
+    }
+
+    /** Completes {@link #caughtUp} once the applied image is at or past our registration. */
+    private synchronized void completeCatchUp() {
+        if (appliedImage != null && appliedOffset >= registrationOffset && !caughtUp.isDone()) {
+            LOG.log(System.Logger.Level.INFO, "broker " + settings.brokerId() + " caught up with the cluster metadata"
+                    + " at offset " + appliedOffset + "; serving clients");
+            caughtUp.complete(null);
+        }
     }
 
     /** Once the applied image is past our registration, logs of replicas not assigned here go. */
@@ -201,6 +240,7 @@ public final class ClusterNode implements AutoCloseable {
         registrationOffset = result.offset();
         brokerEpoch = result.value();
         removeUnassignedLogs(); // in case the registration's image was applied before we knew its offset
+        completeCatchUp();
         LOG.log(System.Logger.Level.INFO, "broker " + settings.brokerId() + " registered with epoch " + result.value()
                 + " (endpoints " + node.endpoints().stream().map(e -> e.listener() + "://" + e.host() + ":" + e.port())
                 .toList() + ")");

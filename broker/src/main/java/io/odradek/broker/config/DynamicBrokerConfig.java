@@ -25,9 +25,10 @@ import java.util.function.Consumer;
  * log.segment.bytes, log.roll.ms, message.max.bytes, log.cleanup.policy, log.cleaner.delete.retention.ms,
  * log.cleaner.min.cleanable.ratio, log.message.timestamp.*, compression.type, min.insync.replicas,
  * log.flush.*, log.index.*, log.segment.delete.delay.ms, max.decompressed.message.bytes) and the connection
- * limits (max.connections, max.connections.per.ip(.overrides): the listener's ConnectionQuotas follow). The
- * others on Kafka's list (thread pools including log.cleaner.threads, the cleaner's I/O rate and backoff,
- * max.connection.creation.rate, TLS/SASL, throttled rates, remote storage) are validated against Kafka's types
+ * limits (max.connections, max.connections.per.ip(.overrides): the listener's ConnectionQuotas follow), and the
+ * listeners' TLS and SASL keys (Broker rebuilds a listener's TLS context and SASL settings for new connections,
+ * and the inter-broker client's). The others on Kafka's list (thread pools including log.cleaner.threads, the
+ * cleaner's I/O rate and backoff, max.connection.creation.rate, throttled rates, remote storage) are validated against Kafka's types
  * and stored as Kafka does, but not resized or acted on by this broker while it runs (the README says so).
  */
 public final class DynamicBrokerConfig {

@@ -6,21 +6,50 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * On the listening channel, before Netty registers an accepted connection: applies {@link ConnectionQuotas}.
- * An address over its per-IP cap has the new connection closed at once (one rate-limited line, as Kafka's
- * TooManyConnectionsException). At {@code max.connections} the listener stops accepting (autoRead off on the
- * server channel, so clients wait in the accept backlog as with Kafka's blocked acceptor) until one closes.
+ * On every listening channel (one instance for the broker), before Netty registers an accepted connection:
+ * applies {@link ConnectionQuotas}. An address over its per-IP cap has the new connection closed at once (one
+ * rate-limited line, as Kafka's TooManyConnectionsException). At {@code max.connections} every listener stops
+ * accepting (autoRead off on the server channels, so clients wait in the accept backlog as with Kafka's blocked
+ * acceptors); as soon as a connection on any listener closes, every listener accepts again, as in Kafka, where
+ * all acceptors wait on the one broker-wide count.
+ *
+ * <p>Until {@link #startServing} nothing is accepted at all: a cluster broker binds its listeners (their ports go
+ * into its registration) but serves only once its first metadata image, with the ACLs and SCRAM credentials, is
+ * applied (Kafka enables request processing once the broker caught up).
  */
 @ChannelHandler.Sharable
 final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
     private final ConnectionQuotas quotas;
     private final RateLimitedLog rejections;
+    /** The listening channels, each bound with autoRead off. */
+    private final List<Channel> servers = new CopyOnWriteArrayList<>();
+    private volatile boolean serving;
 
     ConnectionAcceptor(ConnectionQuotas quotas, RateLimitedLog rejections) {
         this.quotas = quotas;
         this.rejections = rejections;
+    }
+
+    /** A listening channel, bound with autoRead off; it accepts once serving (and under the cap). */
+    void add(Channel server) {
+        servers.add(server);
+        if (serving) {
+            resumeAccepting();
+        }
+    }
+
+    /** From now on every listener accepts (under the cap). */
+    void startServing() {
+        serving = true;
+        resumeAccepting();
+    }
+
+    boolean serving() {
+        return serving;
     }
 
     @Override
@@ -48,22 +77,28 @@ final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
             case ADMITTED -> {
             }
         }
-        Channel server = ctx.channel();
         child.closeFuture().addListener(f -> {
             quotas.closed(address);
-            server.eventLoop().execute(() -> resumeAccepting(server));
+            resumeAccepting();
         });
-        if (quotas.atBrokerCap() && server.config().isAutoRead()) {
+        if (quotas.atBrokerCap()) {
             rejections.info("broker-cap-reached", "not accepting connections while " + quotas.limits().maxConnections()
                     + " are open (max.connections)");
-            server.config().setAutoRead(false);
+            for (Channel server : servers) {
+                server.eventLoop().execute(() -> server.config().setAutoRead(false));
+            }
         }
         ctx.fireChannelRead(child);
     }
 
-    private void resumeAccepting(Channel server) {
-        if (!quotas.atBrokerCap() && !server.config().isAutoRead()) {
-            server.config().setAutoRead(true);
+    /** Every listener accepts again, if serving and under the cap (checked on each listener's event loop). */
+    private void resumeAccepting() {
+        for (Channel server : servers) {
+            server.eventLoop().execute(() -> {
+                if (serving && !quotas.atBrokerCap() && server.isOpen() && !server.config().isAutoRead()) {
+                    server.config().setAutoRead(true);
+                }
+            });
         }
     }
 }

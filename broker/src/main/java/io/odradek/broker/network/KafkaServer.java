@@ -42,14 +42,16 @@ public final class KafkaServer implements AutoCloseable {
     private final RequestMemoryPool pool;
     private final ConnectionQuotas quotas;
     private final AtomicInteger muted;
+    private final ConnectionAcceptor acceptor;
 
     /** One listener to serve: the address to bind and how its connections are secured (its name too). */
     public record Binding(SocketAddress address, ListenerSecurity security) {
     }
 
     private KafkaServer(EventLoopGroup boss, EventLoopGroup workers, Map<String, Channel> channels, boolean epoll,
-            RequestMemoryPool pool, ConnectionQuotas quotas, AtomicInteger muted) {
+            RequestMemoryPool pool, ConnectionQuotas quotas, AtomicInteger muted, ConnectionAcceptor acceptor) {
         this.muted = muted;
+        this.acceptor = acceptor;
         this.boss = boss;
         this.workers = workers;
         this.channels = channels;
@@ -87,6 +89,15 @@ public final class KafkaServer implements AutoCloseable {
      */
     public static KafkaServer bind(List<Binding> listeners, ApiRegistry registry, NetworkSettings settings,
             RequestThrottler throttler, Authorizer authorizer) throws InterruptedException {
+        return bind(listeners, registry, settings, throttler, authorizer, true);
+    }
+
+    /**
+     * As above; unless {@code acceptAtOnce}, the listeners are bound (their ports known) but accept no connection
+     * until {@link #startAccepting()}: clients wait in the accept backlog (a cluster broker before its first image).
+     */
+    public static KafkaServer bind(List<Binding> listeners, ApiRegistry registry, NetworkSettings settings,
+            RequestThrottler throttler, Authorizer authorizer, boolean acceptAtOnce) throws InterruptedException {
         if (listeners.isEmpty()) {
             throw new IllegalArgumentException("no listener to bind");
         }
@@ -102,6 +113,8 @@ public final class KafkaServer implements AutoCloseable {
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(io);
         Map<String, Channel> channels = new LinkedHashMap<>();
+        // One acceptor for every listener: max.connections is the broker's, so all pause and resume together.
+        ConnectionAcceptor acceptor = new ConnectionAcceptor(quotas, connectionLog);
         try {
             for (Binding listener : listeners) {
                 if (channels.containsKey(listener.security().listenerName())) {
@@ -111,7 +124,8 @@ public final class KafkaServer implements AutoCloseable {
                         .group(boss, workers)
                         .channel(channelType)
                         .option(ChannelOption.SO_BACKLOG, 1024)
-                        .handler(new ConnectionAcceptor(quotas, connectionLog))
+                        .option(ChannelOption.AUTO_READ, false) // the acceptor turns accepting on
+                        .handler(acceptor)
                         .childOption(ChannelOption.TCP_NODELAY, true)
                         // Past the high mark the client is not reading its responses: its connection is muted.
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
@@ -124,14 +138,28 @@ public final class KafkaServer implements AutoCloseable {
                 }
                 Channel channel = bound.channel();
                 channels.put(listener.security().listenerName(), channel);
+                acceptor.add(channel);
             }
-            return new KafkaServer(boss, workers, channels, epoll, pool, quotas, muted);
+            if (acceptAtOnce) {
+                acceptor.startServing();
+            }
+            return new KafkaServer(boss, workers, channels, epoll, pool, quotas, muted, acceptor);
         } catch (InterruptedException | RuntimeException e) {
             channels.values().forEach(c -> c.close().syncUninterruptibly());
             boss.shutdownGracefully();
             workers.shutdownGracefully();
             throw e;
         }
+    }
+
+    /** Every listener accepts connections from now on (a no-op when they do already). */
+    public void startAccepting() {
+        acceptor.startServing();
+    }
+
+    /** Whether the listeners accept connections (false while a cluster broker awaits its first image). */
+    public boolean accepting() {
+        return acceptor.serving();
     }
 
     /** The bound address of the first listener. */

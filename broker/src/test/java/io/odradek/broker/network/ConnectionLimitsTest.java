@@ -186,6 +186,33 @@ class ConnectionLimitsTest {
     }
 
     @Test
+    void withSeveralListenersEveryOneAcceptsAgainAsSoonAsAConnectionOnAnyListenerCloses() throws Exception {
+        Map<String, String> settings = new java.util.HashMap<>();
+        settings.put("node.id", "1");
+        settings.put("listeners", "A://127.0.0.1:0,B://127.0.0.1:0");
+        settings.put("listener.security.protocol.map", "A:PLAINTEXT,B:PLAINTEXT");
+        settings.put("inter.broker.listener.name", "A");
+        settings.put("log.dirs", logDir.toString());
+        settings.put("max.connections", "2");
+        try (Broker twoListeners = Broker.start(io.odradek.broker.BrokerConfig.of(settings));
+                RawClient onB = new RawClient(twoListeners.address("B").getPort());
+                RawClient onA = new RawClient(twoListeners.address("A").getPort())) {
+            assertThat(onB.apiVersions(1)).isZero();
+            assertThat(onA.apiVersions(2)).isZero(); // the second connection: the broker is at its cap
+
+            onB.close();
+            awaitTrue(() -> twoListeners.network().connections().open() == 1, "the connection on B is gone");
+            try (RawClient laterOnA = new RawClient(twoListeners.address("A").getPort())) {
+                laterOnA.send(RawClient.apiVersionsFrame(3));
+                ByteBuffer answer = laterOnA.readFrame();
+                assertThat(answer.getInt()).as("accepted on A although the closed one was on B").isEqualTo(3);
+                assertThat(answer.getShort()).as("error code").isZero();
+            }
+            assertThat(onA.apiVersions(4)).isZero();
+        }
+    }
+
+    @Test
     void oversizeFrameClosesTheConnectionWithOneLineAndBuffersNothing() throws Exception {
         try (CapturedLog log = new CapturedLog("io.odradek.broker.network")) {
             start(Map.of("socket.request.max.bytes", "1024"));

@@ -9,6 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Replaces a small file so that a crash leaves either the old or the new content, never a mix: the way
@@ -23,10 +26,32 @@ public final class AtomicFile {
      * file is removed again, so a failure leaves the old file and nothing else behind.
      */
     public static void write(Path target, String content) throws IOException {
+        write(target, content, false);
+    }
+
+    /**
+     * As {@link #write(Path, String)}, for a file holding secrets: the temp file is created readable and writable
+     * by its owner only (rw-------) where the file system has POSIX permissions, so the content is never readable
+     * by others, not even before the rename; the target then has those permissions too.
+     */
+    public static void writeOwnerOnly(Path target, String content) throws IOException {
+        write(target, content, true);
+    }
+
+    private static void write(Path target, String content, boolean ownerOnly) throws IOException {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            FileAttribute<?>[] attributes = {};
+            if (ownerOnly) {
+                // A temp file left by a crash keeps its permissions when opened again: start from a new one.
+                Files.deleteIfExists(tmp);
+                if (tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                    attributes = new FileAttribute<?>[] {
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))};
+                }
+            }
+            try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING), attributes)) {
                 ByteBuffer bytes = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
                 while (bytes.hasRemaining()) {
                     ch.write(bytes);

@@ -91,7 +91,8 @@ public final class DynamicConfigFile {
         });
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            AtomicFile.write(file, sb.toString());
+            // Holds PASSWORD values (JAAS user_<name> passwords, keystore passwords): owner only, as the security file.
+            AtomicFile.writeOwnerOnly(file, sb.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the dynamic configs " + file, e);
         }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.odradek.wire.api.ApiSpec;
+import io.odradek.wire.api.FetchApi;
 import io.odradek.wire.schema.MalformedMessageException;
 import io.odradek.wire.schema.Schema;
 import io.odradek.wire.schema.Struct;
@@ -33,6 +34,15 @@ import java.util.concurrent.TimeUnit;
 public final class BrokerClient implements AutoCloseable {
     private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
     private static final Schema NO_FIELDS = Schema.of();
+    /**
+     * The largest response frame accepted (as the broker's socket.request.max.bytes default): a frame's length
+     * prefix comes from the peer and is checked before anything is allocated. A fetch may ask for more.
+     */
+    public static final int MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
+    /** Room for the headers and per-partition fields around a fetch's MaxBytes of records. */
+    private static final int FETCH_OVERHEAD_BYTES = 1024 * 1024;
+    /** Even a fetch asking for more (MaxBytes defaults to 2^31-1) gets no frame above 1 GiB. */
+    private static final long MAX_FETCH_RESPONSE_BYTES = 1024L * 1024 * 1024 - FETCH_OVERHEAD_BYTES;
 
     private final String host;
     private final int port;
@@ -111,9 +121,26 @@ public final class BrokerClient implements AutoCloseable {
         if (size < 4) {
             throw new IOException("response frame of " + size + " bytes from " + host + ":" + port);
         }
+        long limit = maxResponseBytes(api, version, body);
+        if (size > limit) {
+            throw new IOException("response frame of " + size + " bytes from " + host + ":" + port
+                    + " is larger than the " + limit + " accepted for " + api.name());
+        }
         byte[] frame = new byte[size];
         in.readFully(frame);
         return decodeResponse(api, version, correlationId, Unpooled.wrappedBuffer(frame));
+    }
+
+    /**
+     * {@link #MAX_RESPONSE_BYTES}, or for a fetch (v3+) its MaxBytes and some overhead when that is more (a
+     * response can exceed MaxBytes by one batch, KIP-74, which message.max.bytes bounds), at most 1 GiB.
+     */
+    private static long maxResponseBytes(ApiSpec api, short version, Struct body) {
+        if (api.key() == FetchApi.SPEC.key() && version >= 3) {
+            long asked = Math.min(body.get(FetchApi.Request.MAX_BYTES), MAX_FETCH_RESPONSE_BYTES);
+            return Math.max(MAX_RESPONSE_BYTES, asked + FETCH_OVERHEAD_BYTES);
+        }
+        return MAX_RESPONSE_BYTES;
     }
 
     /** Whether a connection is open now (it may still be found dead by the next send). */

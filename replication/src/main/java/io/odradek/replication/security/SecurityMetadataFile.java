@@ -15,10 +15,8 @@ import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
@@ -147,10 +145,7 @@ public final class SecurityMetadataFile {
         String content = body + "end\t" + entries + "\t" + crc(body) + "\n";
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            AtomicFile.write(file, content);
-            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            }
+            AtomicFile.writeOwnerOnly(file, content); // SCRAM keys: rw------- from the temp file's creation on
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the ACLs and SCRAM credentials to " + file, e);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,5 +73,17 @@ class LocalDynamicConfigStoreTest {
 
         assertThat(threads).containsExactly(LocalDynamicConfigStore.THREAD_NAME, LocalDynamicConfigStore.THREAD_NAME);
         assertThat(new LocalDynamicConfigStore(dir).brokerConfigs("")).containsExactly(Map.entry("log.retention.ms", "1"));
+    }
+
+    @Test
+    void theDynamicConfigsFileWithItsPasswordsIsReadableByItsOwnerOnly() throws Exception {
+        LocalDynamicConfigStore store = new LocalDynamicConfigStore(dir);
+        store.alterBrokerConfigs("1", Map.of("listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "PlainLoginModule required user_alice=\"throwaway\";")).get();
+
+        assertThat(Files.getPosixFilePermissions(dir.resolve("dynamic-configs")))
+                .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        assertThat(new LocalDynamicConfigStore(dir).brokerConfigs("1"))
+                .containsOnlyKeys("listener.name.sasl_plaintext.plain.sasl.jaas.config");
     }
 }

@@ -177,6 +177,28 @@ class BrokerClientTest {
     }
 
     @Test
+    void aHugeLengthPrefixFromThePeerIsAnIOExceptionNotAnAllocation() throws Exception {
+        try (ServerSocket liar = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            client = new BrokerClient("127.0.0.1", liar.getLocalPort(), "broker-2-test", 5_000, 10_000);
+            CompletableFuture<Struct> sending = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client.send(ApiVersionsApi.SPEC, (short) 3, ApiVersionsApi.Request.SCHEMA.newStruct());
+                } catch (IOException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            try (Socket accepted = liar.accept()) {
+                accepted.getOutputStream().write(ByteBuffer.allocate(8).putInt(0x7fffffff).putInt(0).array());
+                assertThatThrownBy(() -> sending.get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(IOException.class)
+                        .hasMessageContaining("response frame of 2147483647 bytes")
+                        .hasMessageContaining("larger than the " + BrokerClient.MAX_RESPONSE_BYTES);
+            }
+            assertThat(client.isConnected()).isFalse();
+        }
+    }
+
+    @Test
     void aRefusedConnectionIsAnIOException() throws IOException {
         broker = new TinyBroker(request -> null);
         int port = broker.port();
