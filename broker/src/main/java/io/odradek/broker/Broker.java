@@ -66,6 +66,9 @@ public final class Broker implements AutoCloseable {
                 if (security.tls() != null) { // tls: listener.name.<l>.ssl.* changed dynamically rebuilds its context
                     services.dynamicBrokerConfig.addListener(
                             c -> TlsListeners.reconfigure(security.tls(), c.listenerConfig(listener.name())));
+                    services.dynamicBrokerConfig.addValidator(c -> c.listenerConfigs().stream() // refused, not stored
+                            .filter(l -> l.name().equals(listener.name())).findFirst()
+                            .ifPresent(l -> TlsListeners.validateReconfiguration(security.tls(), l)));
                 }
             }
             KafkaServer server = KafkaServer.bind(listeners, registry, config.networkSettings(), throttler, authorizer);

@@ -198,6 +198,24 @@ public final class ServerSsl implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@link #reconfigure} would take {@code next} (Kafka's SslFactory.validateReconfiguration): builds its
+     * context and checks it against the current keystore; SslConfigException saying why not. Changes nothing.
+     */
+    public void validateReconfiguration(SslSettings next) {
+        if (next.equals(settings)) {
+            return;
+        }
+        SslContexts.Server old = current;
+        SslContexts.Server built = SslContexts.server(next);
+        try {
+            ensureCompatible(built.keystore().keyStore(), old.keystore().keyStore(), next.allowDnChanges(),
+                    next.allowSanChanges());
+        } catch (GeneralSecurityException e) {
+            throw new SslConfigException("Cannot read the new keystore's certificates", e);
+        }
+    }
+
     private synchronized void startPolling() {
         if (!closed && poll == null && reloadIntervalMs > 0 && !seen.isEmpty()) {
             poll = WATCHER.scheduleWithFixedDelay(new Poll(this), reloadIntervalMs, reloadIntervalMs,
