@@ -263,6 +263,27 @@ class TlsListenerTest {
     }
 
     @Test
+    void clientInitiatedRenegotiationOnTheJdkEngineClosesTheConnection() throws Exception {
+        // OpenSSL refuses renegotiation itself; the JDK engine would accept it (Kafka's SslTransportLayer closes).
+        Map<String, String> config = serverStores();
+        config.put("odradek.ssl.engine", "jdk");
+        config.put("ssl.enabled.protocols", "TLSv1.2,TLSv1.3");
+        start(config);
+        Map<String, String> client = clientOf(null);
+        client.put("ssl.protocol", "TLSv1.2");
+        client.put("ssl.enabled.protocols", "TLSv1.2");
+        SSLSocket socket = connect(client);
+        assertThat(socket.getSession().getProtocol()).isEqualTo("TLSv1.2");
+        assertThat(apiVersions(socket, 1)).isZero(); // the first handshake serves requests
+
+        assertThatThrownBy(() -> {
+            socket.startHandshake(); // a second handshake on the same connection
+            apiVersions(socket, 2);
+        }).isInstanceOfAny(SSLException.class, SocketException.class, EOFException.class);
+        assertThat(principals).hasSize(1);
+    }
+
+    @Test
     void plaintextClientOnATlsListenerIsDisconnected() throws Exception {
         start(serverStores());
         try (Socket plain = new Socket("127.0.0.1", server.address().getPort())) {

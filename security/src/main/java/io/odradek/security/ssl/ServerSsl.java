@@ -1,6 +1,7 @@
 package io.odradek.security.ssl;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.odradek.security.KafkaPrincipal;
 import java.lang.ref.WeakReference;
@@ -92,9 +93,16 @@ public final class ServerSsl implements AutoCloseable {
         return ssl;
     }
 
-    /** The TLS stage of a newly accepted connection, from the current context. */
+    /**
+     * The TLS stage of a newly accepted connection, from the current context. On the JDK engine it closes the
+     * connection when the client renegotiates (OpenSSL refuses that itself, with its own faster handler).
+     */
     public SslHandler newHandler(ByteBufAllocator alloc) {
-        return current.context().newHandler(alloc);
+        SslContexts.Server context = current;
+        if (context.context() instanceof JdkSslContext) {
+            return new RenegotiationRefusingSslHandler(context.context().newEngine(alloc));
+        }
+        return context.context().newHandler(alloc);
     }
 
     /**
