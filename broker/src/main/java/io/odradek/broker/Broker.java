@@ -80,6 +80,9 @@ public final class Broker implements AutoCloseable {
                 listeners.add(new KafkaServer.Binding(configured.listener().bindAddress(), security));
                 if (security.tls() != null) { // tls: listener.name.<l>.ssl.* changed dynamically rebuilds its context
                     reconfigurations.add(c -> TlsListeners.reconfigure(security.tls(), withDynamicKeys(c, configured)));
+                    // Unusable TLS keys are refused by (Incremental)AlterConfigs, not stored (Kafka's validateReconfiguration).
+                    services.dynamicBrokerConfig.addValidator(
+                            c -> TlsListeners.validateReconfiguration(security.tls(), withDynamicKeys(c, configured)));
                 }
                 if (security.sasl() instanceof ReconfigurableSasl sasl) { // new logins use changed SASL keys
                     reconfigurations.add(c -> sasl.reconfigure(withDynamicKeys(c, configured)));

@@ -72,6 +72,32 @@ class ListenersConfigTest {
     }
 
     @Test
+    void aControllerListenerMappedToSslOrSaslIsRefusedBecauseTheQuorumOnlyRunsPlaintext() {
+        for (String protocol : new String[] {"SSL", "SASL_SSL", "SASL_PLAINTEXT"}) {
+            assertThatThrownBy(() -> config(
+                    "process.roles", "broker,controller", "node.id", "1",
+                    "controller.quorum.voters", "1@127.0.0.1:9095",
+                    "controller.listener.names", "CONTROLLER",
+                    "listeners", "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9095",
+                    "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:" + protocol))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessage("Controller listener CONTROLLER maps to " + protocol + " in listener.security.protocol.map,"
+                            + " but the controller quorum only runs PLAINTEXT in Odradek (it is neither encrypted nor"
+                            + " authenticated): map CONTROLLER to PLAINTEXT and keep the controller.quorum.voters"
+                            + " addresses on a trusted network.");
+        }
+        // A broker-only node names the controller listener too (it dials the quorum there): refused the same way.
+        assertThatThrownBy(() -> config(
+                "process.roles", "broker", "node.id", "2",
+                "controller.quorum.voters", "1@127.0.0.1:9095",
+                "controller.listener.names", "CONTROLLER",
+                "listeners", "PLAINTEXT://127.0.0.1:9092",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("the controller quorum only runs PLAINTEXT in Odradek");
+    }
+
+    @Test
     void aListenerWithoutAProtocolIsRefused() {
         assertThatThrownBy(() -> config("listeners", "PLAINTEXT://:9092,CLIENT://:9093"))
                 .isInstanceOf(ConfigException.class)

@@ -274,6 +274,42 @@ class TlsClientsTest {
         roundTrip(ssl, "after-alter", 10, 10);
     }
 
+    @Test
+    void unusableKeystoreSetWithIncrementalAlterConfigsIsRefusedWithInvalidRequestAndNotStored() throws Exception {
+        start(brokerStores("PKCS12"));
+        Map<String, Object> ssl = sslClient("JKS", null);
+        Admin admin = admin(ssl);
+        org.apache.kafka.common.config.ConfigResource brokerOne = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.BROKER, "1");
+        // A wrong keystore password: the new context cannot be built.
+        assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(brokerOne, List.of(
+                new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                        "listener.name.ssl.ssl.keystore.password", "wrong"),
+                        org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get())
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(org.apache.kafka.common.errors.InvalidRequestException.class)
+                .hasMessageContaining("Validation of dynamic config update of SSLFactory failed");
+        // A keystore whose certificate names another subject, without ssl.allow.dn.changes.
+        TestCertificates.Identity other = CERTS.identity("other-dn", "CN=elsewhere,OU=Test,O=Odradek",
+                TestCertificates.SERVER_SAN);
+        assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(brokerOne, List.of(
+                new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                        "listener.name.ssl.ssl.keystore.location", other.keystore("PKCS12").toString()),
+                        org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get())
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(org.apache.kafka.common.errors.InvalidRequestException.class)
+                .hasMessageContaining("Validation of dynamic config update of SSLFactory failed")
+                .hasMessageContaining("Keystore DistinguishedName does not match");
+
+        // Nothing was stored, and the listener still serves its certificate.
+        assertThat(admin.describeConfigs(List.of(brokerOne)).all().get().get(brokerOne).entries())
+                .filteredOn(e -> e.name().startsWith("listener.name.ssl."))
+                .filteredOn(e -> e.source() == org.apache.kafka.clients.admin.ConfigEntry.ConfigSource
+                        .DYNAMIC_BROKER_CONFIG)
+                .isEmpty();
+        assertThat(serverCertificate()).isEqualTo(CERTS.server().certificate());
+    }
+
     /** The certificate a new TLS connection to the broker is shown. */
     private X509Certificate serverCertificate() throws Exception {
         TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX");

@@ -57,6 +57,7 @@ public final class BrokerListeners {
         List<String> controllerNames = s.controllerListenerNames().stream()
                 .map(n -> n.toUpperCase(Locale.ROOT)).toList();
         Map<String, SecurityProtocol> protocols = effectiveProtocolMap(s, controllerNames);
+        refuseSecuredControllerListeners(controllerNames, protocols);
         List<ListenerConfig> all = endpoints(s.listeners(), protocols, true, s.originals());
         List<ListenerConfig> brokers = all.stream().filter(l -> !controllerNames.contains(l.name())).toList();
         List<ListenerConfig> advertisedAll = s.advertisedListeners() == null ? all
@@ -154,6 +155,24 @@ public final class BrokerListeners {
 
     public SecurityProtocol interBrokerProtocol() {
         return interBrokerProtocol;
+    }
+
+    /**
+     * Odradek's controller quorum (Ratis, bound on the controller.quorum.voters addresses) has no TLS and no SASL:
+     * a controller listener mapped to SSL or SASL_* would be served in plaintext all the same, so it is refused
+     * rather than silently downgraded (Kafka would secure it).
+     */
+    private static void refuseSecuredControllerListeners(List<String> controllerNames,
+            Map<String, SecurityProtocol> protocols) {
+        for (String name : controllerNames) {
+            SecurityProtocol p = protocols.get(name);
+            if (p != null && p != SecurityProtocol.PLAINTEXT) {
+                throw new ConfigException("Controller listener " + name + " maps to " + p + " in " + MAP_KEY
+                        + ", but the controller quorum only runs PLAINTEXT in Odradek (it is neither encrypted nor"
+                        + " authenticated): map " + name + " to PLAINTEXT and keep the controller.quorum.voters"
+                        + " addresses on a trusted network.");
+            }
+        }
     }
 
     /** AbstractKafkaConfig.effectiveListenerSecurityProtocolMap. */

@@ -99,6 +99,7 @@ public final class DynamicBrokerConfig {
     private final DynamicConfigStore store;
     private final String nodeId;
     private final List<Consumer<BrokerConfig>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<BrokerConfig>> validators = new CopyOnWriteArrayList<>();
     private volatile BrokerConfig current;
 
     public DynamicBrokerConfig(BrokerConfig staticConfig, DynamicConfigStore store) {
@@ -138,6 +139,15 @@ public final class DynamicBrokerConfig {
         listeners.add(listener);
     }
 
+    /**
+     * Runs {@code validator} on the merged config an alteration would make, before it is stored (Kafka's
+     * Reconfigurable.validateReconfiguration); a ConfigException from it refuses the alteration with INVALID_REQUEST
+     * and its message. Runs on the thread that checks the request (not an event loop), so it may read files.
+     */
+    public void addValidator(Consumer<BrokerConfig> validator) {
+        validators.add(validator);
+    }
+
     /** Rebuilds the merged config from the store (stored keys that do not build are left out, see below). */
     public synchronized void reload() {
         BrokerConfig next = mergeValid();
@@ -155,7 +165,8 @@ public final class DynamicBrokerConfig {
      * Checks a broker entity's complete new set of dynamic configs as Kafka's broker does before forwarding it
      * (ConfigAdminManager / DynamicBrokerConfig.validate), with its messages: INVALID_REQUEST for keys that are
      * not dynamic, security keys without a listener prefix, values of the wrong type or range, per-broker keys at
-     * the cluster level, and a merged config that does not build. {@code entity}: "" or this node's id.
+     * the cluster level, a merged config that does not build, and one a validator refuses (new TLS keys that make
+     * no usable context, see {@link #addValidator}). {@code entity}: "" or this node's id.
      */
     public void validate(String entity, Map<String, String> entityConfigs) {
         Set<String> nonDynamic = new TreeSet<>();
@@ -193,10 +204,16 @@ public final class DynamicBrokerConfig {
             check(perBroker, "Cannot update these configs at default cluster level, broker id must be specified");
         }
         try {
+            BrokerConfig merged = null;
             if (isDefault) {
-                merge(entityConfigs, perBroker());
+                merged = merge(entityConfigs, perBroker());
             } else if (entity.equals(nodeId)) {
-                merge(clusterDefault(), entityConfigs);
+                merged = merge(clusterDefault(), entityConfigs);
+            }
+            if (merged != null) {
+                for (Consumer<BrokerConfig> validator : validators) {
+                    validator.accept(merged);
+                }
             }
         } catch (ConfigException e) {
             throw new MetadataException(ErrorCode.INVALID_REQUEST, e.getMessage());

@@ -41,9 +41,9 @@ public final class TlsListeners {
 
     /**
      * The listener's keys changed (a dynamic broker config such as {@code listener.name.ssl.ssl.keystore.location}):
-     * new connections use a context built from them, checked as a keystore reload is; keys that cannot be used are
-     * logged and the current context stays. (Kafka refuses them in the AlterConfigs answer; here the change is
-     * stored and refused when applied.)
+     * new connections use a context built from them, checked as a keystore reload is. Keys that cannot be used were
+     * refused in the AlterConfigs answer ({@link #validateReconfiguration}); should the files change in between,
+     * they are logged and the current context stays.
      */
     public static void reconfigure(ServerTls tls, ListenerConfig config) {
         if (tls instanceof ListenerTls listener) {
@@ -52,6 +52,22 @@ public final class TlsListeners {
             } catch (SslConfigException e) {
                 LOG.log(System.Logger.Level.WARNING, "Listener " + config.name() + ": keeping the current TLS "
                         + "context, the new ssl settings cannot be used: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Checks that the listener's new keys make a usable context compatible with the current keystore, before they
+     * are stored (Kafka's SslFactory.validateReconfiguration, with its message); ConfigException when not. Builds
+     * the context, so it reads the store files: call it off the event loop.
+     */
+    public static void validateReconfiguration(ServerTls tls, ListenerConfig config) {
+        if (tls instanceof ListenerTls listener) {
+            try {
+                listener.ssl.validateReconfiguration(settings(config, false));
+            } catch (SslConfigException e) {
+                throw new ConfigException("Validation of dynamic config update of SSLFactory failed: "
+                        + e.getMessage(), e);
             }
         }
     }

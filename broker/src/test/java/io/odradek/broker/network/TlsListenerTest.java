@@ -246,6 +246,28 @@ class TlsListenerTest {
     }
 
     @Test
+    void interBrokerConnectorPicksUpATruststoreReplacedOnDisk(@TempDir Path dir) throws Exception {
+        start(serverStores());
+        // The connector first trusts another CA only: the listener's certificate is refused.
+        Path truststore = dir.resolve("inter-broker-trust.jks");
+        Files.copy(TestCertificates.create(dir.resolve("other-ca")).truststore("JKS"), truststore);
+        Map<String, String> client = new HashMap<>(CERTS.truststoreConfig("JKS"));
+        client.put("ssl.truststore.location", truststore.toString());
+        ListenerConfig own = new ListenerConfig(new Listener("SSL", "127.0.0.1", 0), SecurityProtocol.SSL, client);
+        TlsListeners.TlsConnector connector = TlsListeners.connector(own);
+        assertThatThrownBy(() -> connector.connect("localhost", server.address().getPort(), 10_000))
+                .isInstanceOf(SSLException.class);
+
+        // The file is replaced by one trusting the listener's CA: the same connector's next connection is trusted.
+        java.nio.file.attribute.FileTime before = Files.getLastModifiedTime(truststore);
+        Files.copy(CERTS.truststore("JKS"), truststore, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.setLastModifiedTime(truststore, java.nio.file.attribute.FileTime.fromMillis(before.toMillis() + 2_000));
+        Socket socket = connector.connect("localhost", server.address().getPort(), 10_000);
+        closeables.add(socket);
+        assertThat(apiVersions(socket, 5)).isZero();
+    }
+
+    @Test
     void connectorChecksTheBrokersHostNameUnlessEndpointIdentificationIsOff() throws Exception {
         Map<String, String> config = new HashMap<>(CERTS.identity("elsewhere", "CN=elsewhere,OU=Test,O=Odradek",
                 "DNS:elsewhere.example").keystoreConfig("JKS"));
@@ -260,6 +282,27 @@ class TlsListenerTest {
         Socket socket = TlsListeners.connector(trusting).connect("localhost", server.address().getPort(), 10_000);
         closeables.add(socket);
         assertThat(apiVersions(socket, 4)).isZero();
+    }
+
+    @Test
+    void clientInitiatedRenegotiationOnTheJdkEngineClosesTheConnection() throws Exception {
+        // OpenSSL refuses renegotiation itself; the JDK engine would accept it (Kafka's SslTransportLayer closes).
+        Map<String, String> config = serverStores();
+        config.put("odradek.ssl.engine", "jdk");
+        config.put("ssl.enabled.protocols", "TLSv1.2,TLSv1.3");
+        start(config);
+        Map<String, String> client = clientOf(null);
+        client.put("ssl.protocol", "TLSv1.2");
+        client.put("ssl.enabled.protocols", "TLSv1.2");
+        SSLSocket socket = connect(client);
+        assertThat(socket.getSession().getProtocol()).isEqualTo("TLSv1.2");
+        assertThat(apiVersions(socket, 1)).isZero(); // the first handshake serves requests
+
+        assertThatThrownBy(() -> {
+            socket.startHandshake(); // a second handshake on the same connection
+            apiVersions(socket, 2);
+        }).isInstanceOfAny(SSLException.class, SocketException.class, EOFException.class);
+        assertThat(principals).hasSize(1);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.odradek.security.ssl;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.odradek.security.KafkaPrincipal;
 import java.lang.ref.WeakReference;
@@ -92,9 +93,16 @@ public final class ServerSsl implements AutoCloseable {
         return ssl;
     }
 
-    /** The TLS stage of a newly accepted connection, from the current context. */
+    /**
+     * The TLS stage of a newly accepted connection, from the current context. On the JDK engine it closes the
+     * connection when the client renegotiates (OpenSSL refuses that itself, with its own faster handler).
+     */
     public SslHandler newHandler(ByteBufAllocator alloc) {
-        return current.context().newHandler(alloc);
+        SslContexts.Server context = current;
+        if (context.context() instanceof JdkSslContext) {
+            return new RenegotiationRefusingSslHandler(context.context().newEngine(alloc));
+        }
+        return context.context().newHandler(alloc);
     }
 
     /**
@@ -195,6 +203,24 @@ public final class ServerSsl implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "Listener " + listenerName + ": keeping the current TLS context, "
                     + "the new ssl settings cannot be used: " + e.getMessage());
             return false;
+        }
+    }
+
+    /**
+     * Whether {@link #reconfigure} would take {@code next} (Kafka's SslFactory.validateReconfiguration): builds its
+     * context and checks it against the current keystore; SslConfigException saying why not. Changes nothing.
+     */
+    public void validateReconfiguration(SslSettings next) {
+        if (next.equals(settings)) {
+            return;
+        }
+        SslContexts.Server old = current;
+        SslContexts.Server built = SslContexts.server(next);
+        try {
+            ensureCompatible(built.keystore().keyStore(), old.keystore().keyStore(), next.allowDnChanges(),
+                    next.allowSanChanges());
+        } catch (GeneralSecurityException e) {
+            throw new SslConfigException("Cannot read the new keystore's certificates", e);
         }
     }
 

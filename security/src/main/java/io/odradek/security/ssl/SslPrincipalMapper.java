@@ -15,13 +15,13 @@ import java.util.regex.PatternSyntaxException;
  *   <li>{@code DEFAULT}: the distinguished name as it is;</li>
  *   <li>{@code RULE:pattern/replacement/} with an optional {@code L} or {@code U} after the last slash (lower or
  *   upper case the result): applies when the Java regex {@code pattern} matches the whole name, which is then
- *   rewritten as {@code name.replaceAll(pattern, replacement)}; {@code $n} refers to a group, a reference to a group
- *   the pattern does not have stays literal text. A backslash escapes the next character (so {@code \/} is a slash
- *   inside a pattern).</li>
+ *   rewritten as {@code name.replaceAll(pattern, replacement)}; {@code $n} refers to a group, and a reference to a
+ *   group the pattern does not have refuses the client (Kafka's replaceAll throws). A backslash escapes the next
+ *   character (so {@code \/} is a slash inside a pattern).</li>
  * </ul>
  * Rules are separated by commas (commas inside a pattern or replacement belong to it); spaces around rules are
- * ignored; empty rules are skipped. A name no rule applies to is refused ({@link NoMatchingRuleException}), which
- * fails the client's authentication, as in Kafka.
+ * ignored; empty rules are skipped, and no rules at all (the key set to "") refuse every certificate. A name no
+ * rule applies to is refused ({@link NoMatchingRuleException}), which fails the client's authentication, as in Kafka.
  */
 public final class SslPrincipalMapper {
     /** Kafka's default: the whole distinguished name is the user name. */
@@ -60,7 +60,7 @@ public final class SslPrincipalMapper {
         return "SslPrincipalMapper(rules = " + text + ")";
     }
 
-    /** No rule applies to a client's distinguished name: Kafka refuses the client. */
+    /** No rule applies to a client's distinguished name, or the one that does cannot map it: the client is refused. */
     public static final class NoMatchingRuleException extends RuntimeException {
         NoMatchingRuleException(String message) {
             super(message);
@@ -69,8 +69,6 @@ public final class SslPrincipalMapper {
 
     /** DEFAULT (pattern null) or RULE:pattern/replacement/[LU]. */
     private record Rule(Pattern pattern, String replacement, char caseFlag) {
-        private static final Pattern GROUP_REFERENCE = Pattern.compile("\\$(\\d+)");
-
         String apply(String distinguishedName) {
             if (pattern == null) {
                 return distinguishedName;
@@ -79,33 +77,19 @@ public final class SslPrincipalMapper {
             if (!m.matches()) {
                 return null;
             }
-            String result = m.replaceAll(literalMissingGroups(replacement, m.groupCount()));
+            String result;
+            try {
+                result = m.replaceAll(replacement);
+            } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+                // A reference to a group the pattern lacks: Kafka's replaceAll throws and the client is refused.
+                throw new NoMatchingRuleException("Rule " + this + " cannot map " + distinguishedName + ": "
+                        + e.getMessage());
+            }
             return switch (caseFlag) {
                 case 'L' -> result.toLowerCase(Locale.ENGLISH);
                 case 'U' -> result.toUpperCase(Locale.ENGLISH);
                 default -> result;
             };
-        }
-
-        /**
-         * Java reads {@code $12} as group 12 only when the pattern has twelve groups, else as group 1 then "2"; a
-         * first digit past the group count would throw, so such a reference is escaped to stay literal text.
-         */
-        private static String literalMissingGroups(String replacement, int groups) {
-            StringBuilder out = new StringBuilder(replacement.length() + 4);
-            Matcher ref = GROUP_REFERENCE.matcher(replacement);
-            int last = 0;
-            while (ref.find()) {
-                boolean escaped = ref.start() > 0 && replacement.charAt(ref.start() - 1) == '\\';
-                int firstDigit = ref.group(1).charAt(0) - '0';
-                out.append(replacement, last, ref.start());
-                if (!escaped && firstDigit > groups) {
-                    out.append('\\');
-                }
-                out.append(ref.group());
-                last = ref.end();
-            }
-            return out.append(replacement, last, replacement.length()).toString();
         }
 
         @Override

@@ -94,7 +94,8 @@ public record SslSettings(String protocol, String provider, List<String> enabled
                 endpoint == null ? "https" : endpoint.trim(),
                 blankToNull(get.apply("ssl.secure.random.implementation")),
                 clientAuth,
-                orDefault(get.apply("ssl.principal.mapping.rules"), SslPrincipalMapper.DEFAULT_RULES),
+                // Set to "" means no rules (every certificate refused, as Kafka), not the default.
+                rulesOrDefault(get.apply("ssl.principal.mapping.rules")),
                 bool(get, "ssl.allow.dn.changes"),
                 bool(get, "ssl.allow.san.changes"),
                 engine);
@@ -150,6 +151,10 @@ public record SslSettings(String protocol, String provider, List<String> enabled
             case "false" -> false;
             default -> throw SslConfigException.invalid(key, value, "Expected value to be either true or false");
         };
+    }
+
+    private static String rulesOrDefault(String value) {
+        return value == null ? SslPrincipalMapper.DEFAULT_RULES : value.trim();
     }
 
     private static String orDefault(String value, String defaultValue) {

@@ -35,8 +35,28 @@ class SslPrincipalMapperTest {
     }
 
     @Test
-    void referenceToAGroupThePatternLacksStaysLiteral() {
-        assertThat(SslPrincipalMapper.fromRules("RULE:^CN=(.*)$/$1-$2/").name("CN=bob")).isEqualTo("bob-$2");
+    void referenceToAGroupThePatternLacksRefusesTheClientAsKafkasReplaceThrows() {
+        assertThatThrownBy(() -> SslPrincipalMapper.fromRules("RULE:^CN=(.*)$/$1-$2/").name("CN=bob"))
+                .isInstanceOf(SslPrincipalMapper.NoMatchingRuleException.class)
+                .hasMessageContaining("No group 2");
+        assertThatThrownBy(() -> SslPrincipalMapper.fromRules("RULE:^CN=bob$/$1/").name("CN=bob"))
+                .isInstanceOf(SslPrincipalMapper.NoMatchingRuleException.class)
+                .hasMessageContaining("No group 1");
+        // Java reads $12 as group 1 then "2" when there is one group, as Kafka's replaceAll does.
+        assertThat(SslPrincipalMapper.fromRules("RULE:^CN=(.*)$/$12/").name("CN=bob")).isEqualTo("bob2");
+    }
+
+    @Test
+    void emptyRulesRefuseEveryClientCertificate() {
+        SslPrincipalMapper mapper = SslPrincipalMapper.fromRules("");
+        assertThatThrownBy(() -> mapper.name("CN=alice,OU=Test,O=Odradek"))
+                .isInstanceOf(SslPrincipalMapper.NoMatchingRuleException.class)
+                .hasMessage("No rules apply to CN=alice,OU=Test,O=Odradek, rules []");
+        // Set to "" is not unset: the settings keep the empty rules (unset is DEFAULT).
+        assertThat(SslSettings.from(java.util.Map.of("ssl.principal.mapping.rules", "")::get).principalMappingRules())
+                .isEmpty();
+        assertThat(SslSettings.from(java.util.Map.<String, String>of()::get).principalMappingRules())
+                .isEqualTo("DEFAULT");
     }
 
     @Test
