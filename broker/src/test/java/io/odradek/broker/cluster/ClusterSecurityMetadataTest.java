@@ -17,11 +17,8 @@ import io.odradek.security.acl.ResourceType;
 import io.odradek.security.scram.ScramCredential;
 import io.odradek.security.scram.ScramFormatter;
 import io.odradek.security.scram.ScramMechanism;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -42,39 +39,16 @@ class ClusterSecurityMetadataTest {
     Path root;
 
     private final List<Broker> brokers = new ArrayList<>();
-    private final Map<Integer, BrokerConfig> configs = new HashMap<>();
+    private List<BrokerConfig> configs = List.of();
 
     @AfterEach
     void tearDown() {
         brokers.forEach(Broker::close);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     private void startThree() throws Exception {
-        int[] controllerPorts = {freePort(), freePort(), freePort()};
-        String voters = "1@127.0.0.1:" + controllerPorts[0] + ",2@127.0.0.1:" + controllerPorts[1]
-                + ",3@127.0.0.1:" + controllerPorts[2];
-        for (int id = 1; id <= 3; id++) {
-            Map<String, String> settings = new HashMap<>();
-            settings.put("process.roles", "broker,controller");
-            settings.put("node.id", Integer.toString(id));
-            settings.put("controller.quorum.voters", voters);
-            settings.put("controller.listener.names", "CONTROLLER");
-            settings.put("listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:" + controllerPorts[id - 1]);
-            settings.put("log.dirs", root.resolve("node-" + id).toString());
-            settings.put("broker.heartbeat.interval.ms", "200");
-            settings.put("controller.quorum.election.timeout.ms", "300");
-            configs.put(id, BrokerConfig.of(settings));
-            brokers.add(Broker.start(configs.get(id)));
-        }
-        for (Broker b : brokers) {
-            ImageWaits.await(b, TIMEOUT_S, image -> ImageWaits.allUnfenced(image, 3));
-        }
+        configs = ThreeNodeCluster.configs(root);
+        ThreeNodeCluster.start(configs, brokers);
     }
 
     private static AclBinding allow(String principal, ResourceType type, String name, AclOperation operation) {
@@ -155,7 +129,7 @@ class ClusterSecurityMetadataTest {
         }
 
         // The stopped node comes back with its own log dir and catches up on what changed while it was away.
-        Broker back = Broker.start(configs.get(stoppedId));
+        Broker back = Broker.start(configs.get(stoppedId - 1));
         brokers.add(back);
         awaitStore(back, s -> s.acls().equals(List.of(aliceWrites, aliceReads, carolDescribes))
                 && sameCredential(s.scramCredentials().getOrDefault("alice", Map.of())

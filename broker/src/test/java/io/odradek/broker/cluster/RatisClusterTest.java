@@ -3,18 +3,13 @@ package io.odradek.broker.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.broker.Broker;
-import io.odradek.broker.BrokerConfig;
 import io.odradek.log.PartitionLog;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -51,31 +46,8 @@ class RatisClusterTest {
         brokers.forEach(Broker::close);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     private void startThree() throws Exception {
-        int[] controllerPorts = {freePort(), freePort(), freePort()};
-        String voters = "1@127.0.0.1:" + controllerPorts[0] + ",2@127.0.0.1:" + controllerPorts[1]
-                + ",3@127.0.0.1:" + controllerPorts[2];
-        for (int id = 1; id <= 3; id++) {
-            Map<String, String> settings = new HashMap<>();
-            settings.put("process.roles", "broker,controller");
-            settings.put("node.id", Integer.toString(id));
-            settings.put("controller.quorum.voters", voters);
-            settings.put("controller.listener.names", "CONTROLLER");
-            settings.put("listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:" + controllerPorts[id - 1]);
-            settings.put("log.dirs", root.resolve("node-" + id).toString());
-            settings.put("broker.heartbeat.interval.ms", "200");
-            settings.put("controller.quorum.election.timeout.ms", "300");
-            brokers.add(Broker.start(BrokerConfig.of(settings)));
-        }
-        for (Broker b : brokers) {
-            await(b, image -> ImageWaits.allUnfenced(image, 3));
-        }
+        ThreeNodeCluster.start(ThreeNodeCluster.configs(root), brokers);
     }
 
     private static ClusterImage await(Broker broker, Predicate<ClusterImage> condition) throws InterruptedException {
