@@ -10,16 +10,11 @@ import static io.odradek.replication.security.SecurityTestData.set;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.odradek.replication.cluster.BrokerHeartbeat;
 import io.odradek.replication.cluster.ClusterImage;
-import io.odradek.replication.cluster.CommandResult;
-import io.odradek.replication.cluster.ControllerChannel;
 import io.odradek.replication.cluster.ControllerCommand;
 import io.odradek.replication.cluster.ControllerLogic;
-import io.odradek.replication.cluster.ControllerSettings;
-import io.odradek.replication.cluster.HeartbeatReply;
+import io.odradek.replication.cluster.LogicQuorum;
 import io.odradek.replication.cluster.ImageCodec;
-import io.odradek.replication.cluster.QuorumInfo;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.security.acl.AclBinding;
 import io.odradek.security.scram.ScramCredential;
@@ -30,50 +25,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The cluster-mode store against a one-node "quorum" that applies commands with the real ControllerLogic. */
 class ImageSecurityMetadataStoreTest {
-    /** Applies each command at the next offset; the store sees the image only when the test hands it over. */
-    private static final class LocalQuorum implements ControllerChannel {
-        final ControllerLogic logic = new ControllerLogic(ControllerSettings.DEFAULTS);
-        final List<ControllerCommand> submitted = new ArrayList<>();
-        ClusterImage image = ClusterImage.EMPTY;
-
-        @Override
-        public synchronized CompletableFuture<CommandResult> submit(ControllerCommand command) {
-            submitted.add(command);
-            ControllerLogic.Applied applied = logic.apply(image, command, image.offset() + 1);
-            image = applied.image();
-            return CompletableFuture.completedFuture(applied.result());
-        }
-
-        @Override
-        public CompletableFuture<HeartbeatReply> heartbeat(BrokerHeartbeat heartbeat) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<QuorumInfo> describeQuorum() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public ClusterImage image() {
-            return image;
-        }
-
-        @Override
-        public void addListener(Consumer<ClusterImage> listener) {
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    private final LocalQuorum quorum = new LocalQuorum();
+    private final LogicQuorum quorum = new LogicQuorum();
     private final List<Long> awaited = new ArrayList<>();
     private ImageSecurityMetadataStore store;
 
