@@ -45,31 +45,31 @@ final class AclRequests {
 
     static AclBinding binding(String api, byte resourceType, String name, byte patternType, String principal,
             String host, byte operation, byte permission) {
-        ResourceType type = ResourceType.fromCode(resourceType);
-        PatternType pattern = PatternType.fromCode(patternType);
-        AclOperation op = AclOperation.fromCode(operation);
-        AclPermissionType perm = AclPermissionType.fromCode(permission);
-        refuseUnknown(api, type, pattern, op, perm);
-        return new AclBinding(new ResourcePattern(type, name, pattern), new AccessControlEntry(principal, host, op, perm));
+        Codes c = Codes.decode(api, resourceType, patternType, operation, permission);
+        return new AclBinding(new ResourcePattern(c.type(), name, c.pattern()),
+                new AccessControlEntry(principal, host, c.op(), c.perm()));
     }
 
     static AclBindingFilter filter(String api, byte resourceType, String name, byte patternType, String principal,
             String host, byte operation, byte permission) {
-        ResourceType type = ResourceType.fromCode(resourceType);
-        PatternType pattern = PatternType.fromCode(patternType);
-        AclOperation op = AclOperation.fromCode(operation);
-        AclPermissionType perm = AclPermissionType.fromCode(permission);
-        refuseUnknown(api, type, pattern, op, perm);
-        return new AclBindingFilter(type, name, pattern, principal, host, op, perm);
+        Codes c = Codes.decode(api, resourceType, patternType, operation, permission);
+        return new AclBindingFilter(c.type(), name, c.pattern(), principal, host, c.op(), c.perm());
     }
 
-    /** Kafka's request classes refuse UNKNOWN (or unassigned) codes while parsing: the connection closes. */
-    private static void refuseUnknown(String api, ResourceType type, PatternType pattern, AclOperation op,
-            AclPermissionType perm) {
-        if (type == ResourceType.UNKNOWN || pattern == PatternType.UNKNOWN || op == AclOperation.UNKNOWN
-                || perm == AclPermissionType.UNKNOWN) {
-            throw new CloseConnectionException(api + " request with an unknown resource type, pattern type,"
-                    + " operation or permission type (" + type + ", " + pattern + ", " + op + ", " + perm + ")");
+    /** The four enum codes of an ACL binding or filter, decoded. */
+    private record Codes(ResourceType type, PatternType pattern, AclOperation op, AclPermissionType perm) {
+        /** Kafka's request classes refuse UNKNOWN (or unassigned) codes while parsing: the connection closes. */
+        static Codes decode(String api, byte resourceType, byte patternType, byte operation, byte permission) {
+            ResourceType type = ResourceType.fromCode(resourceType);
+            PatternType pattern = PatternType.fromCode(patternType);
+            AclOperation op = AclOperation.fromCode(operation);
+            AclPermissionType perm = AclPermissionType.fromCode(permission);
+            if (type == ResourceType.UNKNOWN || pattern == PatternType.UNKNOWN || op == AclOperation.UNKNOWN
+                    || perm == AclPermissionType.UNKNOWN) {
+                throw new CloseConnectionException(api + " request with an unknown resource type, pattern type,"
+                        + " operation or permission type (" + type + ", " + pattern + ", " + op + ", " + perm + ")");
+            }
+            return new Codes(type, pattern, op, perm);
         }
     }
 }
