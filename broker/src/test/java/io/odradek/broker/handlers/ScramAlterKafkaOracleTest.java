@@ -2,19 +2,11 @@ package io.odradek.broker.handlers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.util.concurrent.ImmediateEventExecutor;
-import io.odradek.broker.api.RequestContext;
 import io.odradek.replication.security.InMemorySecurityMetadataStore;
 import io.odradek.wire.api.AlterUserScramCredentialsApi;
 import io.odradek.wire.api.AlterUserScramCredentialsApi.Request.ScramCredentialDeletion;
 import io.odradek.wire.api.AlterUserScramCredentialsApi.Request.ScramCredentialUpsertion;
-import io.odradek.wire.header.RequestHeader;
 import io.odradek.wire.schema.Struct;
-import io.odradek.wire.schema.WireWriter;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.HexFormat;
@@ -22,7 +14,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsResponseData;
 import org.apache.kafka.common.metadata.RemoveUserScramCredentialRecord;
@@ -69,21 +60,7 @@ class ScramAlterKafkaOracleTest {
     }
 
     private byte[] ours(Struct request) {
-        RequestContext context = new RequestContext(new RequestHeader((short) 51, (short) 0, 1, "test"),
-                new InetSocketAddress("127.0.0.1", 50000), UnpooledByteBufAllocator.DEFAULT, ImmediateEventExecutor.INSTANCE);
-        try {
-            Struct response = handler.handle(context, request).get(10, TimeUnit.SECONDS);
-            WireWriter out = new WireWriter(UnpooledByteBufAllocator.DEFAULT);
-            AlterUserScramCredentialsApi.Response.SCHEMA.write(out, response, (short) 0, true);
-            ByteBuf buf = (ByteBuf) out.finish().get(0);
-            try {
-                return ByteBufUtil.getBytes(buf);
-            } finally {
-                buf.release();
-            }
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+        return HandlerAnswerBytes.atVersion0(handler, request);
     }
 
     private byte[] kafkas(AlterUserScramCredentialsRequestData request) {

@@ -2,27 +2,18 @@ package io.odradek.broker.handlers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.util.concurrent.ImmediateEventExecutor;
-import io.odradek.broker.api.RequestContext;
 import io.odradek.replication.security.InMemorySecurityMetadataStore;
 import io.odradek.replication.security.SecurityMetadataStore.ScramChange;
 import io.odradek.security.scram.ScramCredential;
 import io.odradek.security.scram.ScramMechanism;
 import io.odradek.wire.api.DescribeUserScramCredentialsApi;
-import io.odradek.wire.header.RequestHeader;
 import io.odradek.wire.schema.Struct;
-import io.odradek.wire.schema.WireWriter;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData.UserName;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData;
@@ -85,21 +76,7 @@ class ScramDescribeKafkaOracleTest {
                         .set(DescribeUserScramCredentialsApi.Request.UserName.NAME, user);
             }
         }
-        RequestContext context = new RequestContext(new RequestHeader((short) 50, (short) 0, 1, "test"),
-                new InetSocketAddress("127.0.0.1", 50000), UnpooledByteBufAllocator.DEFAULT, ImmediateEventExecutor.INSTANCE);
-        try {
-            Struct response = new DescribeUserScramCredentialsHandler(store).handle(context, request).get(10, TimeUnit.SECONDS);
-            WireWriter out = new WireWriter(UnpooledByteBufAllocator.DEFAULT);
-            DescribeUserScramCredentialsApi.Response.SCHEMA.write(out, response, (short) 0, true);
-            ByteBuf buf = (ByteBuf) out.finish().get(0);
-            try {
-                return ByteBufUtil.getBytes(buf);
-            } finally {
-                buf.release();
-            }
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+        return HandlerAnswerBytes.atVersion0(new DescribeUserScramCredentialsHandler(store), request);
     }
 
     private byte[] kafkas(List<String> users) {
