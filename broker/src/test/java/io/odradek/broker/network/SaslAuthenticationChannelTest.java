@@ -202,6 +202,13 @@ class SaslAuthenticationChannelTest {
         assertThat(auth.error()).isEqualTo(Errors.NONE);
     }
 
+    /** The connection is closed and holds neither a queue slot nor pool memory any more. */
+    private void assertClosedWithMemoryGivenBack() {
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(pool.queuedRequests()).isZero();
+        assertThat(pool.usedBytes()).isZero();
+    }
+
     @Test
     void plainLoginThenRequestsAreServedAsTheUser() {
         connect(true);
@@ -410,9 +417,7 @@ class SaslAuthenticationChannelTest {
         // A 10 MB length prefix (under socket.request.max.bytes, over sasl.server.max.receive.size) and one byte.
         channel.writeInbound(Unpooled.buffer(5).writeInt(10_000_000).writeByte(0));
         channel.runPendingTasks();
-        assertThat(channel.isOpen()).isFalse();
-        assertThat(pool.usedBytes()).isZero();
-        assertThat(pool.queuedRequests()).isZero();
+        assertClosedWithMemoryGivenBack();
     }
 
     @Test
@@ -451,9 +456,7 @@ class SaslAuthenticationChannelTest {
             SaslAuthenticateResponse auth = exchange(authenticate(("n,,n=" + "x".repeat(6000) + ",r=abc")
                     .getBytes(StandardCharsets.UTF_8), (short) 2));
             assertThat(auth.error()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
-            assertThat(channel.isOpen()).isFalse();
-            assertThat(pool.queuedRequests()).isZero();
-            assertThat(pool.usedBytes()).isZero();
+            assertClosedWithMemoryGivenBack();
         }
     }
 
@@ -474,9 +477,7 @@ class SaslAuthenticationChannelTest {
                 auth = exchange(authenticate(new byte[] {1}, (short) 2));
             }
             assertThat(auth.error()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
-            assertThat(channel.isOpen()).isFalse();
-            assertThat(pool.queuedRequests()).isZero();
-            assertThat(pool.usedBytes()).isZero();
+            assertClosedWithMemoryGivenBack();
         }
     }
 
@@ -487,9 +488,7 @@ class SaslAuthenticationChannelTest {
         connect(false);
         send(listGroups());
         assertThat(nextFrame()).isNull();
-        assertThat(channel.isOpen()).isFalse();
-        assertThat(pool.queuedRequests()).isZero();
-        assertThat(pool.usedBytes()).isZero();
+        assertClosedWithMemoryGivenBack();
     }
 
     @Test
