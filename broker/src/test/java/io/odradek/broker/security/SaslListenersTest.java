@@ -11,11 +11,13 @@ import io.odradek.replication.fetcher.BrokerClient;
 import io.odradek.replication.fetcher.ClientSecurity;
 import io.odradek.replication.security.InMemorySecurityMetadataStore;
 import io.odradek.replication.security.SecurityMetadataStore.ScramChange;
+import io.odradek.security.sasl.SaslServerMechanism;
 import io.odradek.security.scram.ScramFormatter;
 import io.odradek.security.scram.ScramMechanism;
 import io.odradek.wire.api.MetadataApi;
 import io.odradek.wire.schema.Struct;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -77,25 +79,12 @@ class SaslListenersTest {
 
     @Test
     void jaasFileSectionOfTheListenerIsUsed() throws Exception {
-        Path file = dir.resolve("jaas.conf");
-        Files.writeString(file, "KafkaServer { org.apache.kafka.common.security.plain.PlainLoginModule required "
+        withPlainServerFromJaasFile("KafkaServer { org.apache.kafka.common.security.plain.PlainLoginModule required "
                 + "user_other=\"x\"; };\nsasl_plaintext.KafkaServer { org.apache.kafka.common.security.plain.PlainLoginModule"
-                + " required user_admin=\"from-file\"; };\n");
-        String old = System.getProperty("java.security.auth.login.config");
-        System.setProperty("java.security.auth.login.config", file.toString());
-        try {
-            SaslServerSettings settings = SaslListeners.serverSettings(listener(Map.of("sasl.enabled.mechanisms",
-                    "PLAIN")), new InMemorySecurityMetadataStore());
-            var server = settings.newServer("PLAIN");
-            server.evaluateResponse("\u0000admin\u0000from-file".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            assertThat(server.authorizationId()).isEqualTo("admin");
-        } finally {
-            if (old == null) {
-                System.clearProperty("java.security.auth.login.config");
-            } else {
-                System.setProperty("java.security.auth.login.config", old);
-            }
-        }
+                + " required user_admin=\"from-file\"; };\n", server -> {
+                    server.evaluateResponse("\u0000admin\u0000from-file".getBytes(StandardCharsets.UTF_8));
+                    assertThat(server.authorizationId()).isEqualTo("admin");
+                });
     }
 
     @Test
@@ -148,19 +137,32 @@ class SaslListenersTest {
 
     @Test
     void plainUsersComeOnlyFromThePlainLoginModuleEntry() throws Exception {
-        Path file = dir.resolve("jaas.conf");
         // As Kafka's PlainServerCallbackHandler: user_* options of another login module are no PLAIN users.
-        Files.writeString(file, "KafkaServer { org.apache.kafka.common.security.scram.ScramLoginModule required "
-                + "username=\"broker\" password=\"broker-secret\" user_admin=\"from-scram-entry\"; };\n");
+        withPlainServerFromJaasFile("KafkaServer { org.apache.kafka.common.security.scram.ScramLoginModule required "
+                + "username=\"broker\" password=\"broker-secret\" user_admin=\"from-scram-entry\"; };\n",
+                server -> assertThatThrownBy(() -> server.evaluateResponse(
+                        "\u0000admin\u0000from-scram-entry".getBytes(StandardCharsets.UTF_8)))
+                        .hasMessageContaining("Invalid username or password"));
+    }
+
+    /** What a test does with the listener's PLAIN server. */
+    private interface PlainServerCheck {
+        void check(SaslServerMechanism server) throws Exception;
+    }
+
+    /**
+     * Runs {@code check} on a PLAIN server of the SASL_PLAINTEXT listener while java.security.auth.login.config
+     * names a JAAS file with {@code jaas}; the JVM-wide property is restored afterwards.
+     */
+    private void withPlainServerFromJaasFile(String jaas, PlainServerCheck check) throws Exception {
+        Path file = dir.resolve("jaas.conf");
+        Files.writeString(file, jaas);
         String old = System.getProperty("java.security.auth.login.config");
         System.setProperty("java.security.auth.login.config", file.toString());
         try {
             SaslServerSettings settings = SaslListeners.serverSettings(listener(Map.of("sasl.enabled.mechanisms",
                     "PLAIN")), new InMemorySecurityMetadataStore());
-            var server = settings.newServer("PLAIN");
-            assertThatThrownBy(() -> server.evaluateResponse(
-                    "\u0000admin\u0000from-scram-entry".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-                    .hasMessageContaining("Invalid username or password");
+            check.check(settings.newServer("PLAIN"));
         } finally {
             if (old == null) {
                 System.clearProperty("java.security.auth.login.config");
