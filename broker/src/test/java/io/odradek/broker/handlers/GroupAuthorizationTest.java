@@ -2,6 +2,7 @@ package io.odradek.broker.handlers;
 
 import static io.odradek.broker.handlers.CoordinatorAclFixture.alice;
 import static io.odradek.broker.handlers.CoordinatorAclFixture.call;
+import static io.odradek.broker.handlers.GroupRequests.joinRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.broker.security.Session;
@@ -54,7 +55,6 @@ import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseTopic.Offs
 import io.odradek.wire.api.SyncGroupApi;
 import io.odradek.wire.schema.Struct;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -440,18 +440,6 @@ class GroupAuthorizationTest {
     private static AclBinding allow(ResourceType type, String name, PatternType patternType, AclOperation operation) {
         return new AclBinding(new ResourcePattern(type, name, patternType),
                 new AccessControlEntry("User:alice", "*", operation, AclPermissionType.ALLOW));
-    }
-
-    private static Struct joinRequest(String group, String memberId) {
-        Struct join = JoinGroupApi.Request.SCHEMA.newStruct()
-                .set(JoinGroupApi.Request.GROUP_ID, group)
-                .set(JoinGroupApi.Request.SESSION_TIMEOUT_MS, 10_000)
-                .set(JoinGroupApi.Request.REBALANCE_TIMEOUT_MS, 10_000)
-                .set(JoinGroupApi.Request.MEMBER_ID, memberId)
-                .set(JoinGroupApi.Request.PROTOCOL_TYPE, "consumer");
-        join.add(JoinGroupApi.Request.PROTOCOLS).set(JoinGroupApi.Request.JoinGroupRequestProtocol.NAME, "range")
-                .set(JoinGroupApi.Request.JoinGroupRequestProtocol.METADATA, "sub".getBytes(StandardCharsets.UTF_8));
-        return join;
     }
 
     private static Struct consumerJoin(String group, String... topics) {

@@ -1,5 +1,6 @@
 package io.odradek.broker.handlers;
 
+import static io.odradek.broker.handlers.GroupRequests.joinRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.coordinator.group.GroupCoordinator;
@@ -28,7 +29,6 @@ import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseTopic;
 import io.odradek.wire.api.OffsetFetchApi.Response.OffsetFetchResponseTopic.OffsetFetchResponsePartition;
 import io.odradek.wire.api.SyncGroupApi;
 import io.odradek.wire.schema.Struct;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -266,18 +266,6 @@ class GroupHandlersTest {
     }
 
     // ------------------------------------------------------------------ helpers
-
-    private static Struct joinRequest(String group, String memberId) {
-        Struct join = JoinGroupApi.Request.SCHEMA.newStruct()
-                .set(JoinGroupApi.Request.GROUP_ID, group)
-                .set(JoinGroupApi.Request.SESSION_TIMEOUT_MS, 10_000)
-                .set(JoinGroupApi.Request.REBALANCE_TIMEOUT_MS, 10_000)
-                .set(JoinGroupApi.Request.MEMBER_ID, memberId)
-                .set(JoinGroupApi.Request.PROTOCOL_TYPE, "consumer");
-        join.add(JoinGroupApi.Request.PROTOCOLS).set(JoinGroupApi.Request.JoinGroupRequestProtocol.NAME, "range")
-                .set(JoinGroupApi.Request.JoinGroupRequestProtocol.METADATA, "sub".getBytes(StandardCharsets.UTF_8));
-        return join;
-    }
 
     private static Struct heartbeat(String group, String memberId, int generation) {
         return HeartbeatApi.Request.SCHEMA.newStruct().set(HeartbeatApi.Request.GROUP_ID, group)
