@@ -242,6 +242,16 @@ class ClientQuotasHandlersTest {
         CountDownLatch release = new CountDownLatch(1);
         List<CompletableFuture<Boolean>> stuck = new ArrayList<>();
         try {
+            // First every lookup thread runs one of ours (a lookup an earlier test left behind finishing later would
+            // free a queue slot and let the request below wait instead of being refused), then the queue fills.
+            CountDownLatch running = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                stuck.add(IpEntityLookups.supply(() -> {
+                    running.countDown();
+                    return awaitQuietly(release);
+                }));
+            }
+            assertThat(running.await(10, TimeUnit.SECONDS)).as("both lookup threads busy").isTrue();
             CompletableFuture<Boolean> last;
             do { // slow lookups: every lookup thread busy and the queue full
                 last = IpEntityLookups.supply(() -> awaitQuietly(release));
