@@ -6,7 +6,10 @@ import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.Listener;
 import io.odradek.broker.config.ListenerConfig;
+import io.odradek.broker.faults.Faults;
+import io.odradek.broker.metrics.BrokerMetrics;
 import io.odradek.broker.network.KafkaServer;
+import io.odradek.broker.network.RequestHooks;
 import io.odradek.broker.quota.ClientQuotas;
 import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.broker.security.Authorizers;
@@ -39,8 +42,14 @@ public final class Broker implements AutoCloseable {
     private final KafkaServer server;
     /** The TLS listeners' contexts (they watch their store files until closed). */
     private final List<ServerTls> tlsContexts;
+    /** issue 11: the broker's meters (JMX, Prometheus) and its injected faults (admin endpoint, embedded API). */
+    private final BrokerMetrics metrics;
+    private final Faults faults;
 
-    private Broker(BrokerConfig config, BrokerServices services, KafkaServer server, List<ServerTls> tlsContexts) {
+    private Broker(BrokerConfig config, BrokerServices services, KafkaServer server, List<ServerTls> tlsContexts,
+            BrokerMetrics metrics, Faults faults) {
+        this.metrics = metrics;
+        this.faults = faults;
         this.tlsContexts = tlsContexts;
         this.config = config;
         this.services = services;
@@ -59,11 +68,13 @@ public final class Broker implements AutoCloseable {
         BrokerServices services = BrokerServices.open(config, node, quorum);
         List<ServerTls> tlsContexts = new ArrayList<>(); // their store-file watches stop with the broker
         KafkaServer bound = null;
+        BrokerMetrics metrics = BrokerMetrics.create(config); // issue 11 (metrics)
+        Faults faults = new Faults(); // issue 11 (faults): none until the admin endpoint or the embedded API adds some
         try {
             // Client quotas (issue 9, quotas): they follow the dynamic configs and apply to every response.
             RequestThrottler throttler = new RequestThrottler(
                     ClientQuotas.following(services.dynamicConfigs, config.quotaWindows()), System::currentTimeMillis);
-            ApiRegistry registry = Handlers.registry(config, services, throttler);
+            ApiRegistry registry = Handlers.registry(config, services, throttler, metrics);
             // issue 10 (listeners): every listener at once, each secured as its protocol says, one authorizer.
             // Their TLS and SASL keys as the dynamic configs have them now (a keystore rotated through
             // IncrementalAlterConfigs holds after a restart), and from then on as they change.
@@ -97,7 +108,7 @@ public final class Broker implements AutoCloseable {
             // caught up with the metadata: before, it has no ACLs or SCRAM credentials (logins would fail, the
             // authorizer would deny or, with allow.everyone.if.no.acl.found, allow what a DENY forbids).
             KafkaServer server = KafkaServer.bind(listeners, registry, config.networkSettings(), throttler, authorizer,
-                    services.clusterNode == null);
+                    services.clusterNode == null, new RequestHooks(faults, metrics.requests()));
             bound = server;
             server.addresses().forEach((name, address) -> boundPorts.put(name, address.getPort()));
             // configs: connection limits follow the dynamic broker configs (stored ones from the start).
@@ -109,11 +120,12 @@ public final class Broker implements AutoCloseable {
             }
             LOG.log(System.Logger.Level.INFO, "listening on " + server.addresses() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
-            return new Broker(config, services, server, tlsContexts);
+            return new Broker(config, services, server, tlsContexts, metrics, faults);
         } catch (InterruptedException | RuntimeException e) {
             if (bound != null) {
                 bound.close();
             }
+            metrics.close();
             closeTls(tlsContexts);
             services.close();
             throw e;
@@ -223,6 +235,16 @@ public final class Broker implements AutoCloseable {
         return services.security;
     }
 
+    /** issue 11 (metrics): the broker's meters, as JMX and the Prometheus endpoint show them. */
+    public BrokerMetrics metrics() {
+        return metrics;
+    }
+
+    /** issue 11 (faults): the faults injected into this broker's request handling (none unless added). */
+    public Faults faults() {
+        return faults;
+    }
+
     /**
      * In a cluster, a controlled shutdown first (leaderships move away while clients and followers can still
      * reach us; bounded); then the listener, so no handler appends while the services flush and close.
@@ -235,5 +257,6 @@ public final class Broker implements AutoCloseable {
         server.close();
         closeTls(tlsContexts);
         services.close();
+        metrics.close();
     }
 }

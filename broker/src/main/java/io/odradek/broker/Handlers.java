@@ -56,6 +56,7 @@ import io.odradek.broker.handlers.SaslHandshakeHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
+import io.odradek.broker.metrics.BrokerMetrics;
 import io.odradek.broker.quota.RequestThrottler;
 import io.odradek.broker.topics.ConfigDescriber;
 
@@ -64,8 +65,12 @@ final class Handlers {
     private Handlers() {
     }
 
-    /** {@code throttler}: the client quotas (issue 9, quotas), which the fetch handler consults for consumers. */
-    static ApiRegistry registry(BrokerConfig config, BrokerServices services, RequestThrottler throttler) {
+    /**
+     * {@code throttler}: the client quotas (issue 9, quotas), which the fetch handler consults for consumers;
+     * {@code metrics}: the broker's meters (issue 11), which the data path counts into.
+     */
+    static ApiRegistry registry(BrokerConfig config, BrokerServices services, RequestThrottler throttler,
+            BrokerMetrics metrics) {
         ApiRegistry registry = new ApiRegistry();
         registry.register(new ApiVersionsHandler(registry, services.features));
 

@@ -268,6 +268,12 @@ public final class BrokerConfigDef {
                 "Principals allowed everything whatever the ACLs, separated by ';' (User:admin;User:ops).");
         define("allow.everyone.if.no.acl.found", BOOLEAN, "false", ANY,
                 "Allow everyone on a resource that no ACL at all applies to (else only super users).");
+
+        // Metrics and health (issue 11, metrics): the Prometheus/health HTTP endpoint and JMX.
+
+        // Fault injection (issue 11, faults): the admin HTTP endpoint, off by default.
+
+        // Version emulation (issue 11, emulation): ApiVersions capped at an older Kafka release.
     }
 
     private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();

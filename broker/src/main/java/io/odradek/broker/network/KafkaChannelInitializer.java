@@ -22,10 +22,12 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final RequestThrottler throttler;
     private final ListenerSecurity security;
     private final Authorizer authorizer;
+    private final RequestHooks hooks;
 
     KafkaChannelInitializer(ApiRegistry registry, NetworkSettings settings, RequestMemoryPool pool,
             AtomicInteger mutedConnections, RateLimitedLog rejections, RequestThrottler throttler,
-            ListenerSecurity security, Authorizer authorizer) {
+            ListenerSecurity security, Authorizer authorizer, RequestHooks hooks) {
+        this.hooks = hooks;
         this.security = security;
         this.authorizer = authorizer;
         this.throttler = throttler;
@@ -48,6 +50,6 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
         ch.pipeline().addLast("frames", frames);
         ch.pipeline().addLast("requests", new RequestChannelHandler(registry, pool, frames.gate(),
                 settings.maxInFlightPerConnection(), settings.connectionsMaxIdleMs(), rejections, throttler,
-                security, authorizer));
+                security, authorizer, hooks));
     }
 }

@@ -98,6 +98,13 @@ public final class KafkaServer implements AutoCloseable {
      */
     public static KafkaServer bind(List<Binding> listeners, ApiRegistry registry, NetworkSettings settings,
             RequestThrottler throttler, Authorizer authorizer, boolean acceptAtOnce) throws InterruptedException {
+        return bind(listeners, registry, settings, throttler, authorizer, acceptAtOnce, RequestHooks.NONE);
+    }
+
+    /** As above, every request reported to and checked by {@code hooks} (issue 11: request metrics, fault injection). */
+    public static KafkaServer bind(List<Binding> listeners, ApiRegistry registry, NetworkSettings settings,
+            RequestThrottler throttler, Authorizer authorizer, boolean acceptAtOnce, RequestHooks hooks)
+            throws InterruptedException {
         if (listeners.isEmpty()) {
             throw new IllegalArgumentException("no listener to bind");
         }
@@ -130,7 +137,7 @@ public final class KafkaServer implements AutoCloseable {
                         // Past the high mark the client is not reading its responses: its connection is muted.
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
                         .childHandler(new KafkaChannelInitializer(registry, settings, pool, muted, requestLog, throttler,
-                                listener.security(), authorizer))
+                                listener.security(), authorizer, hooks))
                         .bind(listener.address())
                         .await();
                 if (!bound.isSuccess()) {

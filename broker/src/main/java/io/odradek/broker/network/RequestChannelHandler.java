@@ -72,6 +72,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private final ListenerSecurity security;
     private final Authorizer authorizer;
     private Session session;
+    /** issue 11: request metrics (reported as each response is written) and fault injection (asked before handling). */
+    private final RequestHooks hooks;
     /** issue 10 (sasl): the authentication gate on SASL listeners; null on others. */
     private final SaslAuthenticator sasl;
     private ScheduledFuture<?> throttleEnd;
@@ -85,12 +87,13 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     RequestChannelHandler(ApiRegistry registry, RequestMemoryPool pool, ReadGate gate, int maxInFlight,
             long connectionsMaxIdleMs, RateLimitedLog rejections, RequestThrottler throttler) {
         this(registry, pool, gate, maxInFlight, connectionsMaxIdleMs, rejections, throttler,
-                ListenerSecurity.plaintext("PLAINTEXT"), Authorizer.ALLOW_ALL);
+                ListenerSecurity.plaintext("PLAINTEXT"), Authorizer.ALLOW_ALL, RequestHooks.NONE);
     }
 
     RequestChannelHandler(ApiRegistry registry, RequestMemoryPool pool, ReadGate gate, int maxInFlight,
             long connectionsMaxIdleMs, RateLimitedLog rejections, RequestThrottler throttler,
-            ListenerSecurity security, Authorizer authorizer) {
+            ListenerSecurity security, Authorizer authorizer, RequestHooks hooks) {
+        this.hooks = hooks;
         this.security = security;
         this.authorizer = authorizer;
         this.sasl = security.sasl() == null ? null : new SaslAuthenticator(security.sasl(), System::nanoTime);

@@ -137,7 +137,7 @@ class SaslAuthenticationChannelTest {
                 new RateLimitedLog(System.getLogger("test"), 1000),
                 new RequestThrottler(quotaStore == null ? new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS)
                         : ClientQuotas.following(quotaStore, QuotaWindows.KAFKA_DEFAULTS), System::currentTimeMillis),
-                security, Authorizer.ALLOW_ALL));
+                security, Authorizer.ALLOW_ALL, RequestHooks.NONE));
     }
 
     private void sendFrame(byte[] payload) {
