@@ -20,6 +20,17 @@ public final class BrokerMetrics implements AutoCloseable {
         return List::of;
     }
 
+    /**
+     * Registers a gauge read at each scrape (JMX attribute Value; a Prometheus gauge), replacing one of that name.
+     * For meters that other parts of the broker own (partition counts, controller state, connection counts).
+     */
+    public void gauge(MetricName name, java.util.function.Supplier<? extends Number> value) {
+    }
+
+    /** Unregisters the metric of that name, if any (a deleted topic's meters). */
+    public void remove(MetricName name) {
+    }
+
     /** The dispatcher's per-request report. */
     public RequestMetrics requests() {
         return RequestMetrics.NONE;
