@@ -35,8 +35,8 @@ import java.util.stream.Collectors;
  * <p>{@code brokers(3)} starts three combined broker+controller nodes ({@code process.roles=broker,controller}) on a
  * Ratis quorum; {@code start()} returns once every broker is registered and unfenced. Every broker starts with
  * Kafka's keys at Kafka's defaults except: listener {@code PLAINTEXT://127.0.0.1:0}, no initial rebalance delay
- * ({@code group.initial.rebalance.delay.ms=0}), and the internal topics' replication factor and min ISR fitting the
- * broker count; {@link Builder#config} overrides any of them. In JUnit 5 tests,
+ * ({@code group.initial.rebalance.delay.ms=0}), internal topics of 5 partitions (not 50) with a replication factor
+ * and min ISR fitting the broker count; {@link Builder#config} overrides any of them. In JUnit 5 tests,
  * {@link io.odradek.embedded.junit.EmbeddedOdradek @EmbeddedOdradek} starts and closes one for you.
  */
 public final class Odradek implements AutoCloseable {
