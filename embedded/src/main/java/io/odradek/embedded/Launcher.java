@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.IntFunction;
 
 /**
  * Starts the brokers of an embedded {@link Odradek}: one broker on its own (no quorum), or a cluster of combined
@@ -36,18 +37,24 @@ final class Launcher {
     }
 
     static Started start(int count, Path dataDir, Map<String, String> user, Faults faults) throws InterruptedException {
+        return start(count, dataDir, user, faults, ControllerPorts::reserve);
+    }
+
+    /** As above, a cluster's controller ports for each attempt from {@code reserve} (given the node count). */
+    static Started start(int count, Path dataDir, Map<String, String> user, Faults faults,
+            IntFunction<ControllerPorts> reserve) throws InterruptedException {
         if (count == 1) {
             BrokerConfig config = BrokerConfig.of(NodeConfigs.node(1, 1, dataDir, List.of(), user));
             return new Started(List.of(Broker.start(config, QuorumChannels::open, faults)), null);
         }
-        QuietRatis.apply();
+        EmbeddedRatis.apply();
         // Only node dirs this start created may be wiped before a retry: a kept data dir's earlier data stays.
         boolean fresh = true;
         for (int id = 1; id <= count; id++) {
             fresh &= DataDirs.isEmpty(NodeConfigs.logDir(dataDir, id));
         }
         for (int attempt = 1; ; attempt++) {
-            ControllerPorts ports = ControllerPorts.reserve(count);
+            ControllerPorts ports = reserve.apply(count);
             List<Broker> brokers = new ArrayList<>();
             try {
                 startAll(count, dataDir, ports, user, faults, brokers);
