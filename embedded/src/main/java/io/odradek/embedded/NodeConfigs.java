@@ -47,6 +47,8 @@ final class NodeConfigs {
         d.put("offsets.topic.replication.factor", Integer.toString(Math.min(3, brokers)));
         d.put("transaction.state.log.replication.factor", Integer.toString(Math.min(3, brokers)));
         d.put("transaction.state.log.min.isr", Integer.toString(Math.min(2, brokers)));
+        // JMX off unless asked for: a test JVM's MBean server is shared, and nothing reads the broker's there.
+        d.put("odradek.metrics.jmx.enable", "false");
         d.put("offsets.topic.num.partitions", "5");
         d.put("transaction.state.log.num.partitions", "5");
         if (brokers > 1) {
