@@ -251,6 +251,7 @@ public final class Odradek implements AutoCloseable {
          */
         public Odradek start() {
             long begin = System.nanoTime();
+            NettyJfr.offUnlessSet(); // before the broker's classes start Netty
             boolean temp = dataDir == null;
             Path dir = temp ? DataDirs.createTemp() : DataDirs.create(dataDir.toAbsolutePath().normalize());
             Faults faults = new Faults();
