@@ -105,16 +105,30 @@ final class Launcher {
             starts.add(start);
         }
         Throwable failure = null;
+        boolean interrupted = false;
         for (CompletableFuture<Broker> start : starts) {
-            try {
-                started.add(start.get());
-            } catch (ExecutionException e) {
-                if (failure == null) {
-                    failure = e.getCause();
-                } else {
-                    failure.addSuppressed(e.getCause());
+            // Every start is waited for, even once interrupted: a broker left starting could not be closed.
+            while (true) {
+                try {
+                    started.add(start.get());
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause();
+                    } else {
+                        failure.addSuppressed(e.getCause());
+                    }
+                    break;
                 }
             }
+        }
+        if (interrupted) {
+            if (failure == null) {
+                throw new InterruptedException("interrupted while the embedded cluster's brokers started");
+            }
+            Thread.currentThread().interrupt(); // the start failure is thrown; the interrupt stays visible
         }
         if (failure instanceof RuntimeException e) {
             throw e;
