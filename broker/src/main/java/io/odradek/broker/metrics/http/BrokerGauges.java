@@ -7,6 +7,9 @@ import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.PartitionRegistration;
 import io.odradek.replication.cluster.TopicImage;
 import io.odradek.replication.quorum.RatisControllerChannel;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Kafka's broker and controller gauges, read from the broker's services when asked (JMX and /metrics alike):
@@ -37,7 +40,17 @@ public final class BrokerGauges {
     private BrokerGauges() {
     }
 
-    public static void register(BrokerMetrics metrics, ObservedBroker broker, BrokerHealth health) {
+    /** Registers {@link #of} with {@code metrics}. */
+    public static Map<MetricName, Supplier<Number>> register(BrokerMetrics metrics, ObservedBroker broker,
+            BrokerHealth health) {
+        Map<MetricName, Supplier<Number>> gauges = of(broker, health);
+        gauges.forEach(metrics::gauge);
+        return gauges;
+    }
+
+    /** Every gauge, by name, each read from {@code broker} when called. */
+    static Map<MetricName, Supplier<Number>> of(ObservedBroker broker, BrokerHealth health) {
+        Map<MetricName, Supplier<Number>> metrics = new LinkedHashMap<>();
         replicaManager(metrics, "PartitionCount", broker, (image, local) -> count(image, (t, i, p) -> p.replicas().contains(local)));
         replicaManager(metrics, "LeaderCount", broker, (image, local) -> count(image, (t, i, p) -> p.leader() == local));
         replicaManager(metrics, "UnderReplicatedPartitions", broker, (image, local) -> count(image,
@@ -49,21 +62,22 @@ public final class BrokerGauges {
         replicaManager(metrics, "OfflineReplicaCount", broker, (image, local) -> count(image,
                 (t, i, p) -> p.replicas().contains(local) && broker.cluster().isLocalLogOffline(t.name(), i)));
 
-        metrics.gauge(controller("ActiveControllerCount"), () -> activeController(broker) ? 1 : 0);
-        metrics.gauge(controller("OfflinePartitionsCount"), () -> !activeController(broker) ? 0
+        put(metrics, controller("ActiveControllerCount"), () -> activeController(broker) ? 1 : 0);
+        put(metrics, controller("OfflinePartitionsCount"), () -> !activeController(broker) ? 0
                 : count(broker.cluster().image(), (t, i, p) -> !p.hasLeader()));
-        metrics.gauge(controller("GlobalTopicCount"), () -> !activeController(broker) ? 0
+        put(metrics, controller("GlobalTopicCount"), () -> !activeController(broker) ? 0
                 : broker.cluster().image().topics().size());
-        metrics.gauge(controller("GlobalPartitionCount"), () -> !activeController(broker) ? 0
+        put(metrics, controller("GlobalPartitionCount"), () -> !activeController(broker) ? 0
                 : count(broker.cluster().image(), (t, i, p) -> true));
 
-        metrics.gauge(MetricName.of("kafka.server", "KafkaServer", "BrokerState"), () -> health.isShuttingDown()
+        put(metrics, MetricName.of("kafka.server", "KafkaServer", "BrokerState"), () -> health.isShuttingDown()
                 ? (broker.config().isClusterMode() ? PENDING_CONTROLLED_SHUTDOWN : SHUTTING_DOWN)
                 : broker.network().accepting() ? RUNNING : STARTING);
-        metrics.gauge(MetricName.of("kafka.log", "LogManager", "OfflineLogDirectoryCount"),
+        put(metrics, MetricName.of("kafka.log", "LogManager", "OfflineLogDirectoryCount"),
                 () -> broker.topics().offlineDirs().size());
-        metrics.gauge(MetricName.of("kafka.server", "socket-server-metrics", "connection-count"),
+        put(metrics, MetricName.of("kafka.server", "socket-server-metrics", "connection-count"),
                 () -> broker.network().connections().open());
+        return metrics;
     }
 
     /** A partition of the image: its topic, index and registration. */
@@ -75,8 +89,13 @@ public final class BrokerGauges {
         int count(ClusterImage image, int localBrokerId);
     }
 
-    private static void replicaManager(BrokerMetrics metrics, String name, ObservedBroker broker, ImageCount count) {
-        metrics.gauge(MetricName.of("kafka.server", "ReplicaManager", name),
+    private static void put(Map<MetricName, Supplier<Number>> gauges, MetricName name, Supplier<Number> value) {
+        gauges.put(name, value);
+    }
+
+    private static void replicaManager(Map<MetricName, Supplier<Number>> metrics, String name, ObservedBroker broker,
+            ImageCount count) {
+        put(metrics, MetricName.of("kafka.server", "ReplicaManager", name),
                 () -> count.count(broker.cluster().image(), broker.cluster().localBrokerId()));
     }
 

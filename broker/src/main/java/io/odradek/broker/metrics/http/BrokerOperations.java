@@ -2,7 +2,10 @@ package io.odradek.broker.metrics.http;
 
 import io.odradek.broker.BrokerConfig;
 import io.odradek.broker.metrics.BrokerMetrics;
+import io.odradek.broker.metrics.MetricName;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * issue 11 (metrics-http): what operators see of a broker beyond the Kafka protocol: its gauges (registered
@@ -18,10 +21,12 @@ public final class BrokerOperations implements AutoCloseable {
     public static final String LAG_TIMEOUT_MS = "odradek.metrics.consumer.lag.timeout.ms";
 
     private final BrokerHealth health;
+    private final Map<MetricName, Supplier<Number>> gauges;
     private final MetricsHttpServer http;
 
-    private BrokerOperations(BrokerHealth health, MetricsHttpServer http) {
+    private BrokerOperations(BrokerHealth health, Map<MetricName, Supplier<Number>> gauges, MetricsHttpServer http) {
         this.health = health;
+        this.gauges = gauges;
         this.http = http;
     }
 
@@ -29,19 +34,24 @@ public final class BrokerOperations implements AutoCloseable {
     public static BrokerOperations start(BrokerMetrics metrics, ObservedBroker broker) {
         BrokerConfig config = broker.config();
         BrokerHealth health = new BrokerHealth(broker, Long.parseLong(config.get(LIVENESS_TIMEOUT_MS)));
-        BrokerGauges.register(metrics, broker, health);
+        Map<MetricName, Supplier<Number>> gauges = BrokerGauges.register(metrics, broker, health);
         String port = config.get(PORT);
         if (port == null) {
-            return new BrokerOperations(health, null);
+            return new BrokerOperations(health, gauges, null);
         }
         ConsumerLagCollector lag = new ConsumerLagCollector(broker.groups(), broker.partitions(),
                 Integer.parseInt(config.get(LAG_MAX_GROUPS)), Long.parseLong(config.get(LAG_TIMEOUT_MS)));
-        return new BrokerOperations(health, MetricsHttpServer.start(config.get(HOST), Integer.parseInt(port),
+        return new BrokerOperations(health, gauges, MetricsHttpServer.start(config.get(HOST), Integer.parseInt(port),
                 metrics.registry(), List.of(lag), health));
     }
 
     public BrokerHealth health() {
         return health;
+    }
+
+    /** The gauges registered by this broker's services, by name (what JMX and /metrics read). */
+    public Map<MetricName, Supplier<Number>> gauges() {
+        return gauges;
     }
 
     /** The metrics/health HTTP port, or -1 when {@code odradek.metrics.port} is unset. */
