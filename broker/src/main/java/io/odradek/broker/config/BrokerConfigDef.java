@@ -270,6 +270,9 @@ public final class BrokerConfigDef {
                 "Allow everyone on a resource that no ACL at all applies to (else only super users).");
 
         // Metrics and health (issue 11, metrics): the Prometheus/health HTTP endpoint and JMX.
+        define("odradek.metrics.jmx.enable", BOOLEAN, "true", ANY,
+                "Export the broker's meters as MBeans under Kafka's names (kafka.server:type=BrokerTopicMetrics,...)"
+                        + " in the platform MBean server; a name another broker in the JVM already holds is left to it.");
         define("odradek.metrics.port", INT, null, atLeast(0),
                 "Odradek: port of the HTTP server with /metrics (Prometheus) and /health/live, /health/ready;"
                         + " none when unset, 0 = any free port.");
