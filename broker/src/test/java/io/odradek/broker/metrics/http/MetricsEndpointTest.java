@@ -2,6 +2,7 @@ package io.odradek.broker.metrics.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.odradek.broker.Broker;
 import io.odradek.broker.BrokerConfig;
@@ -97,6 +98,42 @@ class MetricsEndpointTest {
                 "kafka_consumergroup_lag{consumergroup=\"audit\",partition=\"0\",topic=\"events\"} 0.0",
                 "kafka_consumergroup_lag{consumergroup=\"audit\",partition=\"1\",topic=\"events\"} 4.0",
                 "kafka_consumergroup_lag_sum{consumergroup=\"audit\",topic=\"events\"} 4.0");
+    }
+
+    @Test
+    void messagesInPerTopicAreTheRecordsProduced() throws Exception {
+        createTopic("orders", 1, Map.of());
+        produce("orders", 10);
+        assumeTrue(broker.metrics().registry().metrics().stream().anyMatch(m -> m.name().name().equals("MessagesInPerSec")
+                && "orders".equals(m.name().tags().get("topic"))),
+                "the produce path does not mark BrokerTopicMetrics yet (metrics-core's handler meters not merged)");
+
+        assertThat(scrapeLines()).contains(
+                "kafka_server_brokertopicmetrics_messagesin_total{topic=\"orders\"} 10.0",
+                "kafka_server_brokertopicmetrics_messagesin_total 10.0");
+    }
+
+    @Test
+    void theRegistrysMetersAreScrapedUnderTheJmxExportersKafkaNames() throws Exception {
+        createTopic("orders", 1, Map.of());
+        broker.metrics().topics().topic("orders").appended(4, 400); // as the produce path reports an append
+        for (int i = 0; i < 3; i++) {
+            broker.metrics().requests().completed((short) 0, (short) 9, 7_000_000, 1_000_000, 512); // Produce v9, 7 ms
+        }
+
+        List<String> lines = scrapeLines();
+
+        assertThat(lines).contains(
+                "kafka_server_brokertopicmetrics_messagesin_total{topic=\"orders\"} 4.0",
+                "kafka_server_brokertopicmetrics_bytesin_total{topic=\"orders\"} 400.0",
+                "kafka_network_requestmetrics_requests_total{request=\"Produce\",version=\"9\"} 3.0",
+                "kafka_network_requestmetrics_totaltimems{quantile=\"0.99\",request=\"Produce\"} 7.0",
+                "kafka_network_requestmetrics_totaltimems_count{request=\"Produce\"} 3.0",
+                "kafka_network_requestmetrics_requestbytes{quantile=\"0.50\",request=\"Produce\"} 512.0",
+                "kafka_server_replicamanager_partitioncount 1.0",
+                "kafka_server_replicamanager_underreplicatedpartitions 0.0",
+                "kafka_controller_kafkacontroller_activecontrollercount 1.0",
+                "kafka_server_kafkaserver_brokerstate 3.0");
     }
 
     @Test
