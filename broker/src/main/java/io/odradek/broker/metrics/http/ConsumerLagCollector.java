@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * Bounded work: at most {@code maxGroups} groups (by id) and {@code timeoutMs} per scrape; groups whose
  * coordinator shard is not loaded here (another broker's, or still loading) answer with an error and are
- * skipped, as are partitions without a replica here and partitions with no committed offset.
+ * skipped, as are partitions without a replica here and partitions with no committed offset. While any
+ * {@code __consumer_offsets} partition of this broker is still loading, ListGroups answers
+ * COORDINATOR_LOAD_IN_PROGRESS and that scrape has no lag series at all (the next one will).
  */
 final class ConsumerLagCollector implements MultiCollector {
     private static final System.Logger LOG = System.getLogger(ConsumerLagCollector.class.getName());
