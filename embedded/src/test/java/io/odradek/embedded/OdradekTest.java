@@ -169,6 +169,22 @@ class OdradekTest {
         assertThat(jmx.isRegistered(messagesIn)).as("unregistered on close").isFalse();
     }
 
+    @Test
+    void theMetricsHttpEndpointIsOffUnlessAPortIsConfigured() throws Exception {
+        try (Odradek odradek = Odradek.start()) {
+            assertThat(odradek.brokers().get(0).operations().httpPort()).isEqualTo(-1);
+        }
+        try (Odradek odradek = Odradek.builder().config("odradek.metrics.port", "0")
+                .config("odradek.metrics.host", "127.0.0.1").start()) {
+            int port = odradek.brokers().get(0).operations().httpPort();
+            java.net.HttpURLConnection http = (java.net.HttpURLConnection)
+                    java.net.URI.create("http://127.0.0.1:" + port + "/metrics").toURL().openConnection();
+            assertThat(http.getResponseCode()).isEqualTo(200);
+            String body = new String(http.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(body).contains("kafka_server_brokertopicmetrics");
+        }
+    }
+
     private static List<Long> offsets(int count) {
         List<Long> offsets = new ArrayList<>();
         for (long i = 0; i < count; i++) {
