@@ -317,8 +317,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 wrote = true;
             }
             if (head.request.body() != null && !head.saslExchange) { // issue 11 (metrics): answered (or acks=0 done)
-                hooks.metrics().completed(head.request.api().key(), head.request.version(),
-                        lastActivity - head.receivedNanos, head.handlerNanos, head.requestBytes);
+                hooks.metrics().completed(head.request, body, lastActivity - head.receivedNanos, head.handlerNanos,
+                        head.requestBytes);
             }
             if (head.closeAfter != null) { // issue 10 (sasl): a failed authentication, answered
                 ctx.flush();
