@@ -161,6 +161,12 @@ import java.util.function.Function;
  *     {@code request_percentage} gets, decided just before the session's answer by the
  *     {@link ConsumerFetchQuota} (client quotas), which sizes the response it would send (each partition's
  *     records made once, down-converted at most once). While no quota is configured nothing is built for it.</li>
+ * <li>Metrics (issue 11), once per answer (not per re-read of a parked fetch): each partition of ours read is one
+ *     TotalFetchRequestsPerSec; the record bytes sent (the slice's size, or the down-converted set's) are
+ *     BytesOutPerSec for a consumer, ReplicationBytesOutPerSec (broker-wide only) for a follower, as Kafka's
+ *     updateBytesOut; a throttled answer sends none. Read errors other than the routine ones (not the leader,
+ *     unknown partition, fenced or unknown epoch, storage, offset out of range, an old client's unsupported
+ *     compression) are FailedFetchRequestsPerSec.</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {

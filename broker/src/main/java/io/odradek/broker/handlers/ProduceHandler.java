@@ -142,6 +142,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     need nothing more here (KIP-679: InitProducerId checks them). Without an authorizer nothing is asked.</li>
  * <li>A retried batch already in the log is answered with its original base offset and no error.</li>
  * <li>A successful append wakes the fetches parked on that partition (the Partition does it).</li>
+ * <li>Metrics (issue 11), as Kafka's ReplicaManager.appendToLocalLog counts them: each partition handed to the log
+ *     is one TotalProduceRequestsPerSec (partitions refused before, e.g. an unknown topic, are not counted: no
+ *     meters for names that are not topics); an appended batch adds its record count (read from its header, never
+ *     by walking records; a v0-2 message set: the offsets it took) to MessagesInPerSec and its size to
+ *     BytesInPerSec; a batch too large adds its size to BytesRejectedPerSec; an append failing with other than
+ *     the routine errors (not the leader, unknown partition, too large, corrupt, storage) is a
+ *     FailedProduceRequestsPerSec. Per topic and broker-wide; the topic's meters are looked up once per topic per
+ *     request.</li>
  * </ul>
  */
 public final class ProduceHandler implements ApiHandler {
