@@ -126,6 +126,24 @@ class BrokerMetricsEndToEndTest {
     }
 
     @Test
+    void aBatchOverTheTopicsMaxMessageBytesIsCountedAsBytesRejectedNotIn() throws Exception {
+        admin.createTopics(List.of(new NewTopic("small-messages", 1, (short) 1)
+                .configs(Map.of("max.message.bytes", "200")))).all().get(30, TimeUnit.SECONDS);
+        try (KafkaProducer<String, String> producer = producer()) {
+            Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> producer.send(
+                    new ProducerRecord<>("small-messages", "k", "x".repeat(500))).get(30, TimeUnit.SECONDS));
+            assertThat(refused).hasCauseInstanceOf(org.apache.kafka.common.errors.RecordTooLargeException.class);
+        }
+        assertThat(count(topicMeter("BytesRejectedPerSec", "small-messages"))).isGreaterThan(500L);
+        assertThat(count(topicMeter("BytesRejectedPerSec", null))).isGreaterThan(500L);
+        assertThat(count(topicMeter("MessagesInPerSec", "small-messages"))).isZero();
+        assertThat(count(topicMeter("BytesInPerSec", "small-messages"))).isZero();
+        assertThat(count(topicMeter("FailedProduceRequestsPerSec", "small-messages"))).isZero(); // routine, as Kafka
+        assertThat(count(new ObjectName(RequestMeters.errorsName("Produce",
+                io.odradek.wire.ErrorCode.MESSAGE_TOO_LARGE).mbeanName()))).isPositive();
+    }
+
+    @Test
     void closingTheBrokerUnregistersItsMBeans() throws Exception {
         ObjectName total = topicMeter("MessagesInPerSec", null);
         assertThat(JMX.isRegistered(total)).isTrue();
