@@ -60,8 +60,8 @@ final class ErrorCodeFields {
             if (value instanceof Struct s) {
                 nestedCodes[i].forEach(s, version, visitor);
             } else if (value instanceof List<?> list) {
-                for (Object element : list) {
-                    if (element instanceof Struct s) {
+                for (int j = 0, n = list.size(); j < n; j++) { // indexed: no iterator per list
+                    if (list.get(j) instanceof Struct s) {
                         nestedCodes[i].forEach(s, version, visitor);
                     }
                 }

@@ -43,7 +43,8 @@ public final class RequestMeters implements RequestMetrics {
     }
 
     /** One API's meters (or FetchConsumer's / FetchFollower's); its per-version and per-error meters made on first use. */
-    private static final class ApiMeters {
+    private static final class ApiMeters implements ErrorCodeFields.Visitor {
+        final Meters meters;
         final String api;
         final AtomicReferenceArray<RateMeter> requests;
         final RecentHistogram totalTime;
@@ -53,12 +54,30 @@ public final class RequestMeters implements RequestMetrics {
         final AtomicReferenceArray<RateMeter> errors = new AtomicReferenceArray<>(ERROR_SLOTS);
 
         ApiMeters(Meters meters, String api, int maxVersion, ErrorCodeFields errorCodes) {
+            this.meters = meters;
             this.api = api;
             this.requests = new AtomicReferenceArray<>(maxVersion + 1);
             this.totalTime = meters.histogram(name("TotalTimeMs", api));
             this.localTime = meters.histogram(name("LocalTimeMs", api));
             this.requestBytes = meters.histogram(name("RequestBytes", api));
             this.errorCodes = errorCodes;
+        }
+
+        /** One error code of the response: its ErrorsPerSec meter (made on its first use) marked. */
+        @Override
+        public void code(short code) {
+            ErrorCode error = ErrorCode.forCode(code); // an unknown code counts as UNKNOWN_SERVER_ERROR
+            int slot = error.code() + 1;
+            if (slot < 0 || slot >= ERROR_SLOTS) {
+                meters.meter(errorsName(api, error), "requests").mark();
+                return;
+            }
+            RateMeter meter = errors.get(slot);
+            if (meter == null) {
+                meter = meters.meter(errorsName(api, error), "requests");
+                errors.set(slot, meter);
+            }
+            meter.mark();
         }
     }
 
@@ -98,7 +117,7 @@ public final class RequestMeters implements RequestMetrics {
             record(follower ? fetchFollower() : fetchConsumer(), version, totalNanos, handlerNanos, requestBytes);
         }
         if (response != null && api.errorCodes != null) {
-            api.errorCodes.forEach(response, version, code -> error(api, code).mark());
+            api.errorCodes.forEach(response, version, api); // no allocation: the API's meters are the visitor
         }
     }
 
@@ -162,20 +181,6 @@ public final class RequestMeters implements RequestMetrics {
         if (meter == null) {
             meter = meters.meter(requestsName(api.api, version), "requests");
             api.requests.set(version, meter);
-        }
-        return meter;
-    }
-
-    private RateMeter error(ApiMeters api, short code) {
-        ErrorCode error = ErrorCode.forCode(code); // an unknown code counts as UNKNOWN_SERVER_ERROR
-        int slot = error.code() + 1;
-        if (slot < 0 || slot >= ERROR_SLOTS) {
-            return meters.meter(errorsName(api.api, error), "requests");
-        }
-        RateMeter meter = api.errors.get(slot);
-        if (meter == null) {
-            meter = meters.meter(errorsName(api.api, error), "requests");
-            api.errors.set(slot, meter);
         }
         return meter;
     }
