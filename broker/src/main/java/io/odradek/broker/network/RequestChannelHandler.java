@@ -125,6 +125,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         boolean saslExchange;
         /** issue 10 (sasl): a raw token's answer (after SaslHandshake v0), written as a bare frame in its turn. */
         byte[] rawResponse;
+        /** issue 11 (metrics): when its frame reached us (System.nanoTime), for the request's TotalTimeMs. */
+        long receivedNanos;
 
         Pending(Request request, CompletableFuture<Struct> response, int reservedBytes, int requestBytes,
                 long handlerNanos, FetchQuotaNote fetchQuota) {
@@ -244,6 +246,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             }
         }
         Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos, fetchQuota);
+        p.receivedNanos = lastActivity; // issue 11 (metrics): set as the frame came in
         p.saslExchange = saslGate == SaslAuthenticator.Gate.AUTHENTICATOR;
         if (saslOutcome != null && saslOutcome.close()) {
             p.closeAfter = saslOutcome.why();
@@ -312,6 +315,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             if (body != null) { // null: produce with acks=0, the client expects no answer
                 write(ctx, head.request, body);
                 wrote = true;
+            }
+            if (head.request.body() != null && !head.saslExchange) { // issue 11 (metrics): answered (or acks=0 done)
+                hooks.metrics().completed(head.request, body, lastActivity - head.receivedNanos, head.handlerNanos,
+                        head.requestBytes);
             }
             if (head.closeAfter != null) { // issue 10 (sasl): a failed authentication, answered
                 ctx.flush();
