@@ -208,8 +208,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         FetchQuotaNote fetchQuota = null;
         boolean handedOn = false;
         try {
-            request = withinOfferedVersions(RequestDecoder.decode(frame.payload())); // issue 11 (emulation)
+            request = RequestDecoder.decode(frame.payload());
             clientId = request.header().clientId();
+            request = withinOfferedVersions(request); // issue 11 (emulation)
             long start = System.nanoTime();
             if (request.body() != null && saslGate != SaslAuthenticator.Gate.AUTHENTICATOR) {
                 fetchQuota = throttler.beforeHandle(request, principal());
