@@ -1,6 +1,7 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.api.ApiVersionCap;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.fetch.session.FetchSessionCache;
@@ -71,7 +72,7 @@ final class Handlers {
      */
     static ApiRegistry registry(BrokerConfig config, BrokerServices services, RequestThrottler throttler,
             BrokerMetrics metrics) {
-        ApiRegistry registry = new ApiRegistry();
+        ApiRegistry registry = new ApiRegistry(ApiVersionCap.of(config.emulatedRelease())); // issue 11 (emulation)
         registry.register(new ApiVersionsHandler(registry, services.features));
 
         // Topics and cluster metadata.

@@ -212,6 +212,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         try {
             request = RequestDecoder.decode(frame.payload());
             clientId = request.header().clientId();
+            request = withinOfferedVersions(request); // issue 11 (emulation)
             long start = System.nanoTime();
             if (request.body() != null && saslGate != SaslAuthenticator.Gate.AUTHENTICATOR) {
                 fetchQuota = throttler.beforeHandle(request, principal());
@@ -266,6 +267,22 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 ctx.executor().execute(() -> writeReady(ctx));
             });
         }
+    }
+
+    /**
+     * issue 11 (emulation): a request the registry does not offer (an emulated Kafka release lacks the API, or the
+     * version is above that release's maximum) is treated as Kafka treats a version it does not know: ApiVersions
+     * gets the v0 UNSUPPORTED_VERSION answer with the offered list (the client retries lower), anything else closes
+     * the connection, as the decoder does for versions outside our own range.
+     */
+    private Request withinOfferedVersions(Request request) {
+        if (request.body() == null || registry.accepts(request.api(), request.version())) {
+            return request;
+        }
+        if (request.api() == ApiVersionsApi.SPEC) {
+            return new Request(request.header(), request.api(), null);
+        }
+        throw new UnsupportedRequestException(registry.cap().refusal(request.api(), request.version()));
     }
 
     private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota) {
