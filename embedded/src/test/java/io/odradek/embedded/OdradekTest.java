@@ -185,6 +185,20 @@ class OdradekTest {
         }
     }
 
+    @Test
+    void anEmulatedKafkaVersionCapsWhatApiVersionsAdvertises() throws Exception {
+        int produce = 0;
+        int newest;
+        try (Odradek odradek = Odradek.start()) {
+            newest = RawApiVersions.ask(odradek.bootstrapServers(), 1).maxVersions().get(produce);
+        }
+        try (Odradek odradek = Odradek.builder().emulateVersion("2.8").start()) {
+            RawApiVersions.Answer answer = RawApiVersions.ask(odradek.bootstrapServers(), 2);
+            assertThat(answer.errorCode()).isZero();
+            assertThat(answer.maxVersions().get(produce)).as("Produce in Kafka 2.8").isEqualTo(9).isLessThan(newest);
+        }
+    }
+
     private static List<Long> offsets(int count) {
         List<Long> offsets = new ArrayList<>();
         for (long i = 0; i < count; i++) {

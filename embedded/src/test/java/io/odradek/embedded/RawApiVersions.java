@@ -11,8 +11,8 @@ import java.net.Socket;
  * loading and starting a Kafka client.
  */
 final class RawApiVersions {
-    /** What the broker answered: the correlation id it echoed and the error code (0: none). */
-    record Answer(int correlationId, short errorCode, int apiCount) {
+    /** What the broker answered: the correlation id it echoed, the error code (0: none), each API's max version. */
+    record Answer(int correlationId, short errorCode, int apiCount, java.util.Map<Integer, Integer> maxVersions) {
     }
 
     private RawApiVersions() {
@@ -36,7 +36,16 @@ final class RawApiVersions {
             byte[] body = new byte[size];
             in.readFully(body);
             DataInputStream response = new DataInputStream(new java.io.ByteArrayInputStream(body));
-            return new Answer(response.readInt(), response.readShort(), response.readInt());
+            int correlation = response.readInt();
+            short error = response.readShort();
+            int count = response.readInt();
+            java.util.Map<Integer, Integer> max = new java.util.TreeMap<>();
+            for (int i = 0; i < count; i++) {
+                int key = response.readShort();
+                response.readShort(); // min version
+                max.put(key, (int) response.readShort());
+            }
+            return new Answer(correlation, error, count, max);
         }
     }
 }
