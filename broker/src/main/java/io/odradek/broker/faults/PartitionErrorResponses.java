@@ -71,7 +71,7 @@ final class PartitionErrorResponses {
                         .set(FetchApi.Response.FetchableTopicResponse.PartitionData.HIGH_WATERMARK, -1L)
                         .set(FetchApi.Response.FetchableTopicResponse.PartitionData.LAST_STABLE_OFFSET, -1L)
                         .set(FetchApi.Response.FetchableTopicResponse.PartitionData.LOG_START_OFFSET, -1L)
-                        .set(FetchApi.Response.FetchableTopicResponse.PartitionData.ABORTED_TRANSACTIONS, null)
+                        .set(FetchApi.Response.FetchableTopicResponse.PartitionData.ABORTED_TRANSACTIONS, List.of())
                         .set(FetchApi.Response.FetchableTopicResponse.PartitionData.PREFERRED_READ_REPLICA, -1)
                         .set(FetchApi.Response.FetchableTopicResponse.PartitionData.RECORDS,
                                 new MemoryRecords(Unpooled.EMPTY_BUFFER));
