@@ -6,6 +6,7 @@ import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.Listener;
 import io.odradek.broker.config.ListenerConfig;
+import io.odradek.broker.faults.AdminEndpoint;
 import io.odradek.broker.faults.Faults;
 import io.odradek.broker.metrics.BrokerMetrics;
 import io.odradek.broker.network.KafkaServer;
@@ -45,6 +46,8 @@ public final class Broker implements AutoCloseable {
     /** issue 11: the broker's meters (JMX, Prometheus) and its injected faults (admin endpoint, embedded API). */
     private final BrokerMetrics metrics;
     private final Faults faults;
+    /** issue 11 (faults): the admin HTTP endpoint; null unless odradek.admin.port is set. */
+    private AdminEndpoint admin;
 
     private Broker(BrokerConfig config, BrokerServices services, KafkaServer server, List<ServerTls> tlsContexts,
             BrokerMetrics metrics, Faults faults) {
@@ -120,7 +123,9 @@ public final class Broker implements AutoCloseable {
             }
             LOG.log(System.Logger.Level.INFO, "listening on " + server.addresses() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
-            return new Broker(config, services, server, tlsContexts, metrics, faults);
+            Broker broker = new Broker(config, services, server, tlsContexts, metrics, faults);
+            broker.admin = AdminEndpoint.start(config, faults); // issue 11 (faults)
+            return broker;
         } catch (InterruptedException | RuntimeException e) {
             if (bound != null) {
                 bound.close();
@@ -245,12 +250,20 @@ public final class Broker implements AutoCloseable {
         return faults;
     }
 
+    /** issue 11 (faults): the admin HTTP endpoint's address, or null when odradek.admin.port is not set. */
+    public java.net.InetSocketAddress adminAddress() {
+        return admin == null ? null : admin.address();
+    }
+
     /**
      * In a cluster, a controlled shutdown first (leaderships move away while clients and followers can still
      * reach us; bounded); then the listener, so no handler appends while the services flush and close.
      */
     @Override
     public void close() {
+        if (admin != null) { // issue 11 (faults)
+            admin.close();
+        }
         if (services.clusterNode != null) {
             services.clusterNode.controlledShutdown();
         }
