@@ -232,6 +232,24 @@ class FaultInjectionChannelTest {
     }
 
     @Test
+    void errorAnsweredAtOnceStillWaitsBehindAnEarlierDelayedResponse() {
+        faults.delayNext("ListGroups", null, 1, Duration.ofMillis(300))
+                .failNext("Produce", null, 1, "REQUEST_TIMED_OUT");
+        RequestHeader delayed = send(listGroups(), "app");
+        RequestHeader failed = send(produce("a"), "app");
+        assertThat(nextFrame()).as("the error may not overtake the delayed answer").isNull();
+        advance(300);
+        ListGroupsResponse first = response(delayed);
+        ProduceResponse second = response(failed);
+        assertThat(first.data().errorCode()).isZero();
+        assertThat(second.data().responses()).singleElement().satisfies(t -> assertThat(t.partitionResponses())
+                .extracting(p -> p.errorCode()).containsOnly(Errors.REQUEST_TIMED_OUT.code()));
+        assertThat(correlations).containsExactly(delayed.correlationId(), failed.correlationId());
+        assertThat(producedRecords).isEmpty();
+        assertMemoryGivenBack();
+    }
+
+    @Test
     void delayedProduceStillSeesItsRecordsWhenItIsServed() {
         faults.delayNext("Produce", null, 1, Duration.ofMillis(200));
         RequestHeader header = send(produce("a"), "app");
