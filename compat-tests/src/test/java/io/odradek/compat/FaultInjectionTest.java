@@ -149,7 +149,9 @@ class FaultInjectionTest {
         String topic = "faults-fetch-delay";
         BROKER.createTopic(topic, 1);
         send(producer("faults-delay-producer"), topic, 500);
-        faults().delayNext("Fetch", "slow-fetcher", 2, Duration.ofMillis(500));
+        // One: the first fetch must reach the broker before any record comes back; a second one (the consumer's
+        // prefetch) might still be on its way when the read ends.
+        faults().delayNext("Fetch", "slow-fetcher", 1, Duration.ofMillis(500));
 
         List<Seen> seen = readAll(topic, 1, "slow-fetcher");
 
