@@ -6,6 +6,7 @@ import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.Listener;
 import io.odradek.broker.config.ListenerConfig;
+import io.odradek.broker.faults.AdminEndpoint;
 import io.odradek.broker.faults.Faults;
 import io.odradek.broker.metrics.BrokerMetrics;
 import io.odradek.broker.metrics.http.BrokerOperations;
@@ -49,6 +50,8 @@ public final class Broker implements AutoCloseable {
     private final Faults faults;
     /** issue 11 (metrics-http): the broker's gauges, and the /metrics and health HTTP server if configured. */
     private final BrokerOperations operations;
+    /** issue 11 (faults): the admin HTTP endpoint; null unless odradek.admin.port is set. */
+    private AdminEndpoint admin;
 
     private Broker(BrokerConfig config, BrokerServices services, KafkaServer server, List<ServerTls> tlsContexts,
             BrokerMetrics metrics, Faults faults, BrokerOperations operations) {
@@ -135,7 +138,9 @@ public final class Broker implements AutoCloseable {
                     + ", node " + config.nodeId() + ")");
             BrokerOperations operations = BrokerOperations.start(metrics, new ObservedBroker(config, server,
                     services.topics, services.cluster, services.groups, services.partitions)); // issue 11 (metrics-http)
-            return new Broker(config, services, server, tlsContexts, metrics, faults, operations);
+            Broker broker = new Broker(config, services, server, tlsContexts, metrics, faults, operations);
+            broker.admin = AdminEndpoint.start(config, faults); // issue 11 (faults)
+            return broker;
         } catch (InterruptedException | RuntimeException e) {
             if (bound != null) {
                 bound.close();
@@ -265,6 +270,11 @@ public final class Broker implements AutoCloseable {
         return faults;
     }
 
+    /** issue 11 (faults): the admin HTTP endpoint's address, or null when odradek.admin.port is not set. */
+    public java.net.InetSocketAddress adminAddress() {
+        return admin == null ? null : admin.address();
+    }
+
     /**
      * In a cluster, a controlled shutdown first (leaderships move away while clients and followers can still
      * reach us; bounded); then the listener, so no handler appends while the services flush and close.
@@ -272,6 +282,9 @@ public final class Broker implements AutoCloseable {
     @Override
     public void close() {
         operations.shuttingDown(); // issue 11 (metrics-http): the probes answer 503 from now on
+        if (admin != null) { // issue 11 (faults)
+            admin.close();
+        }
         if (services.clusterNode != null) {
             services.clusterNode.controlledShutdown();
         }

@@ -285,6 +285,10 @@ public final class BrokerConfigDef {
                 "Odradek: a scrape waits at most this long for the group coordinator's committed offsets.");
 
         // Fault injection (issue 11, faults): the admin HTTP endpoint, off by default.
+        define("odradek.admin.port", INT, null, atLeast(0),
+                "Port of the admin HTTP endpoint (fault injection: POST/GET/DELETE /faults); unset: no endpoint;"
+                        + " 0: any free port. Whoever reaches it can break clients: keep it on a test machine.");
+        define("odradek.admin.host", STRING, "127.0.0.1", ANY, "Address the admin HTTP endpoint binds to.");
 
         // Version emulation (issue 11, emulation): ApiVersions capped at an older Kafka release.
         define("odradek.emulate.version", STRING, "",

@@ -9,6 +9,8 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.faults.ErrorResponses;
+import io.odradek.broker.faults.Fault;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.logging.LogSafe;
 import io.odradek.broker.quota.FetchQuotaNote;
@@ -74,6 +76,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private Session session;
     /** issue 11: request metrics (reported as each response is written) and fault injection (asked before handling). */
     private final RequestHooks hooks;
+    /** issue 11 (faults): this connection's requests held back by an injected delay. */
+    private final DelayedRequests faultDelays = new DelayedRequests();
     /** issue 10 (sasl): the authentication gate on SASL listeners; null on others. */
     private final SaslAuthenticator sasl;
     private ScheduledFuture<?> throttleEnd;
@@ -227,7 +231,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 if (sasl != null && request.api() == ApiVersionsApi.SPEC && request.body() != null) {
                     sasl.versionsAnswered();
                 }
-                response = handle(ctx, request, fetchQuota);
+                response = handle(ctx, request, fetchQuota, frame.payload());
             }
             handlerNanos = System.nanoTime() - start;
             if (fetchQuota != null) {
@@ -285,7 +289,39 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         throw new UnsupportedRequestException(registry.cap().refusal(request.api(), request.version()));
     }
 
-    private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota) {
+    private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota,
+            io.netty.buffer.ByteBuf frame) {
+        // issue 11 (faults): an injected fault (or an earlier delayed request still waiting) comes first.
+        Fault fault = request.body() == null ? null
+                : hooks.faults().next(request.api().key(), request.version(), request.header().clientId());
+        if (fault != null || faultDelays.waiting()) {
+            return faulted(ctx, request, fetchQuota, frame, fault);
+        }
+        return serve(ctx, request, fetchQuota);
+    }
+
+    /**
+     * issue 11 (faults): an error is answered at once without the handler; a drop closes the connection unanswered;
+     * a delay hands the request to its handler later, and the requests read after it on this connection follow it
+     * (in order, as Kafka serves a connection), their responses queued behind as always.
+     */
+    private CompletableFuture<Struct> faulted(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota,
+            io.netty.buffer.ByteBuf frame, Fault fault) {
+        if (fault instanceof Fault.Error error) {
+            return CompletableFuture.completedFuture(
+                    ErrorResponses.build(request.api(), request.version(), request.body(), error.errorCode()));
+        }
+        if (fault instanceof Fault.Drop) {
+            rejections.info("fault-drop", "closing connection from " + describeClient(ctx) + " at "
+                    + describe(request) + ": injected fault");
+            close(ctx);
+            return CompletableFuture.completedFuture(null);
+        }
+        long delayMs = fault instanceof Fault.Delay delay ? delay.millis() : 0;
+        return faultDelays.later(ctx, delayMs, frame, () -> serve(ctx, request, fetchQuota));
+    }
+
+    private CompletableFuture<Struct> serve(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota) {
         if (request.body() == null) {
             return CompletableFuture.completedFuture(ApiVersionsHandler.unsupportedVersionResponse(registry));
         }
