@@ -2,8 +2,6 @@ package io.odradek.embedded;
 
 import io.odradek.broker.Broker;
 import io.odradek.broker.BrokerConfig;
-import io.odradek.broker.cluster.QuorumChannels;
-import io.odradek.broker.faults.Faults;
 import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.cluster.ClusterImage;
 import java.net.BindException;
@@ -36,16 +34,16 @@ final class Launcher {
     private Launcher() {
     }
 
-    static Started start(int count, Path dataDir, Map<String, String> user, Faults faults) throws InterruptedException {
-        return start(count, dataDir, user, faults, ControllerPorts::reserve);
+    static Started start(int count, Path dataDir, Map<String, String> user) throws InterruptedException {
+        return start(count, dataDir, user, ControllerPorts::reserve);
     }
 
     /** As above, a cluster's controller ports for each attempt from {@code reserve} (given the node count). */
-    static Started start(int count, Path dataDir, Map<String, String> user, Faults faults,
-            IntFunction<ControllerPorts> reserve) throws InterruptedException {
+    static Started start(int count, Path dataDir, Map<String, String> user, IntFunction<ControllerPorts> reserve)
+            throws InterruptedException {
         if (count == 1) {
             BrokerConfig config = BrokerConfig.of(NodeConfigs.node(1, 1, dataDir, List.of(), user));
-            return new Started(List.of(Broker.start(config, QuorumChannels::open, faults)), null);
+            return new Started(List.of(Broker.start(config)), null);
         }
         EmbeddedRatis.apply();
         // Only node dirs this start created may be wiped before a retry: a kept data dir's earlier data stays.
@@ -57,7 +55,7 @@ final class Launcher {
             ControllerPorts ports = reserve.apply(count);
             List<Broker> brokers = new ArrayList<>();
             try {
-                startAll(count, dataDir, ports, user, faults, brokers);
+                startAll(count, dataDir, ports, user, brokers);
                 awaitRegistered(brokers);
                 return new Started(List.copyOf(brokers), ports);
             } catch (RuntimeException | InterruptedException e) {
@@ -88,14 +86,14 @@ final class Launcher {
      * failure is thrown.
      */
     private static void startAll(int count, Path dataDir, ControllerPorts ports, Map<String, String> user,
-            Faults faults, List<Broker> started) throws InterruptedException {
+            List<Broker> started) throws InterruptedException {
         List<CompletableFuture<Broker>> starts = new ArrayList<>();
         for (int id = 1; id <= count; id++) {
             BrokerConfig config = BrokerConfig.of(NodeConfigs.node(id, count, dataDir, ports.ports(), user));
             CompletableFuture<Broker> start = new CompletableFuture<>();
             Thread thread = new Thread(() -> {
                 try {
-                    start.complete(Broker.start(config, QuorumChannels::open, faults));
+                    start.complete(Broker.start(config));
                 } catch (Throwable e) {
                     start.completeExceptionally(e);
                 }

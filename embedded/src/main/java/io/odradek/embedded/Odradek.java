@@ -52,13 +52,14 @@ public final class Odradek implements AutoCloseable {
     private final Faults faults;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Odradek(List<Broker> brokers, ControllerPorts controllerPorts, Path dataDir, boolean deleteOnClose,
-            Faults faults) {
+    private Odradek(List<Broker> brokers, ControllerPorts controllerPorts, Path dataDir, boolean deleteOnClose) {
         this.brokers = brokers;
         this.controllerPorts = controllerPorts;
         this.dataDir = dataDir;
         this.deleteOnClose = deleteOnClose;
-        this.faults = faults;
+        // One broker: its own rules. A cluster: a view adding each rule to every broker's own (Faults.allOf).
+        this.faults = brokers.size() == 1 ? brokers.get(0).faults()
+                : Faults.allOf(brokers.stream().map(Broker::faults).toList());
     }
 
     public static Builder builder() {
@@ -142,8 +143,9 @@ public final class Odradek implements AutoCloseable {
 
     /**
      * The faults injected into request handling: make the next N requests of an API fail with an error, wait or
-     * lose their connection. In a cluster every broker shares this one set of rules, so a rule applies to whichever
-     * broker a request reaches, and counts requests across all of them.
+     * lose their connection ({@code faults().failNext("Produce", null, 2, "NOT_LEADER_OR_FOLLOWER")}). One broker:
+     * its own {@link Broker#faults()}. A cluster: a view over every broker's ({@link Faults#allOf}): a rule added
+     * here is added to each broker, which fails its own next N matching requests; {@code rules()} lists all of them.
      */
     public Faults faults() {
         return faults;
@@ -254,10 +256,9 @@ public final class Odradek implements AutoCloseable {
             NettyJfr.offUnlessSet(); // before the broker's classes start Netty
             boolean temp = dataDir == null;
             Path dir = temp ? DataDirs.createTemp() : DataDirs.create(dataDir.toAbsolutePath().normalize());
-            Faults faults = new Faults();
             Launcher.Started started;
             try {
-                started = Launcher.start(brokers, dir, Map.copyOf(configs), faults);
+                started = Launcher.start(brokers, dir, Map.copyOf(configs));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 deleteIf(temp, dir);
@@ -267,7 +268,7 @@ public final class Odradek implements AutoCloseable {
                 throw e instanceof IllegalArgumentException || e instanceof IllegalStateException
                         || e instanceof ConfigException ? e : new IllegalStateException("cannot start the embedded Odradek: " + e.getMessage(), e);
             }
-            Odradek odradek = new Odradek(started.brokers(), started.ports(), dir, temp, faults);
+            Odradek odradek = new Odradek(started.brokers(), started.ports(), dir, temp);
             LOG.log(System.Logger.Level.INFO, () -> "embedded Odradek started in "
                     + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms: " + odradek);
             return odradek;

@@ -3,7 +3,6 @@ package io.odradek.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.broker.Broker;
-import io.odradek.broker.faults.Faults;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -22,7 +21,7 @@ class ControllerPortTakenTest {
     void aClusterWhoseControllerPortWasTakenStartsAgainOnNewPorts(@TempDir Path dir) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             List<List<Integer>> attempts = new ArrayList<>();
-            Launcher.Started started = Launcher.start(2, dir, Map.of(), new Faults(), count -> {
+            Launcher.Started started = Launcher.start(2, dir, Map.of(), count -> {
                 ControllerPorts ports = attempts.isEmpty()
                         ? ControllerPorts.of(List.of(ControllerPorts.reserve(1).ports().get(0), taken.getLocalPort()))
                         : ControllerPorts.reserve(count);

@@ -60,6 +60,18 @@ class EmbeddedClusterTest {
                             org.assertj.core.groups.Tuple.tuple(2L, "k2", "paid 2"),
                             org.assertj.core.groups.Tuple.tuple(3L, "k3", "paid 3"),
                             org.assertj.core.groups.Tuple.tuple(4L, "k4", "paid 4"));
+
+            // faults(): a rule for every broker; only the partition leader gets Produce requests, so only its is used.
+            cluster.faults().failNext("Produce", null, 1, "NOT_LEADER_OR_FOLLOWER");
+            assertThat(cluster.faults().rules()).hasSize(3);
+            try (KafkaProducer<String, String> producer = Clients.producer(cluster.bootstrapServers(), "all")) {
+                assertThat(producer.send(new ProducerRecord<>("payments", 0, "k5", "paid 5")).get(30, TimeUnit.SECONDS)
+                        .offset()).as("written once, after the injected error").isEqualTo(5);
+            }
+            assertThat(cluster.faults().rules()).hasSize(2);
+            cluster.faults().clear();
+            assertThat(cluster.faults().rules()).isEmpty();
+            assertThat(cluster.brokers()).allSatisfy(b -> assertThat(b.faults().rules()).isEmpty());
         }
     }
 }
