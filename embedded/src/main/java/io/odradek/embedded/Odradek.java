@@ -37,7 +37,9 @@ import java.util.stream.Collectors;
  * Kafka's keys at Kafka's defaults except: listener {@code PLAINTEXT://127.0.0.1:0}, no initial rebalance delay
  * ({@code group.initial.rebalance.delay.ms=0}), internal topics of 5 partitions (not 50) with a replication factor
  * and min ISR fitting the broker count, no JMX ({@code odradek.metrics.jmx.enable=false}); {@link Builder#config}
- * overrides any of them. In JUnit 5 tests,
+ * overrides any of them. Two JVM-wide settings come with the first start, as a guest in a test JVM: Netty's JFR
+ * allocation events off ({@code io.netty.jfr.enabled=false}, unless set; their set-up slowed the first request), and
+ * for a cluster Ratis told to throw rather than call System.exit when its server cannot start. In JUnit 5 tests,
  * {@link io.odradek.embedded.junit.EmbeddedOdradek @EmbeddedOdradek} starts and closes one for you.
  */
 public final class Odradek implements AutoCloseable {
