@@ -62,6 +62,15 @@ public final class Broker implements AutoCloseable {
 
     /** As {@link #start(BrokerConfig)}, a cluster node getting its quorum channel from {@code quorum} (tests). */
     public static Broker start(BrokerConfig config, QuorumChannels.Factory quorum) throws InterruptedException {
+        return start(config, quorum, new Faults());
+    }
+
+    /**
+     * As {@link #start(BrokerConfig, QuorumChannels.Factory)}, injecting {@code faults} (issue 11, embedded: the
+     * brokers of an embedded cluster share one, so a rule set through it applies to all of them).
+     */
+    public static Broker start(BrokerConfig config, QuorumChannels.Factory quorum, Faults faults)
+            throws InterruptedException {
         // Handlers are built before the bind, so the advertised port of a port-0 listener is read lazily.
         Map<String, Integer> boundPorts = new ConcurrentHashMap<>();
         LocalNode node = localNode(config, name -> boundPorts.getOrDefault(name, 0));
@@ -69,7 +78,6 @@ public final class Broker implements AutoCloseable {
         List<ServerTls> tlsContexts = new ArrayList<>(); // their store-file watches stop with the broker
         KafkaServer bound = null;
         BrokerMetrics metrics = BrokerMetrics.create(config); // issue 11 (metrics)
-        Faults faults = new Faults(); // issue 11 (faults): none until the admin endpoint or the embedded API adds some
         try {
             // Client quotas (issue 9, quotas): they follow the dynamic configs and apply to every response.
             RequestThrottler throttler = new RequestThrottler(

@@ -1,0 +1,68 @@
+package io.odradek.embedded;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Loopback ports for a cluster's controller (Ratis) listeners, which must be named in every node's
+ * {@code controller.quorum.voters} before any node binds, so they cannot be port 0. A port found free can still be
+ * taken before Ratis binds it (by anything on the machine): the cluster start retries with new ports then. Within
+ * this JVM, ports held by a running embedded cluster are never handed out twice, so parallel tests do not race
+ * each other for them.
+ */
+final class ControllerPorts implements AutoCloseable {
+    /** Ports handed to embedded clusters of this JVM that are still running. */
+    private static final Set<Integer> IN_USE = ConcurrentHashMap.newKeySet();
+
+    private final List<Integer> ports;
+
+    private ControllerPorts(List<Integer> ports) {
+        this.ports = List.copyOf(ports);
+    }
+
+    /** {@code count} distinct ports free now, none held by another embedded cluster of this JVM. */
+    static ControllerPorts reserve(int count) {
+        List<ServerSocket> open = new ArrayList<>();
+        List<Integer> ports = new ArrayList<>();
+        try {
+            // All open at once: the OS cannot hand one port out twice while they are.
+            while (ports.size() < count) {
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                open.add(socket);
+                int port = socket.getLocalPort();
+                if (IN_USE.add(port)) {
+                    ports.add(port);
+                }
+            }
+            return new ControllerPorts(ports);
+        } catch (IOException e) {
+            ports.forEach(IN_USE::remove);
+            throw new UncheckedIOException("cannot find a free loopback port for the controller quorum", e);
+        } finally {
+            for (ServerSocket socket : open) {
+                try {
+                    socket.close();
+                } catch (IOException e) {
+                    // closing a listening socket that never accepted: nothing to lose
+                }
+            }
+        }
+    }
+
+    /** Node i's port at index i-1. */
+    List<Integer> ports() {
+        return ports;
+    }
+
+    /** Hands the ports back (the cluster has stopped, or failed to start on them). */
+    @Override
+    public void close() {
+        ports.forEach(IN_USE::remove);
+    }
+}

@@ -1,0 +1,132 @@
+package io.odradek.embedded;
+
+import io.odradek.broker.Broker;
+import io.odradek.broker.BrokerConfig;
+import io.odradek.broker.cluster.QuorumChannels;
+import io.odradek.broker.faults.Faults;
+import io.odradek.replication.cluster.BrokerRegistration;
+import io.odradek.replication.cluster.ClusterImage;
+import java.net.BindException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Starts the brokers of an embedded {@link Odradek}: one broker on its own (no quorum), or a cluster of combined
+ * broker+controller nodes on the Ratis quorum, all in this JVM. A cluster's controller ports are chosen before any
+ * node binds; when one was taken meanwhile, everything started is stopped and the cluster starts again on new ports.
+ */
+final class Launcher {
+    private static final System.Logger LOG = System.getLogger(Launcher.class.getName());
+    /** Starts on new controller ports after a port was taken; more than a few in a row means something else is wrong. */
+    static final int CONTROLLER_PORT_ATTEMPTS = 5;
+    /** How long a cluster may take to elect a controller and register every broker (seconds when healthy). */
+    static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(60);
+
+    /** What was started: the brokers in node-id order, and the controller ports they hold (null for one broker). */
+    record Started(List<Broker> brokers, ControllerPorts ports) {
+    }
+
+    private Launcher() {
+    }
+
+    static Started start(int count, Path dataDir, Map<String, String> user, Faults faults) throws InterruptedException {
+        if (count == 1) {
+            BrokerConfig config = BrokerConfig.of(NodeConfigs.node(1, 1, dataDir, List.of(), user));
+            return new Started(List.of(Broker.start(config, QuorumChannels::open, faults)), null);
+        }
+        // Only node dirs this start created may be wiped before a retry: a kept data dir's earlier data stays.
+        boolean fresh = true;
+        for (int id = 1; id <= count; id++) {
+            fresh &= DataDirs.isEmpty(NodeConfigs.logDir(dataDir, id));
+        }
+        for (int attempt = 1; ; attempt++) {
+            ControllerPorts ports = ControllerPorts.reserve(count);
+            List<Broker> brokers = new ArrayList<>();
+            try {
+                for (int id = 1; id <= count; id++) {
+                    BrokerConfig config = BrokerConfig.of(NodeConfigs.node(id, count, dataDir, ports.ports(), user));
+                    brokers.add(Broker.start(config, QuorumChannels::open, faults));
+                }
+                awaitRegistered(brokers);
+                return new Started(List.copyOf(brokers), ports);
+            } catch (RuntimeException | InterruptedException e) {
+                try {
+                    closeAll(brokers);
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+                ports.close();
+                if (!isBindFailure(e) || attempt == CONTROLLER_PORT_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.log(System.Logger.Level.INFO, "a controller port of the embedded cluster was taken before it"
+                        + " bound (" + rootMessage(e) + "); starting again on new ports");
+                if (fresh) {
+                    for (int id = 1; id <= count; id++) {
+                        DataDirs.delete(NodeConfigs.logDir(dataDir, id));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Waits until every broker's image has every broker registered and unfenced, so clients see all of them. */
+    private static void awaitRegistered(List<Broker> brokers) throws InterruptedException {
+        int count = brokers.size();
+        for (Broker broker : brokers) {
+            Waits.until("broker " + broker.config().nodeId() + " to see " + count + " unfenced brokers",
+                    REGISTRATION_TIMEOUT, () -> allUnfenced(broker.cluster().image(), count),
+                    () -> broker.cluster().image().brokers().toString());
+        }
+    }
+
+    private static boolean allUnfenced(ClusterImage image, int count) {
+        return image.brokers().size() == count
+                && image.brokers().values().stream().noneMatch(BrokerRegistration::fenced);
+    }
+
+    /** Closes brokers in reverse start order; one that fails to close does not keep the others running. */
+    static void closeAll(List<Broker> brokers) {
+        RuntimeException first = null;
+        for (int i = brokers.size() - 1; i >= 0; i--) {
+            try {
+                brokers.get(i).close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /**
+     * Whether starting failed because a port was taken: a BindException anywhere in the causes, or the native
+     * transports' "Address already in use" (epoll reports it as a plain IOException).
+     */
+    static boolean isBindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+            if (t instanceof BindException || message.contains("address already in use")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.toString();
+    }
+}

@@ -1,0 +1,284 @@
+package io.odradek.embedded;
+
+import io.odradek.broker.Broker;
+import io.odradek.broker.config.ConfigException;
+import io.odradek.broker.config.Listener;
+import io.odradek.broker.faults.Faults;
+import io.odradek.replication.cluster.ClusterImage;
+import io.odradek.replication.cluster.PartitionRegistration;
+import io.odradek.replication.cluster.TopicImage;
+import io.odradek.replication.metadata.MetadataException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+
+/**
+ * An Odradek broker, or a cluster of them, running in this JVM: for tests and development, with no Scala and no
+ * Kafka client on the class path. It listens on loopback on a port the OS picks, keeps its data in a fresh temp
+ * directory and deletes it on {@link #close()}.
+ *
+ * <pre>{@code
+ * try (Odradek kafka = Odradek.builder().config("num.partitions", "3").start()) {
+ *     kafka.createTopic("orders", 3);
+ *     Map<String, Object> props = Map.of("bootstrap.servers", kafka.bootstrapServers(), ...);
+ *     try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>{@code brokers(3)} starts three combined broker+controller nodes ({@code process.roles=broker,controller}) on a
+ * Ratis quorum; {@code start()} returns once every broker is registered and unfenced. Every broker starts with
+ * Kafka's keys at Kafka's defaults except: listener {@code PLAINTEXT://127.0.0.1:0}, no initial rebalance delay
+ * ({@code group.initial.rebalance.delay.ms=0}), and the internal topics' replication factor and min ISR fitting the
+ * broker count; {@link Builder#config} overrides any of them. In JUnit 5 tests,
+ * {@link io.odradek.embedded.junit.EmbeddedOdradek @EmbeddedOdradek} starts and closes one for you.
+ */
+public final class Odradek implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Odradek.class.getName());
+    /** How long createTopic waits for every partition to have a leader on every broker. */
+    static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
+
+    private final List<Broker> brokers;
+    private final ControllerPorts controllerPorts;
+    private final Path dataDir;
+    private final boolean deleteOnClose;
+    private final Faults faults;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Odradek(List<Broker> brokers, ControllerPorts controllerPorts, Path dataDir, boolean deleteOnClose,
+            Faults faults) {
+        this.brokers = brokers;
+        this.controllerPorts = controllerPorts;
+        this.dataDir = dataDir;
+        this.deleteOnClose = deleteOnClose;
+        this.faults = faults;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** One broker with the defaults: {@code builder().start()}. */
+    public static Odradek start() {
+        return builder().start();
+    }
+
+    /** Every broker's client address, for {@code bootstrap.servers}: "127.0.0.1:port[,127.0.0.1:port...]". */
+    public String bootstrapServers() {
+        return brokers.stream().map(Odradek::clientAddress).collect(Collectors.joining(","));
+    }
+
+    /** The broker's first advertised listener as clients reach it (a port-0 listener: the port it bound). */
+    private static String clientAddress(Broker broker) {
+        Listener advertised = broker.config().advertisedListeners().get(0);
+        int port = advertised.port();
+        if (port == 0) {
+            InetSocketAddress bound = broker.address(advertised.name());
+            port = bound != null ? bound.getPort() : broker.port();
+        }
+        return advertised.host() + ":" + port;
+    }
+
+    /**
+     * Creates a topic with the broker's default replication factor ({@code default.replication.factor}, 1 unless
+     * configured); see {@link #createTopic(String, int, int)}.
+     */
+    public void createTopic(String name, int partitions) {
+        create(name, partitions, (short) -1);
+    }
+
+    /**
+     * Creates a topic through the brokers' own topic service (as CreateTopics does) and returns once every partition
+     * has a leader in every broker's metadata, so a client connecting next finds it ready. A replication factor
+     * outside 1..broker count is an IllegalArgumentException; what the broker refuses (a topic that exists, an
+     * invalid name or partition count) an IllegalStateException naming Kafka's error (TOPIC_ALREADY_EXISTS, ...).
+     */
+    public void createTopic(String name, int partitions, int replicationFactor) {
+        if (replicationFactor < 1 || replicationFactor > brokers.size()) {
+            throw new IllegalArgumentException("replication factor " + replicationFactor + " for topic '" + name
+                    + "' must be between 1 and the broker count, " + brokers.size());
+        }
+        create(name, partitions, (short) replicationFactor);
+    }
+
+    private void create(String name, int partitions, short replicationFactor) {
+        checkOpen();
+        Objects.requireNonNull(name, "name");
+        try {
+            brokers.get(0).topics().createTopic(name, partitions, replicationFactor, Map.of(), Map.of(), false);
+        } catch (MetadataException e) {
+            throw new IllegalStateException("cannot create topic '" + name + "': " + e.error() + ": " + e.getMessage(), e);
+        }
+        try {
+            for (Broker broker : brokers) {
+                Waits.until("every partition of topic '" + name + "' to have a leader on broker "
+                                + broker.config().nodeId(), TOPIC_TIMEOUT,
+                        () -> allLed(broker.cluster().image(), name, partitions),
+                        () -> String.valueOf(broker.cluster().image().topics().get(name)));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for topic '" + name + "'", e);
+        }
+    }
+
+    private static boolean allLed(ClusterImage image, String topic, int partitions) {
+        TopicImage t = image.topics().get(topic);
+        return t != null && t.partitions().size() == partitions
+                && t.partitions().stream().allMatch(PartitionRegistration::hasLeader);
+    }
+
+    /** The running brokers, in node-id order (node ids 1..n). */
+    public List<Broker> brokers() {
+        return brokers;
+    }
+
+    /**
+     * The faults injected into request handling: make the next N requests of an API fail with an error, wait or
+     * lose their connection. In a cluster every broker shares this one set of rules, so a rule applies to whichever
+     * broker a request reaches, and counts requests across all of them.
+     */
+    public Faults faults() {
+        return faults;
+    }
+
+    /** The directory every broker's log dir is in ({@code node-<id>}). */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /**
+     * Stops every broker and deletes {@link #dataDir()}, unless the builder was given it ({@link Builder#dataDir}):
+     * then the data stays for a later start. Closing twice does nothing.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            Launcher.closeAll(brokers);
+        } finally {
+            if (controllerPorts != null) {
+                controllerPorts.close();
+            }
+            if (deleteOnClose) {
+                DataDirs.delete(dataDir);
+            }
+        }
+        LOG.log(System.Logger.Level.DEBUG, () -> "embedded Odradek on " + dataDir + " closed in "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
+    }
+
+    private void checkOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("this embedded Odradek is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Odradek[" + brokers.size() + (brokers.size() == 1 ? " broker" : " brokers") + " on "
+                + bootstrapServers() + ", data in " + dataDir + "]";
+    }
+
+    /** How an embedded Odradek starts: broker count, Kafka broker keys, where its data goes. */
+    public static final class Builder {
+        private int brokers = 1;
+        private final Map<String, String> configs = new LinkedHashMap<>();
+        private Path dataDir;
+
+        private Builder() {
+        }
+
+        /**
+         * How many brokers (1 by default). More than one: an in-process cluster, each node a broker and a
+         * controller of the Ratis metadata quorum, every one a replica candidate.
+         */
+        public Builder brokers(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("an embedded Odradek needs at least one broker, not " + count);
+            }
+            this.brokers = count;
+            return this;
+        }
+
+        /**
+         * A Kafka broker key ({@code num.partitions}, {@code auto.create.topics.enable}, ...) or an Odradek one
+         * ({@code odradek.*}), applied to every broker; it wins over the embedded defaults. Not allowed: the keys
+         * each node gets its own value of ({@code node.id}, {@code log.dirs}, {@code controller.quorum.voters}).
+         */
+        public Builder config(String key, String value) {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(value, "value of " + key);
+            NodeConfigs.checkUserKeys(Map.of(key, value));
+            configs.put(key, value);
+            return this;
+        }
+
+        /** {@link #config(String, String)} for each entry. */
+        public Builder configs(Map<String, String> configs) {
+            configs.forEach(this::config);
+            return this;
+        }
+
+        /** Answers ApiVersions as this Kafka release would (e.g. "2.8"): {@code odradek.emulate.version}. */
+        public Builder emulateVersion(String kafkaVersion) {
+            return config("odradek.emulate.version", kafkaVersion);
+        }
+
+        /**
+         * Keeps the data in {@code dir} (created if missing) instead of a temp directory, and leaves it there on
+         * close: a broker started again on it finds its topics and records.
+         */
+        public Builder dataDir(Path dir) {
+            this.dataDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * Starts the broker(s) and returns once they serve clients (a cluster: every broker registered and
+         * unfenced). A failure to start stops whatever did start and throws IllegalStateException (or the config's
+         * own exception for a bad key).
+         */
+        public Odradek start() {
+            long begin = System.nanoTime();
+            boolean temp = dataDir == null;
+            Path dir = temp ? DataDirs.createTemp() : DataDirs.create(dataDir.toAbsolutePath().normalize());
+            Faults faults = new Faults();
+            Launcher.Started started;
+            try {
+                started = Launcher.start(brokers, dir, Map.copyOf(configs), faults);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                deleteIf(temp, dir);
+                throw new IllegalStateException("interrupted while starting the embedded Odradek", e);
+            } catch (RuntimeException e) {
+                deleteIf(temp, dir);
+                throw e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                        || e instanceof ConfigException ? e : new IllegalStateException("cannot start the embedded Odradek: " + e.getMessage(), e);
+            }
+            Odradek odradek = new Odradek(started.brokers(), started.ports(), dir, temp, faults);
+            LOG.log(System.Logger.Level.INFO, () -> "embedded Odradek started in "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms: " + odradek);
+            return odradek;
+        }
+
+        private static void deleteIf(boolean temp, Path dir) {
+            if (temp) {
+                try {
+                    DataDirs.delete(dir);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot delete " + dir + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+}
