@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Starts the brokers of an embedded {@link Odradek}: one broker on its own (no quorum), or a cluster of combined
@@ -38,6 +40,7 @@ final class Launcher {
             BrokerConfig config = BrokerConfig.of(NodeConfigs.node(1, 1, dataDir, List.of(), user));
             return new Started(List.of(Broker.start(config, QuorumChannels::open, faults)), null);
         }
+        QuietRatis.apply();
         // Only node dirs this start created may be wiped before a retry: a kept data dir's earlier data stays.
         boolean fresh = true;
         for (int id = 1; id <= count; id++) {
@@ -47,10 +50,7 @@ final class Launcher {
             ControllerPorts ports = ControllerPorts.reserve(count);
             List<Broker> brokers = new ArrayList<>();
             try {
-                for (int id = 1; id <= count; id++) {
-                    BrokerConfig config = BrokerConfig.of(NodeConfigs.node(id, count, dataDir, ports.ports(), user));
-                    brokers.add(Broker.start(config, QuorumChannels::open, faults));
-                }
+                startAll(count, dataDir, ports, user, faults, brokers);
                 awaitRegistered(brokers);
                 return new Started(List.copyOf(brokers), ports);
             } catch (RuntimeException | InterruptedException e) {
@@ -74,6 +74,55 @@ final class Launcher {
         }
     }
 
+    /**
+     * Starts nodes 1..count at once, each on its own thread: a node's start waits on nothing from the others, and
+     * the quorum can elect its leader only once a majority runs. Every broker that started is added to
+     * {@code started} (in node-id order), also when another failed, so the caller can close them; the first
+     * failure is thrown.
+     */
+    private static void startAll(int count, Path dataDir, ControllerPorts ports, Map<String, String> user,
+            Faults faults, List<Broker> started) throws InterruptedException {
+        List<CompletableFuture<Broker>> starts = new ArrayList<>();
+        for (int id = 1; id <= count; id++) {
+            BrokerConfig config = BrokerConfig.of(NodeConfigs.node(id, count, dataDir, ports.ports(), user));
+            CompletableFuture<Broker> start = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    start.complete(Broker.start(config, QuorumChannels::open, faults));
+                } catch (Throwable e) {
+                    start.completeExceptionally(e);
+                }
+            }, "odradek-embedded-start-" + id);
+            thread.setDaemon(true);
+            thread.start();
+            starts.add(start);
+        }
+        Throwable failure = null;
+        for (CompletableFuture<Broker> start : starts) {
+            try {
+                started.add(start.get());
+            } catch (ExecutionException e) {
+                if (failure == null) {
+                    failure = e.getCause();
+                } else {
+                    failure.addSuppressed(e.getCause());
+                }
+            }
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof InterruptedException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        if (failure != null) {
+            throw new IllegalStateException(failure);
+        }
+    }
+
     /** Waits until every broker's image has every broker registered and unfenced, so clients see all of them. */
     private static void awaitRegistered(List<Broker> brokers) throws InterruptedException {
         int count = brokers.size();
@@ -89,19 +138,55 @@ final class Launcher {
                 && image.brokers().values().stream().noneMatch(BrokerRegistration::fenced);
     }
 
-    /** Closes brokers in reverse start order; one that fails to close does not keep the others running. */
+    /**
+     * Closes every broker at once, each on its own thread: a cluster's brokers each begin a controlled shutdown,
+     * and with all of them going there is no broker to move leaderships to, so none waits for the others (one
+     * after another, each would wait for its leaderships to move to brokers about to stop too). One that fails
+     * to close does not keep the others running; the first failure is thrown once all are done.
+     */
     static void closeAll(List<Broker> brokers) {
+        if (brokers.size() == 1) {
+            brokers.get(0).close();
+            return;
+        }
+        List<CompletableFuture<Void>> closes = new ArrayList<>();
+        for (Broker broker : brokers) {
+            CompletableFuture<Void> close = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    broker.close();
+                    close.complete(null);
+                } catch (Throwable e) {
+                    close.completeExceptionally(e);
+                }
+            }, "odradek-embedded-close-" + broker.config().nodeId());
+            thread.setDaemon(true);
+            thread.start();
+            closes.add(close);
+        }
         RuntimeException first = null;
-        for (int i = brokers.size() - 1; i >= 0; i--) {
-            try {
-                brokers.get(i).close();
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
+        boolean interrupted = false;
+        for (CompletableFuture<Void> close : closes) {
+            while (true) {
+                try {
+                    close.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the brokers must still stop: wait for them, then keep the interrupt
+                } catch (ExecutionException e) {
+                    RuntimeException failure = e.getCause() instanceof RuntimeException r ? r
+                            : new IllegalStateException("a broker failed to close", e.getCause());
+                    if (first == null) {
+                        first = failure;
+                    } else {
+                        first.addSuppressed(failure);
+                    }
+                    break;
                 }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         if (first != null) {
             throw first;
