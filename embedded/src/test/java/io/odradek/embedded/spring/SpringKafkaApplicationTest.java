@@ -31,15 +31,18 @@ import org.springframework.test.annotation.DirtiesContext;
  * {@code @KafkaListener}s) against the embedded broker, configured the way a Spring user configures Kafka: the
  * extension sets {@code spring.kafka.bootstrap-servers} and Boot reads it.
  *
- * <p>Extension order matters and is what makes this work: {@code @EmbeddedOdradek} is declared ABOVE
- * {@code @SpringBootTest}, so JUnit registers the Odradek extension before Spring's. Its beforeAll starts the broker,
- * creates the topics and sets the system property before SpringExtension loads the context (which happens when the
- * test instance is prepared, after every beforeAll); its afterAll runs after Spring's, so the context (listener
- * containers, producers) is closed while the broker still runs. With the annotations the other way round the context
- * would still load after the broker starts, but the broker would close under running listeners.
+ * <p>Extension order: {@code @EmbeddedOdradek} is declared ABOVE {@code @SpringBootTest}, so JUnit registers the
+ * Odradek extension before SpringExtension and calls it first. Here (JUnit's default per-method test instances)
+ * its beforeAll starts the broker, creates the topics and sets the system property before Spring loads the context,
+ * which it does when it prepares the first test instance, after every beforeAll. Where Spring loads the context
+ * earlier, with {@code @TestInstance(PER_CLASS)}, the order is what makes it work: see
+ * {@link SpringTestInstancePerClassTest}. The broker is closed when the class's extension context closes, after
+ * every afterAll, so after Spring closed this class's context (listener containers, producers).
  *
  * <p>{@code @DirtiesContext}: Spring caches contexts across test classes, and a cached context would keep the
- * bootstrap servers of a broker that an earlier class closed. Each class with its own broker needs its own context.
+ * bootstrap servers of a broker that an earlier class closed (and its listeners would run on against it). Each
+ * class with its own broker needs its own context. For the same reason a Spring context and
+ * {@code lifecycle = PER_TEST} do not mix: the context outlives each test's broker.
  */
 @EmbeddedOdradek(
         topics = {"greetings:2", "questions", "answers", "audits"},
