@@ -18,6 +18,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
@@ -53,6 +55,8 @@ import org.springframework.test.annotation.DirtiesContext;
             // A listener that joins after the first records were sent must still read them.
             "spring.kafka.consumer.auto-offset-reset=earliest",
         })
+// Boot reads a JVM-wide system property: under parallel execution no other class may set it meanwhile.
+@ResourceLock(Resources.SYSTEM_PROPERTIES)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class SpringKafkaApplicationTest {
     private static final Duration WAIT = Duration.ofSeconds(30);

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -28,6 +30,8 @@ import org.springframework.test.annotation.DirtiesContext;
         bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 @SpringBootTest(classes = GreetingsApplication.class, properties = "spring.kafka.consumer.auto-offset-reset=earliest")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+// Boot reads a JVM-wide system property: under parallel execution no other class may set it meanwhile.
+@ResourceLock(Resources.SYSTEM_PROPERTIES)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class SpringTestInstancePerClassTest {
     @Autowired
