@@ -8,6 +8,8 @@ import io.odradek.broker.config.Listener;
 import io.odradek.broker.config.ListenerConfig;
 import io.odradek.broker.faults.Faults;
 import io.odradek.broker.metrics.BrokerMetrics;
+import io.odradek.broker.metrics.http.BrokerOperations;
+import io.odradek.broker.metrics.http.ObservedBroker;
 import io.odradek.broker.network.KafkaServer;
 import io.odradek.broker.network.RequestHooks;
 import io.odradek.broker.quota.ClientQuotas;
@@ -45,9 +47,12 @@ public final class Broker implements AutoCloseable {
     /** issue 11: the broker's meters (JMX, Prometheus) and its injected faults (admin endpoint, embedded API). */
     private final BrokerMetrics metrics;
     private final Faults faults;
+    /** issue 11 (metrics-http): the broker's gauges, and the /metrics and health HTTP server if configured. */
+    private final BrokerOperations operations;
 
     private Broker(BrokerConfig config, BrokerServices services, KafkaServer server, List<ServerTls> tlsContexts,
-            BrokerMetrics metrics, Faults faults) {
+            BrokerMetrics metrics, Faults faults, BrokerOperations operations) {
+        this.operations = operations;
         this.metrics = metrics;
         this.faults = faults;
         this.tlsContexts = tlsContexts;
@@ -128,7 +133,9 @@ public final class Broker implements AutoCloseable {
             }
             LOG.log(System.Logger.Level.INFO, "listening on " + server.addresses() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
-            return new Broker(config, services, server, tlsContexts, metrics, faults);
+            BrokerOperations operations = BrokerOperations.start(metrics, new ObservedBroker(config, server,
+                    services.topics, services.cluster, services.groups, services.partitions)); // issue 11 (metrics-http)
+            return new Broker(config, services, server, tlsContexts, metrics, faults, operations);
         } catch (InterruptedException | RuntimeException e) {
             if (bound != null) {
                 bound.close();
@@ -248,6 +255,11 @@ public final class Broker implements AutoCloseable {
         return metrics;
     }
 
+    /** issue 11 (metrics-http): the gauges, /metrics and the health probes (their HTTP port, if any). */
+    public BrokerOperations operations() {
+        return operations;
+    }
+
     /** issue 11 (faults): the faults injected into this broker's request handling (none unless added). */
     public Faults faults() {
         return faults;
@@ -259,12 +271,14 @@ public final class Broker implements AutoCloseable {
      */
     @Override
     public void close() {
+        operations.shuttingDown(); // issue 11 (metrics-http): the probes answer 503 from now on
         if (services.clusterNode != null) {
             services.clusterNode.controlledShutdown();
         }
         server.close();
         closeTls(tlsContexts);
         services.close();
+        operations.close();
         metrics.close();
     }
 }

@@ -26,6 +26,12 @@ final class ControllerPorts implements AutoCloseable {
         this.ports = List.copyOf(ports);
     }
 
+    /** Given ports, held like reserved ones (tests: a port known to be taken). */
+    static ControllerPorts of(List<Integer> ports) {
+        IN_USE.addAll(ports);
+        return new ControllerPorts(ports);
+    }
+
     /** {@code count} distinct ports free now, none held by another embedded cluster of this JVM. */
     static ControllerPorts reserve(int count) {
         List<ServerSocket> open = new ArrayList<>();

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.IntFunction;
 
 /**
  * Starts the brokers of an embedded {@link Odradek}: one broker on its own (no quorum), or a cluster of combined
@@ -36,18 +37,24 @@ final class Launcher {
     }
 
     static Started start(int count, Path dataDir, Map<String, String> user, Faults faults) throws InterruptedException {
+        return start(count, dataDir, user, faults, ControllerPorts::reserve);
+    }
+
+    /** As above, a cluster's controller ports for each attempt from {@code reserve} (given the node count). */
+    static Started start(int count, Path dataDir, Map<String, String> user, Faults faults,
+            IntFunction<ControllerPorts> reserve) throws InterruptedException {
         if (count == 1) {
             BrokerConfig config = BrokerConfig.of(NodeConfigs.node(1, 1, dataDir, List.of(), user));
             return new Started(List.of(Broker.start(config, QuorumChannels::open, faults)), null);
         }
-        QuietRatis.apply();
+        EmbeddedRatis.apply();
         // Only node dirs this start created may be wiped before a retry: a kept data dir's earlier data stays.
         boolean fresh = true;
         for (int id = 1; id <= count; id++) {
             fresh &= DataDirs.isEmpty(NodeConfigs.logDir(dataDir, id));
         }
         for (int attempt = 1; ; attempt++) {
-            ControllerPorts ports = ControllerPorts.reserve(count);
+            ControllerPorts ports = reserve.apply(count);
             List<Broker> brokers = new ArrayList<>();
             try {
                 startAll(count, dataDir, ports, user, faults, brokers);
@@ -98,16 +105,30 @@ final class Launcher {
             starts.add(start);
         }
         Throwable failure = null;
+        boolean interrupted = false;
         for (CompletableFuture<Broker> start : starts) {
-            try {
-                started.add(start.get());
-            } catch (ExecutionException e) {
-                if (failure == null) {
-                    failure = e.getCause();
-                } else {
-                    failure.addSuppressed(e.getCause());
+            // Every start is waited for, even once interrupted: a broker left starting could not be closed.
+            while (true) {
+                try {
+                    started.add(start.get());
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause();
+                    } else {
+                        failure.addSuppressed(e.getCause());
+                    }
+                    break;
                 }
             }
+        }
+        if (interrupted) {
+            if (failure == null) {
+                throw new InterruptedException("interrupted while the embedded cluster's brokers started");
+            }
+            Thread.currentThread().interrupt(); // the start failure is thrown; the interrupt stays visible
         }
         if (failure instanceof RuntimeException e) {
             throw e;

@@ -35,7 +35,9 @@ final class NodeConfigs {
     /**
      * What every node starts with unless the user says otherwise. The first group join is not delayed (Kafka's 3 s
      * wait for more members only slows a test), and the internal topics' replication fits the broker count (Kafka's
-     * default of 3 could never be met by one or two brokers). Cluster nodes heartbeat and elect quickly, so they
+     * default of 3 could never be met by one or two brokers) and they have 5 partitions rather than 50: a test's
+     * first group or transaction creates one of them, and fifty partition logs take seconds on a slow machine
+     * (Kafka's own test harness uses 5 as well). Cluster nodes heartbeat and elect quickly, so they
      * register, get unfenced and find a quorum leader within a fraction of a second.
      */
     static Map<String, String> defaults(int brokers) {
@@ -45,6 +47,10 @@ final class NodeConfigs {
         d.put("offsets.topic.replication.factor", Integer.toString(Math.min(3, brokers)));
         d.put("transaction.state.log.replication.factor", Integer.toString(Math.min(3, brokers)));
         d.put("transaction.state.log.min.isr", Integer.toString(Math.min(2, brokers)));
+        // JMX off unless asked for: a test JVM's MBean server is shared, and nothing reads the broker's there.
+        d.put("odradek.metrics.jmx.enable", "false");
+        d.put("offsets.topic.num.partitions", "5");
+        d.put("transaction.state.log.num.partitions", "5");
         if (brokers > 1) {
             d.put("listeners", CLIENT_LISTENER + ",CONTROLLER://127.0.0.1:{controller.port}");
             d.put("process.roles", "broker,controller");

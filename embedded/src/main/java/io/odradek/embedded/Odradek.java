@@ -35,8 +35,9 @@ import java.util.stream.Collectors;
  * <p>{@code brokers(3)} starts three combined broker+controller nodes ({@code process.roles=broker,controller}) on a
  * Ratis quorum; {@code start()} returns once every broker is registered and unfenced. Every broker starts with
  * Kafka's keys at Kafka's defaults except: listener {@code PLAINTEXT://127.0.0.1:0}, no initial rebalance delay
- * ({@code group.initial.rebalance.delay.ms=0}), and the internal topics' replication factor and min ISR fitting the
- * broker count; {@link Builder#config} overrides any of them. In JUnit 5 tests,
+ * ({@code group.initial.rebalance.delay.ms=0}), internal topics of 5 partitions (not 50) with a replication factor
+ * and min ISR fitting the broker count, no JMX ({@code odradek.metrics.jmx.enable=false}); {@link Builder#config}
+ * overrides any of them. In JUnit 5 tests,
  * {@link io.odradek.embedded.junit.EmbeddedOdradek @EmbeddedOdradek} starts and closes one for you.
  */
 public final class Odradek implements AutoCloseable {
@@ -250,6 +251,7 @@ public final class Odradek implements AutoCloseable {
          */
         public Odradek start() {
             long begin = System.nanoTime();
+            NettyJfr.offUnlessSet(); // before the broker's classes start Netty
             boolean temp = dataDir == null;
             Path dir = temp ? DataDirs.createTemp() : DataDirs.create(dataDir.toAbsolutePath().normalize());
             Faults faults = new Faults();

@@ -46,6 +46,11 @@ class EmbeddedClusterTest {
                     assertThat(written.offset()).isEqualTo(i);
                 }
             }
+            // acks=all: every in-sync replica had the five records before the producer heard back.
+            for (io.odradek.broker.Broker broker : cluster.brokers()) {
+                assertThat(broker.topics().partitionLog("payments", 0).orElseThrow().logEndOffset())
+                        .as("payments-0 on broker " + broker.config().nodeId()).isEqualTo(5);
+            }
             List<ConsumerRecord<String, String>> read = Clients.readPartition(cluster.bootstrapServers(),
                     "payments", 0, 5);
             assertThat(read).extracting(ConsumerRecord::offset, ConsumerRecord::key, ConsumerRecord::value)

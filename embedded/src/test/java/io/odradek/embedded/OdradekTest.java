@@ -155,6 +155,20 @@ class OdradekTest {
         assertThatThrownBy(() -> Odradek.builder().brokers(0)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void jmxIsOffUnlessConfigured() throws Exception {
+        javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName messagesIn =
+                new javax.management.ObjectName("kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec");
+        try (Odradek odradek = Odradek.start()) {
+            assertThat(jmx.isRegistered(messagesIn)).isFalse();
+        }
+        try (Odradek odradek = Odradek.builder().config("odradek.metrics.jmx.enable", "true").start()) {
+            assertThat(jmx.isRegistered(messagesIn)).isTrue();
+        }
+        assertThat(jmx.isRegistered(messagesIn)).as("unregistered on close").isFalse();
+    }
+
     private static List<Long> offsets(int count) {
         List<Long> offsets = new ArrayList<>();
         for (long i = 0; i < count; i++) {
