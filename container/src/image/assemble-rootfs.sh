@@ -78,6 +78,14 @@ for lib in $(sort -u "$LIBS"); do
     cp -L "$lib" "$OUT$lib"
 done
 grep -q 'ld-linux' "$LIBS" || fail "no dynamic loader found by ldd (not a glibc system?)"
+# The native libraries inside the application's jars (Netty's epoll and tcnative, zstd-jni, snappy) were linked
+# against glibc's older split libraries, which glibc 2.34+ keeps as small stubs beside libc: copy those too.
+LIBC=$(grep '/libc\.so\.6$' "$LIBS" | head -n 1)
+for stub in libdl.so.2 libpthread.so.0 librt.so.1 libresolv.so.2 libutil.so.1; do
+    if [ -f "$(dirname "$LIBC")/$stub" ]; then
+        cp -L "$(dirname "$LIBC")/$stub" "$OUT$(dirname "$LIBC")/$stub"
+    fi
+done
 
 # The loader also looks in the multiarch dirs under /usr; on merged-/usr systems ldd says /lib/...
 cp -R "$HERE/rootfs/." "$OUT/"

@@ -2,6 +2,7 @@ package io.odradek.broker.container;
 
 import io.odradek.broker.Broker;
 import io.odradek.broker.Main;
+import io.odradek.broker.logging.LogSetup;
 import io.odradek.replication.cluster.BrokerRegistration;
 import io.odradek.replication.metadata.MetaProperties;
 import java.nio.file.Path;
@@ -25,12 +26,12 @@ public final class ContainerMain {
     /** Kafka's BrokerLifecycleManager line on unfencing; Testcontainers waits for ".*Transitioning from RECOVERY to RUNNING.*". */
     public static final String RUNNING_LINE = "The broker has been unfenced. Transitioning from RECOVERY to RUNNING.";
 
-    private static final System.Logger LOG = System.getLogger(ContainerMain.class.getName());
-
     private ContainerMain() {
     }
 
     public static void main(String[] args) {
+        // First, as in Main: nothing may log before JUL's manager is chosen, or the shutdown hook's lines are lost.
+        LogSetup.installLogManager();
         Map<String, String> env = new HashMap<>(System.getenv());
         List<String> passed = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -93,15 +94,19 @@ public final class ContainerMain {
                 while (!isRunning(broker)) {
                     Thread.sleep(20);
                 }
-                LOG.log(System.Logger.Level.INFO, RUNNING_LINE);
+                log().log(System.Logger.Level.INFO, RUNNING_LINE);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "broker closed before it was running: " + e);
+                log().log(System.Logger.Level.DEBUG, "broker closed before it was running: " + e);
             }
         }, "running-watcher");
         watcher.setDaemon(true);
         watcher.start();
+    }
+
+    private static System.Logger log() {
+        return System.getLogger(ContainerMain.class.getName());
     }
 
     static boolean isRunning(Broker broker) {
