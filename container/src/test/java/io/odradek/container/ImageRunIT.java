@@ -117,6 +117,7 @@ class ImageRunIT {
             Thread.sleep(300); // the command polls for the script, which Testcontainers copies in once started
             writeStartScript(advertised);
             container.awaitLine(KAFKA_CONTAINER_READY, 90_000);
+            assertReadyAfterThisRunRegistered(container.output());
             assertThat(container.output()).contains("===> Formatted [/var/lib/kafka/data] with cluster id "
                     + "4L6g3nShT-eMCtK--X86sw");
 
@@ -146,10 +147,27 @@ class ImageRunIT {
         try (ChrootContainer container = ChrootContainer.start(root, data, again, List.of("/etc/kafka/docker/run"))) {
             container.awaitLine(KAFKA_CONTAINER_READY, 90_000);
             assertThat(container.output()).noneMatch(line -> line.startsWith("===> Formatted"));
+            assertReadyAfterThisRunRegistered(container.output());
             assertThat(consumeAll(bootstrap, 3)).containsExactly("0:k0=v0", "1:k1=v1", "2:k2=v2");
             assertThat(container.terminate(30_000)).isEqualTo(143);
             assertThat(container.output()).anyMatch(line -> line.contains("Main: stopped cleanly in"));
         }
+    }
+
+    /** Ready is logged once this run's broker registered (not on the last run's state read from the volume). */
+    static void assertReadyAfterThisRunRegistered(List<String> output) {
+        int registered = -1;
+        int ready = -1;
+        for (int i = 0; i < output.size(); i++) {
+            if (registered < 0 && output.get(i).contains("ClusterNode: broker 1 registered with epoch")) {
+                registered = i;
+            }
+            if (ready < 0 && output.get(i).matches(KAFKA_CONTAINER_READY)) {
+                ready = i;
+            }
+        }
+        assertThat(registered).as("registration line").isNotNegative();
+        assertThat(ready).as("ready line after the registration").isGreaterThan(registered);
     }
 
     static Properties producerProps(String bootstrap) {

@@ -87,7 +87,7 @@ public final class ContainerMain {
         System.out.println("===> Formatted " + logDirs + " with cluster id " + clusterId.trim());
     }
 
-    /** Logs {@link #RUNNING_LINE} once this broker is in its metadata image and unfenced (at once on a single node). */
+    /** Logs {@link #RUNNING_LINE} once this broker {@link #isRunning is running} (at once on a single node). */
     static void logWhenRunning(Broker broker) {
         Thread watcher = new Thread(() -> {
             try {
@@ -109,9 +109,16 @@ public final class ContainerMain {
         return System.getLogger(ContainerMain.class.getName());
     }
 
+    /**
+     * Accepting clients (a cluster broker: caught up with the metadata past its registration) and unfenced in
+     * that image. Accepting first: at a restart the image read from disk still shows the last run's registration
+     * unfenced.
+     */
     static boolean isRunning(Broker broker) {
-        int id = broker.cluster().localBrokerId();
-        BrokerRegistration self = broker.cluster().image().brokers().get(id);
+        if (!broker.network().accepting()) {
+            return false;
+        }
+        BrokerRegistration self = broker.cluster().image().brokers().get(broker.cluster().localBrokerId());
         return self != null && !self.fenced();
     }
 }

@@ -2,6 +2,8 @@ package io.odradek.broker.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.odradek.broker.Broker;
+import io.odradek.broker.BrokerConfig;
 import io.odradek.replication.metadata.MetaProperties;
 import java.nio.file.Path;
 import java.util.Map;
@@ -26,5 +28,13 @@ class ContainerMainTest {
         new MetaProperties("OLD_cluster_id_000000w", 1).write(dir);
         ContainerMain.format(Map.of("log.dirs", dir.toString(), "node.id", "1"), "4L6g3nShT-eMCtK--X86sw");
         assertThat(MetaProperties.read(dir)).isEqualTo(new MetaProperties("OLD_cluster_id_000000w", 1));
+    }
+
+    @Test
+    void aSingleNodeBrokerIsRunningOnceStarted() throws Exception {
+        try (Broker broker = Broker.start(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "log.dirs", dir.toString())))) {
+            assertThat(ContainerMain.isRunning(broker)).isTrue();
+        }
     }
 }
