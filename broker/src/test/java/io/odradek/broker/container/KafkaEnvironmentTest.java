@@ -81,4 +81,17 @@ class KafkaEnvironmentTest {
                 .containsEntry("offsets.topic.num.partitions", "1");
         assertThat(KafkaEnvironment.clusterId(kafkaContainerEnv())).isEqualTo("4L6g3nShT-eMCtK--X86sw");
     }
+
+    @Test
+    void kafkaContainersExtraListenersNamedTcDashNAreAccepted() {
+        // KafkaContainer.withListener("kafka:19092") adds listener TC-0 and maps it to PLAINTEXT.
+        Map<String, String> env = kafkaContainerEnv();
+        env.put("KAFKA_LISTENERS", env.get("KAFKA_LISTENERS") + ",TC-0://kafka:19092");
+        env.put("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP", env.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP") + ",TC-0:PLAINTEXT");
+        env.put("KAFKA_ADVERTISED_LISTENERS", env.get("KAFKA_ADVERTISED_LISTENERS") + ",TC-0://kafka:19092");
+        BrokerConfig config = BrokerConfig.of(KafkaEnvironment.configs(KafkaEnvironment.withDefaults(env)));
+        assertThat(config.advertisedListeners()).extracting(l -> l.name() + "://" + l.host() + ":" + l.port())
+                .containsExactly("PLAINTEXT://localhost:32768", "BROKER://a1b2c3:9093", "TC-0://kafka:19092");
+        assertThat(config.listenerConfig("TC-0").protocol().name()).isEqualTo("PLAINTEXT");
+    }
 }
