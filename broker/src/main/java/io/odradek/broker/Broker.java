@@ -6,8 +6,11 @@ import io.odradek.broker.cluster.QuorumChannels;
 import io.odradek.broker.config.ConfigException;
 import io.odradek.broker.config.Listener;
 import io.odradek.broker.config.ListenerConfig;
+import io.odradek.broker.faults.AdminEndpoint;
 import io.odradek.broker.faults.Faults;
 import io.odradek.broker.metrics.BrokerMetrics;
+import io.odradek.broker.metrics.http.BrokerOperations;
+import io.odradek.broker.metrics.http.ObservedBroker;
 import io.odradek.broker.network.KafkaServer;
 import io.odradek.broker.network.RequestHooks;
 import io.odradek.broker.quota.ClientQuotas;
@@ -45,9 +48,14 @@ public final class Broker implements AutoCloseable {
     /** issue 11: the broker's meters (JMX, Prometheus) and its injected faults (admin endpoint, embedded API). */
     private final BrokerMetrics metrics;
     private final Faults faults;
+    /** issue 11 (metrics-http): the broker's gauges, and the /metrics and health HTTP server if configured. */
+    private final BrokerOperations operations;
+    /** issue 11 (faults): the admin HTTP endpoint; null unless odradek.admin.port is set. */
+    private AdminEndpoint admin;
 
     private Broker(BrokerConfig config, BrokerServices services, KafkaServer server, List<ServerTls> tlsContexts,
-            BrokerMetrics metrics, Faults faults) {
+            BrokerMetrics metrics, Faults faults, BrokerOperations operations) {
+        this.operations = operations;
         this.metrics = metrics;
         this.faults = faults;
         this.tlsContexts = tlsContexts;
@@ -120,7 +128,11 @@ public final class Broker implements AutoCloseable {
             }
             LOG.log(System.Logger.Level.INFO, "listening on " + server.addresses() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
-            return new Broker(config, services, server, tlsContexts, metrics, faults);
+            BrokerOperations operations = BrokerOperations.start(metrics, new ObservedBroker(config, server,
+                    services.topics, services.cluster, services.groups, services.partitions)); // issue 11 (metrics-http)
+            Broker broker = new Broker(config, services, server, tlsContexts, metrics, faults, operations);
+            broker.admin = AdminEndpoint.start(config, faults); // issue 11 (faults)
+            return broker;
         } catch (InterruptedException | RuntimeException e) {
             if (bound != null) {
                 bound.close();
@@ -240,9 +252,19 @@ public final class Broker implements AutoCloseable {
         return metrics;
     }
 
+    /** issue 11 (metrics-http): the gauges, /metrics and the health probes (their HTTP port, if any). */
+    public BrokerOperations operations() {
+        return operations;
+    }
+
     /** issue 11 (faults): the faults injected into this broker's request handling (none unless added). */
     public Faults faults() {
         return faults;
+    }
+
+    /** issue 11 (faults): the admin HTTP endpoint's address, or null when odradek.admin.port is not set. */
+    public java.net.InetSocketAddress adminAddress() {
+        return admin == null ? null : admin.address();
     }
 
     /**
@@ -251,12 +273,17 @@ public final class Broker implements AutoCloseable {
      */
     @Override
     public void close() {
+        operations.shuttingDown(); // issue 11 (metrics-http): the probes answer 503 from now on
+        if (admin != null) { // issue 11 (faults)
+            admin.close();
+        }
         if (services.clusterNode != null) {
             services.clusterNode.controlledShutdown();
         }
         server.close();
         closeTls(tlsContexts);
         services.close();
+        operations.close();
         metrics.close();
     }
 }

@@ -765,6 +765,14 @@ public final class BrokerConfig {
         return intValue("odradek.fetch.session.cache.max.partitions");
     }
 
+    // ---- version emulation (issue 11, emulation)
+
+    /** {@code odradek.emulate.version}: the Kafka release this broker presents itself as; null when not emulating. */
+    public io.odradek.broker.api.KafkaRelease emulatedRelease() {
+        String version = (String) values.get("odradek.emulate.version");
+        return version == null || version.isEmpty() ? null : io.odradek.broker.api.KafkaReleases.named(version);
+    }
+
     private String raw(String key) {
         Object v = values.get(key);
         return originals.getOrDefault(key, v == null ? "" : ConfigType.format(v));

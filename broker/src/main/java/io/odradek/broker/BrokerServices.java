@@ -151,7 +151,8 @@ final class BrokerServices implements AutoCloseable {
             partitions = new Partitions(PartitionLogs.of(topics), new PartitionWriters(writerThreads(config)),
                     new WaitingOperations<Partition>("waiting-operations"));
             topics.onTopicDeleted(partitions::removeTopic);
-            BrokerFeatures features = BrokerFeatures.kafka44(System.currentTimeMillis());
+            // issue 11 (emulation): an emulated release's feature levels, which the transaction coordinator follows too.
+            BrokerFeatures features = BrokerFeatures.of(config.emulatedRelease(), System.currentTimeMillis());
             if (clusterNode != null) {
                 // After the catalog and logs follow an image, the replicas do: leader or follower, fetchers; the
                 // coordinators load and unload with the leadership of their partitions, so they listen first.

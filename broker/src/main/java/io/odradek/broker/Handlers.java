@@ -1,6 +1,7 @@
 package io.odradek.broker;
 
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.api.ApiVersionCap;
 import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.fetch.session.FetchSessionCache;
@@ -71,7 +72,7 @@ final class Handlers {
      */
     static ApiRegistry registry(BrokerConfig config, BrokerServices services, RequestThrottler throttler,
             BrokerMetrics metrics) {
-        ApiRegistry registry = new ApiRegistry();
+        ApiRegistry registry = new ApiRegistry(ApiVersionCap.of(config.emulatedRelease())); // issue 11 (emulation)
         registry.register(new ApiVersionsHandler(registry, services.features));
 
         // Topics and cluster metadata.
@@ -100,14 +101,17 @@ final class Handlers {
 
         // The data path, through the partitions: an append wakes the operations parked on its partition.
         PartitionLogs logs = PartitionLogs.of(services.topics);
+        // issue 11 (metrics): both count into the BrokerTopicMetrics meters; a deleted topic's meters go with it.
+        services.topics.onTopicDeleted(metrics.topics()::remove);
         registry.register(new ProduceHandler(logs, services.partitions, services.cluster, services.transactionVerifier,
-                        config.transactionPartitionVerificationEnable()))
+                        config.transactionPartitionVerificationEnable()).withMetrics(metrics.topics()))
                 // Fetch sessions (issue 9, sessions): one cache per broker, sessions of at most the broker's partitions,
                 // all together at most odradek.fetch.session.cache.max.partitions.
                 .register(new FetchHandler(logs, services.partitions, services.cluster, config.fetchMaxBytes(),
                         FetchSessionCache.of(config.maxIncrementalFetchSessionCacheSlots(), config.maxPartitions(),
                                 config.fetchSessionCacheMaxPartitions()))
-                        .withConsumerQuota(throttler.consumerFetchQuota())) // client quotas (issue 9, quotas)
+                        .withConsumerQuota(throttler.consumerFetchQuota()) // client quotas (issue 9, quotas)
+                        .withMetrics(metrics.topics()))
                 .register(new ListOffsetsHandler(services.partitions, services.cluster))
                 .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));

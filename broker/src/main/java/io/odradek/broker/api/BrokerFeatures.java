@@ -43,6 +43,27 @@ public final class BrokerFeatures {
                 new Feature(GROUP_VERSION, (short) 0, (short) 1, (short) 1)), finalizedEpoch);
     }
 
+    /**
+     * The features an emulated release's broker reported ({@code odradek.emulate.version}; null: none, Kafka 4.4's):
+     * its finalized levels from {@link KafkaReleases}' table, each supported up to that level. Releases before 3.3
+     * report none (2.7-3.2 sent the KIP-584 fields empty; older releases had no such fields), and then the finalized
+     * epoch is -1 ("unknown"), as those brokers sent it. Only the features we implement are ever listed, and
+     * metadata.version keeps our minimum (3.3-IV3, level 7, which every emulated KRaft release reaches).
+     */
+    public static BrokerFeatures of(KafkaRelease emulated, long finalizedEpoch) {
+        if (emulated == null) {
+            return kafka44(finalizedEpoch);
+        }
+        List<Feature> features = new java.util.ArrayList<>();
+        for (Feature ours : kafka44(finalizedEpoch).features()) {
+            short level = emulated.featureLevel(ours.name());
+            if (level > 0) {
+                features.add(new Feature(ours.name(), (short) Math.min(ours.minSupported(), level), level, level));
+            }
+        }
+        return new BrokerFeatures(features, features.isEmpty() ? -1 : finalizedEpoch);
+    }
+
     public List<Feature> features() {
         return features;
     }

@@ -270,10 +270,33 @@ public final class BrokerConfigDef {
                 "Allow everyone on a resource that no ACL at all applies to (else only super users).");
 
         // Metrics and health (issue 11, metrics): the Prometheus/health HTTP endpoint and JMX.
+        define("odradek.metrics.jmx.enable", BOOLEAN, "true", ANY,
+                "Export the broker's meters as MBeans under Kafka's names (kafka.server:type=BrokerTopicMetrics,...)"
+                        + " in the platform MBean server; a name another broker in the JVM already holds is left to it.");
+        define("odradek.metrics.port", INT, null, atLeast(0),
+                "Odradek: port of the HTTP server with /metrics (Prometheus) and /health/live, /health/ready;"
+                        + " none when unset, 0 = any free port.");
+        define("odradek.metrics.host", STRING, "0.0.0.0", ANY, "Odradek: address the metrics/health HTTP server binds.");
+        define("odradek.metrics.liveness.timeout.ms", LONG, "5000", atLeast(1),
+                "Odradek: /health/live fails when an event loop or partition writer has not run a task in this time.");
+        define("odradek.metrics.consumer.lag.max.groups", INT, "1000", atLeast(0),
+                "Odradek: at most this many groups (by id) get kafka_consumergroup_lag series per scrape.");
+        define("odradek.metrics.consumer.lag.timeout.ms", LONG, "2000", atLeast(1),
+                "Odradek: a scrape waits at most this long for the group coordinator's committed offsets.");
 
         // Fault injection (issue 11, faults): the admin HTTP endpoint, off by default.
+        define("odradek.admin.port", INT, null, atLeast(0),
+                "Port of the admin HTTP endpoint (fault injection: POST/GET/DELETE /faults); unset: no endpoint;"
+                        + " 0: any free port. Whoever reaches it can break clients: keep it on a test machine.");
+        define("odradek.admin.host", STRING, "127.0.0.1", ANY, "Address the admin HTTP endpoint binds to.");
 
         // Version emulation (issue 11, emulation): ApiVersions capped at an older Kafka release.
+        define("odradek.emulate.version", STRING, "",
+                value -> ((String) value).isEmpty() ? null : io.odradek.broker.api.KafkaReleases.problem((String) value),
+                "Odradek only. Behave at the protocol level as this Kafka release's broker (0.10.0 to 4.4, e.g. 2.8 or"
+                        + " 3.9.1): ApiVersions lists only the APIs it advertised, each capped at its highest version,"
+                        + " with its feature flags; a request above the cap closes the connection, as that release"
+                        + " would. Empty (default): no emulation. An unknown version is refused at start.");
     }
 
     private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();

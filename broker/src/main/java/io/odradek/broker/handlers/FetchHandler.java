@@ -10,6 +10,9 @@ import io.odradek.broker.fetch.DownConvertedRecords;
 import io.odradek.broker.fetch.FileSliceRecords;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.fetch.RequestedPartitions;
+import io.odradek.broker.metrics.BrokerMetrics;
+import io.odradek.broker.metrics.BrokerTopicMetrics;
+import io.odradek.broker.metrics.TopicMeters;
 import io.odradek.broker.quota.ConsumerFetchQuota;
 import io.odradek.broker.fetch.session.FetchContext;
 import io.odradek.broker.fetch.session.FetchMetadata;
@@ -158,6 +161,12 @@ import java.util.function.Function;
  *     {@code request_percentage} gets, decided just before the session's answer by the
  *     {@link ConsumerFetchQuota} (client quotas), which sizes the response it would send (each partition's
  *     records made once, down-converted at most once). While no quota is configured nothing is built for it.</li>
+ * <li>Metrics (issue 11), once per answer (not per re-read of a parked fetch): each partition of ours read is one
+ *     TotalFetchRequestsPerSec; the record bytes sent (the slice's size, or the down-converted set's) are
+ *     BytesOutPerSec for a consumer, ReplicationBytesOutPerSec (broker-wide only) for a follower, as Kafka's
+ *     updateBytesOut; a throttled answer sends none. Read errors other than the routine ones (not the leader,
+ *     unknown partition, fenced or unknown epoch, storage, offset out of range, an old client's unsupported
+ *     compression) are FailedFetchRequestsPerSec.</li>
  * </ul>
  */
 public final class FetchHandler implements ApiHandler {
@@ -174,6 +183,8 @@ public final class FetchHandler implements ApiHandler {
     private final Function<UUID, String> topicNames;
     /** Client quotas (issue 9, quotas): the consumer byte-rate check, made before the session records a response. */
     private ConsumerFetchQuota fetchQuota = ConsumerFetchQuota.NONE;
+    /** issue 11 (metrics): the BrokerTopicMetrics meters counted into (a throwaway set until the broker's are given). */
+    private BrokerTopicMetrics topicMetrics = BrokerMetrics.manual(System::nanoTime).topics();
 
     /** With Kafka's default session cache (1000 slots). */
     public FetchHandler(PartitionLogs topics, Partitions partitions, ClusterView cluster, int fetchMaxBytes) {
@@ -200,6 +211,12 @@ public final class FetchHandler implements ApiHandler {
     /** Client quotas (issue 9, quotas): consumers over their byte rate get the session's throttled answer. */
     public FetchHandler withConsumerQuota(ConsumerFetchQuota quota) {
         this.fetchQuota = quota;
+        return this;
+    }
+
+    /** issue 11 (metrics): counts into the broker's BrokerTopicMetrics meters. */
+    public FetchHandler withMetrics(BrokerTopicMetrics metrics) {
+        this.topicMetrics = metrics;
         return this;
     }
 
@@ -416,6 +433,8 @@ public final class FetchHandler implements ApiHandler {
         final List<PartitionFetch> fetches;
         final List<Partition> watched = new ArrayList<>();
         final short version;
+        /** A follower's fetch (its bytes are ReplicationBytesOutPerSec, not BytesOutPerSec). */
+        final boolean fromFollower;
         /** A partition error or divergence: the fetch is answered without waiting for min_bytes. */
         boolean answerNow;
         final CompletableFuture<Struct> future = new CompletableFuture<>();
@@ -434,6 +453,7 @@ public final class FetchHandler implements ApiHandler {
             this.maxBytes = Math.min(request.get(Request.MAX_BYTES), fetchMaxBytes);
             this.minBytes = Math.min(request.get(Request.MIN_BYTES), maxBytes);
             int replicaId = replicaId(version, request);
+            this.fromFollower = replicaId >= 0;
             this.isolation = FetchIsolation.of(replicaId >= 0, request.get(Request.ISOLATION_LEVEL));
             // Kafka lists aborted transactions only for reads bounded by the LSO (never for replicas).
             this.readCommitted = isolation == FetchIsolation.TXN_COMMITTED;
@@ -611,10 +631,42 @@ public final class FetchHandler implements ApiHandler {
                 int throttleMs = fetchQuota.throttleMs(context, request,
                         responseOf(new FetchContext.Answer<>(ErrorCode.NONE, FetchMetadata.INVALID_SESSION_ID, sent)));
                 if (throttleMs > 0) {
+                    count(false);
                     return responseOf(session.throttled()).set(Response.THROTTLE_TIME_MS, throttleMs);
                 }
             }
-            return responseOf(session.answer(fetches));
+            Struct response = responseOf(session.answer(fetches));
+            count(true);
+            return response;
+        }
+
+        /**
+         * issue 11 (metrics), once per answer, as Kafka's ReplicaManager.readFromLog and KafkaApis count: each
+         * partition read (TotalFetchRequestsPerSec), its records sent ({@code sent}: not for a throttled answer;
+         * BytesOutPerSec for consumers, ReplicationBytesOutPerSec for followers) and the unexpected read failures
+         * (FailedFetchRequestsPerSec; Kafka does not count not-leader, unknown partition, fenced epochs, storage
+         * errors or an offset out of range). The topic's meters are looked up once per run of its partitions.
+         */
+        private void count(boolean sent) {
+            TopicMeters meters = null;
+            String topic = null;
+            for (PartitionFetch p : fetches) {
+                if (p.partition == null) {
+                    continue; // not a partition of ours: no meters for made-up names
+                }
+                if (meters == null || !p.topic.equals(topic)) {
+                    topic = p.topic;
+                    meters = topicMetrics.topic(topic);
+                }
+                meters.fetchRequest();
+                if (p.error == ErrorCode.NONE) {
+                    if (sent && p.diverging == null && p.records != null && p.records.sizeInBytes() > 0) {
+                        meters.sent(p.records.sizeInBytes(), fromFollower);
+                    }
+                } else if (unexpected(p.error)) {
+                    meters.fetchFailed();
+                }
+            }
         }
 
         /**
@@ -742,6 +794,15 @@ public final class FetchHandler implements ApiHandler {
                 return converted.records() != null ? converted.records() : NO_RECORDS;
             }
             return p.slice != null ? new FileSliceRecords(p.slice) : NO_RECORDS;
+        }
+
+        private static boolean unexpected(ErrorCode error) {
+            return switch (error) {
+                case NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_LEADER_EPOCH, FENCED_LEADER_EPOCH,
+                        REPLICA_NOT_AVAILABLE, KAFKA_STORAGE_ERROR, INCONSISTENT_TOPIC_ID, OFFSET_OUT_OF_RANGE,
+                        UNSUPPORTED_COMPRESSION_TYPE -> false;
+                default -> true;
+            };
         }
 
         private static boolean sameTopic(PartitionFetch a, PartitionFetch b) {

@@ -8,6 +8,9 @@ import io.odradek.broker.cluster.ClusterView;
 import io.odradek.broker.fetch.CancelOnClose;
 import io.odradek.broker.fetch.CurrentLeader;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.metrics.BrokerMetrics;
+import io.odradek.broker.metrics.BrokerTopicMetrics;
+import io.odradek.broker.metrics.TopicMeters;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.transaction.TransactionVerifier;
 import io.odradek.log.LogAppendException;
@@ -139,6 +142,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     need nothing more here (KIP-679: InitProducerId checks them). Without an authorizer nothing is asked.</li>
  * <li>A retried batch already in the log is answered with its original base offset and no error.</li>
  * <li>A successful append wakes the fetches parked on that partition (the Partition does it).</li>
+ * <li>Metrics (issue 11), as Kafka's ReplicaManager.appendToLocalLog counts them: each partition handed to the log
+ *     is one TotalProduceRequestsPerSec (partitions refused before, e.g. an unknown topic, are not counted: no
+ *     meters for names that are not topics); an appended batch adds its record count (read from its header, never
+ *     by walking records; a v0-2 message set: the offsets it took) to MessagesInPerSec and its size to
+ *     BytesInPerSec; a batch too large adds its size to BytesRejectedPerSec; an append failing with other than
+ *     the routine errors (not the leader, unknown partition, too large, corrupt, storage) is a
+ *     FailedProduceRequestsPerSec. Per topic and broker-wide; the topic's meters are looked up once per topic per
+ *     request.</li>
  * </ul>
  */
 public final class ProduceHandler implements ApiHandler {
@@ -170,6 +181,8 @@ public final class ProduceHandler implements ApiHandler {
      * handled after it. Entries go as soon as that request's appends are done.
      */
     private final Map<Object, CompletableFuture<Void>> heldBack = new ConcurrentHashMap<>();
+    /** issue 11 (metrics): the BrokerTopicMetrics meters counted into (a throwaway set until the broker's are given). */
+    private BrokerTopicMetrics topicMetrics = BrokerMetrics.manual(System::nanoTime).topics();
 
     /** Without a transaction coordinator: transactional batches are appended unchecked. */
     public ProduceHandler(PartitionLogs topics, Partitions partitions, ClusterView cluster) {
@@ -190,6 +203,12 @@ public final class ProduceHandler implements ApiHandler {
         this.cluster = cluster;
         this.verifier = verifier;
         this.partitionVerification = partitionVerification;
+    }
+
+    /** issue 11 (metrics): counts into the broker's BrokerTopicMetrics meters. */
+    public ProduceHandler withMetrics(BrokerTopicMetrics metrics) {
+        this.topicMetrics = metrics;
+        return this;
     }
 
     @Override
@@ -300,6 +319,7 @@ public final class ProduceHandler implements ApiHandler {
                 name = topic.get(TopicProduceData.NAME);
                 topicResponse.set(TopicProduceResponse.NAME, name);
             }
+            TopicMeters meters = null; // issue 11 (metrics): looked up once per topic, for its first partition appended
             for (Struct partition : topic.get(TopicProduceData.PARTITION_DATA)) {
                 Struct out = topicResponse.add(TopicProduceResponse.PARTITION_RESPONSES);
                 int index = partition.get(PartitionProduceData.INDEX);
@@ -326,15 +346,19 @@ public final class ProduceHandler implements ApiHandler {
                     continue;
                 }
                 ByteBuf batch = ((MemoryRecords) records).buffer();
+                if (meters == null) {
+                    meters = topicMetrics.topic(name);
+                }
                 if (verify && isTransactional(batch)) {
                     // Held back until the transaction coordinator has answered for every such partition.
                     if (unverified == null) {
                         unverified = new ArrayList<>();
                     }
-                    unverified.add(new TxnBatch(new TopicPartition(name, index), target, batch.retainedSlice(), out));
+                    unverified.add(new TxnBatch(new TopicPartition(name, index), target, batch.retainedSlice(), out,
+                            meters));
                     continue;
                 }
-                appends.add(append(version, acks, target, batch, null, out, failed, appended));
+                appends.add(append(version, acks, target, batch, null, out, failed, appended, meters));
             }
         }
         CompletableFuture<Void> submitted = null;
@@ -469,13 +493,19 @@ public final class ProduceHandler implements ApiHandler {
      * is the transaction verification's (null for batches that were not verified).
      */
     private static CompletableFuture<Void> append(short version, short acks, Partition partition, ByteBuf records,
-            VerificationGuard guard, Struct out, AtomicBoolean failed, Queue<Appended> appended) {
+            VerificationGuard guard, Struct out, AtomicBoolean failed, Queue<Appended> appended, TopicMeters meters) {
         // The frame is released when handle() returns: keep its bytes alive until the writer is done with
         // them. A view, not a copy: the log stamps offsets into it and writes it out.
         ByteBuf frameBytes = records.retainedSlice();
         ByteBuffer view = frameBytes.nioBuffer();
+        // issue 11 (metrics): the batch's size and record count (its header's), read before the writer has it.
+        int bytes = view.remaining();
+        boolean legacy = version <= MAX_LEGACY_VERSION && LegacyUpConverter.isLegacy(view);
+        int messages = !legacy && bytes >= RecordBatchHeader.HEADER_SIZE
+                ? view.getInt(view.position() + RecordBatchHeader.RECORDS_COUNT_OFFSET) : 0;
+        meters.produceRequest();
         CompletableFuture<AppendResult> appending;
-        if (version <= MAX_LEGACY_VERSION && LegacyUpConverter.isLegacy(view)) {
+        if (legacy) {
             // formats (issue 9): a magic 0/1 message set is validated and converted to one v2 batch on the writer.
             appending = partition.appendConvertedAsLeader(config -> LegacyUpConverter.toBatch(view, config,
                     partition.topic(), partition.partition(), System.currentTimeMillis()), acks);
@@ -485,9 +515,12 @@ public final class ProduceHandler implements ApiHandler {
         return appending.handle((result, error) -> {
             frameBytes.release();
             if (error != null) {
-                appendFailed(version, out, unwrap(error));
+                Throwable cause = unwrap(error);
+                appendFailed(version, out, cause);
                 failed.set(true);
+                countFailure(meters, cause, bytes);
             } else {
+                meters.appended(legacy ? result.lastOffset() - result.baseOffset() + 1 : messages, bytes);
                 out.set(PartitionProduceResponse.ERROR_CODE, ErrorCode.NONE.code())
                         .set(PartitionProduceResponse.BASE_OFFSET, result.baseOffset())
                         .set(PartitionProduceResponse.LOG_APPEND_TIME_MS, result.logAppendTime())
@@ -500,10 +533,25 @@ public final class ProduceHandler implements ApiHandler {
         });
     }
 
+    /**
+     * issue 11 (metrics), as Kafka's ReplicaManager.appendToLocalLog: a batch too large counts its bytes as rejected
+     * (BytesRejectedPerSec); the routine refusals (not the leader, unknown partition, too large, corrupt, storage)
+     * count nothing more; any other failure (a record refused, a producer-state error) is a failed produce request.
+     */
+    private static void countFailure(TopicMeters meters, Throwable cause, int bytes) {
+        ErrorCode code = cause instanceof LogException e ? e.errorCode() : ErrorCode.UNKNOWN_SERVER_ERROR;
+        switch (code) {
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE -> meters.rejected(bytes);
+            case NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION, CORRUPT_MESSAGE, KAFKA_STORAGE_ERROR -> {
+            }
+            default -> meters.produceFailed();
+        }
+    }
+
     // ---------------------------------------------------------------- transactional batches
 
     /** A transactional batch held (its bytes retained) until the coordinator has verified its partition. */
-    private record TxnBatch(TopicPartition tp, Partition partition, ByteBuf records, Struct out) {
+    private record TxnBatch(TopicPartition tp, Partition partition, ByteBuf records, Struct out, TopicMeters meters) {
     }
 
     /**
@@ -539,7 +587,8 @@ public final class ProduceHandler implements ApiHandler {
             short epoch = producerEpoch(b.records());
             VerificationGuard guard = b.partition().startTransactionVerification(producerId, epoch, add);
             if (guard == VerificationGuard.NONE) {
-                appends.add(append(version, acks, b.partition(), b.records(), guard, b.out(), failed, appended));
+                appends.add(append(version, acks, b.partition(), b.records(), guard, b.out(), failed, appended,
+                        b.meters()));
                 b.records().release(); // append() took its own reference
             } else {
                 asking.add(b);
@@ -575,7 +624,7 @@ public final class ProduceHandler implements ApiHandler {
                 ErrorCode error = errors.getOrDefault(b.tp(), ErrorCode.NONE);
                 if (error == ErrorCode.NONE) {
                     appends.add(append(version, acks, b.partition(), b.records(), guards.get(i), b.out(), failed,
-                            appended));
+                            appended, b.meters()));
                 } else {
                     refuseUnverified(version, b.out(), error);
                     failed.set(true);

@@ -202,6 +202,11 @@ public final class KafkaServer implements AutoCloseable {
         return muted.get();
     }
 
+    /** The connections' event loops (issue 11, health: the liveness probe runs a task on each). */
+    public EventLoopGroup eventLoops() {
+        return workers;
+    }
+
     public String transport() {
         return epoll ? "epoll" : "nio";
     }

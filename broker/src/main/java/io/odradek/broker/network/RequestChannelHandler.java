@@ -9,6 +9,8 @@ import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
+import io.odradek.broker.faults.ErrorResponses;
+import io.odradek.broker.faults.Fault;
 import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.logging.LogSafe;
 import io.odradek.broker.quota.FetchQuotaNote;
@@ -74,6 +76,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private Session session;
     /** issue 11: request metrics (reported as each response is written) and fault injection (asked before handling). */
     private final RequestHooks hooks;
+    /** issue 11 (faults): this connection's requests held back by an injected delay. */
+    private final DelayedRequests faultDelays = new DelayedRequests();
     /** issue 10 (sasl): the authentication gate on SASL listeners; null on others. */
     private final SaslAuthenticator sasl;
     private ScheduledFuture<?> throttleEnd;
@@ -125,6 +129,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         boolean saslExchange;
         /** issue 10 (sasl): a raw token's answer (after SaslHandshake v0), written as a bare frame in its turn. */
         byte[] rawResponse;
+        /** issue 11 (metrics): when its frame reached us (System.nanoTime), for the request's TotalTimeMs. */
+        long receivedNanos;
 
         Pending(Request request, CompletableFuture<Struct> response, int reservedBytes, int requestBytes,
                 long handlerNanos, FetchQuotaNote fetchQuota) {
@@ -210,6 +216,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         try {
             request = RequestDecoder.decode(frame.payload());
             clientId = request.header().clientId();
+            request = withinOfferedVersions(request); // issue 11 (emulation)
             long start = System.nanoTime();
             if (request.body() != null && saslGate != SaslAuthenticator.Gate.AUTHENTICATOR) {
                 fetchQuota = throttler.beforeHandle(request, principal());
@@ -224,7 +231,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 if (sasl != null && request.api() == ApiVersionsApi.SPEC && request.body() != null) {
                     sasl.versionsAnswered();
                 }
-                response = handle(ctx, request, fetchQuota);
+                response = handle(ctx, request, fetchQuota, frame.payload());
             }
             handlerNanos = System.nanoTime() - start;
             if (fetchQuota != null) {
@@ -244,6 +251,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             }
         }
         Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos, fetchQuota);
+        p.receivedNanos = lastActivity; // issue 11 (metrics): set as the frame came in
         p.saslExchange = saslGate == SaslAuthenticator.Gate.AUTHENTICATOR;
         if (saslOutcome != null && saslOutcome.close()) {
             p.closeAfter = saslOutcome.why();
@@ -265,7 +273,55 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota) {
+    /**
+     * issue 11 (emulation): a request the registry does not offer (an emulated Kafka release lacks the API, or the
+     * version is above that release's maximum) is treated as Kafka treats a version it does not know: ApiVersions
+     * gets the v0 UNSUPPORTED_VERSION answer with the offered list (the client retries lower), anything else closes
+     * the connection, as the decoder does for versions outside our own range.
+     */
+    private Request withinOfferedVersions(Request request) {
+        if (request.body() == null || registry.accepts(request.api(), request.version())) {
+            return request;
+        }
+        if (request.api() == ApiVersionsApi.SPEC) {
+            return new Request(request.header(), request.api(), null);
+        }
+        throw new UnsupportedRequestException(registry.cap().refusal(request.api(), request.version()));
+    }
+
+    private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota,
+            io.netty.buffer.ByteBuf frame) {
+        // issue 11 (faults): an injected fault (or an earlier delayed request still waiting) comes first.
+        Fault fault = request.body() == null ? null
+                : hooks.faults().next(request.api().key(), request.version(), request.header().clientId());
+        if (fault != null || faultDelays.waiting()) {
+            return faulted(ctx, request, fetchQuota, frame, fault);
+        }
+        return serve(ctx, request, fetchQuota);
+    }
+
+    /**
+     * issue 11 (faults): an error is answered at once without the handler; a drop closes the connection unanswered;
+     * a delay hands the request to its handler later, and the requests read after it on this connection follow it
+     * (in order, as Kafka serves a connection), their responses queued behind as always.
+     */
+    private CompletableFuture<Struct> faulted(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota,
+            io.netty.buffer.ByteBuf frame, Fault fault) {
+        if (fault instanceof Fault.Error error) {
+            return CompletableFuture.completedFuture(
+                    ErrorResponses.build(request.api(), request.version(), request.body(), error.errorCode()));
+        }
+        if (fault instanceof Fault.Drop) {
+            rejections.info("fault-drop", "closing connection from " + describeClient(ctx) + " at "
+                    + describe(request) + ": injected fault");
+            close(ctx);
+            return CompletableFuture.completedFuture(null);
+        }
+        long delayMs = fault instanceof Fault.Delay delay ? delay.millis() : 0;
+        return faultDelays.later(ctx, delayMs, frame, () -> serve(ctx, request, fetchQuota));
+    }
+
+    private CompletableFuture<Struct> serve(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota) {
         if (request.body() == null) {
             return CompletableFuture.completedFuture(ApiVersionsHandler.unsupportedVersionResponse(registry));
         }
@@ -312,6 +368,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             if (body != null) { // null: produce with acks=0, the client expects no answer
                 write(ctx, head.request, body);
                 wrote = true;
+            }
+            if (head.request.body() != null && !head.saslExchange) { // issue 11 (metrics): answered (or acks=0 done)
+                hooks.metrics().completed(head.request, body, lastActivity - head.receivedNanos, head.handlerNanos,
+                        head.requestBytes);
             }
             if (head.closeAfter != null) { // issue 10 (sasl): a failed authentication, answered
                 ctx.flush();

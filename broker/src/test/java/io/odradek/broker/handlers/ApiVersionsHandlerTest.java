@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.odradek.broker.api.ApiRegistry;
 import io.odradek.broker.api.BrokerFeatures;
+import io.odradek.broker.api.KafkaReleases;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.api.ApiVersionsApi.Response;
 import io.odradek.wire.schema.Struct;
@@ -94,6 +95,36 @@ class ApiVersionsHandlerTest {
         assertThat(response.get(Response.API_KEYS)).extracting(k -> k.get(Response.ApiVersion.API_KEY) + ":"
                         + k.get(Response.ApiVersion.MIN_VERSION) + "-" + k.get(Response.ApiVersion.MAX_VERSION))
                 .containsExactly("18:0-5", "22:0-5");
+    }
+
+    @Test
+    void emulatingAReleaseBeforeKraftReportsNoFeaturesAndAnUnknownEpoch() {
+        handler = new ApiVersionsHandler(new ApiRegistry(), BrokerFeatures.of(KafkaReleases.named("2.8"), EPOCH));
+        ApiVersionsResponseData kafka = kafkaRead(3);
+        assertThat(kafka.supportedFeatures()).isEmpty();
+        assertThat(kafka.finalizedFeatures()).isEmpty();
+        assertThat(kafka.finalizedFeaturesEpoch()).isEqualTo(-1L);
+    }
+
+    @Test
+    void emulatingReleasesReportsTheirFeatureLevelsAndTransactionVersionTwoOnlyFromFourZero() {
+        handler = new ApiVersionsHandler(new ApiRegistry(), BrokerFeatures.of(KafkaReleases.named("3.8"), EPOCH));
+        ApiVersionsResponseData kafka38 = kafkaRead(3);
+        assertThat(kafka38.supportedFeatures()).extracting(k -> k.name() + " " + k.minVersion() + "-" + k.maxVersion())
+                .containsExactly("metadata.version 7-20");
+        assertThat(kafka38.finalizedFeatures()).extracting(k -> k.name() + " " + k.maxVersionLevel())
+                .containsExactly("metadata.version 20");
+        assertThat(kafka38.finalizedFeaturesEpoch()).isEqualTo(EPOCH);
+        assertThat(BrokerFeatures.of(KafkaReleases.named("3.9"), EPOCH).transactionVersion()).isZero();
+
+        handler = new ApiVersionsHandler(new ApiRegistry(), BrokerFeatures.of(KafkaReleases.named("4.0"), EPOCH));
+        ApiVersionsResponseData kafka40 = kafkaRead(4);
+        assertThat(kafka40.supportedFeatures()).extracting(k -> k.name() + " " + k.minVersion() + "-" + k.maxVersion())
+                .containsExactly("metadata.version 7-25", "transaction.version 0-2", "group.version 0-1");
+        assertThat(kafka40.finalizedFeatures()).extracting(k -> k.name() + " " + k.maxVersionLevel())
+                .containsExactly("metadata.version 25", "transaction.version 2", "group.version 1");
+        assertThat(BrokerFeatures.of(KafkaReleases.named("4.4"), EPOCH).features())
+                .isEqualTo(BrokerFeatures.kafka44(EPOCH).features());
     }
 
     @Test

@@ -33,6 +33,11 @@ public final class PartitionWriters implements AutoCloseable {
         return threads[Math.floorMod(hash ^ (hash >>> 16), threads.length)];
     }
 
+    /** Every writer thread, as an executor. */
+    public java.util.List<ExecutorService> threads() {
+        return java.util.List.of(threads);
+    }
+
     public int size() {
         return threads.length;
     }

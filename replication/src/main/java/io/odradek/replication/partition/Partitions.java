@@ -103,6 +103,11 @@ public final class Partitions implements AutoCloseable {
         partitions.keySet().removeIf(key -> key.topic().equals(topic));
     }
 
+    /** The writer threads (issue 11, health: the liveness probe runs a task on each). */
+    public PartitionWriters writers() {
+        return writers;
+    }
+
     public WaitingOperations<Partition> waiting() {
         return waiting;
     }

@@ -1,0 +1,120 @@
+package io.odradek.broker.metrics.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.odradek.broker.BrokerConfig;
+import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.network.KafkaServer;
+import io.odradek.broker.network.NetworkSettings;
+import io.odradek.broker.quota.ClientQuotas;
+import io.odradek.broker.quota.QuotaWindows;
+import io.odradek.broker.quota.RequestThrottler;
+import io.odradek.broker.security.ListenerSecurity;
+import io.odradek.broker.topics.TopicService;
+import io.odradek.log.PartitionLog;
+import io.odradek.replication.partition.PartitionWriters;
+import io.odradek.replication.partition.Partitions;
+import io.odradek.replication.partition.WaitingOperations;
+import io.odradek.security.acl.Authorizer;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The probes against listeners that do not accept yet, a stuck writer thread and stopped event loops. */
+class BrokerHealthTest {
+    @TempDir
+    Path logDir;
+    TopicService topics;
+    KafkaServer server;
+    Partitions partitions;
+    BrokerHealth health;
+
+    @BeforeEach
+    void start() throws Exception {
+        BrokerConfig config = BrokerConfig.of(Map.of("log.dirs", logDir.toString()));
+        topics = TopicService.open(config);
+        // Bound but not accepting: what a cluster broker is until it caught up with the metadata.
+        server = KafkaServer.bind(List.of(new KafkaServer.Binding(new InetSocketAddress("127.0.0.1", 0),
+                        ListenerSecurity.plaintext("PLAINTEXT"))), new ApiRegistry(), NetworkSettings.defaults(100 << 20),
+                new RequestThrottler(new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS), System::currentTimeMillis),
+                Authorizer.ALLOW_ALL, false);
+        partitions = new Partitions(new Partitions.Source() {
+            @Override
+            public Optional<PartitionLog> partitionLog(String topic, int partition) {
+                return Optional.empty();
+            }
+
+            @Override
+            public OptionalInt leaderEpoch(String topic, int partition) {
+                return OptionalInt.empty();
+            }
+        }, new PartitionWriters(1), new WaitingOperations<>("test-waiting"));
+        health = new BrokerHealth(new ObservedBroker(config, server, topics, null, null, partitions), 300);
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+        partitions.close();
+        topics.close();
+    }
+
+    @Test
+    void notReadyUntilTheListenersAcceptConnectionsButLive() throws Exception {
+        assertThat(health.ready().reason())
+                .isEqualTo("listeners not accepting connections yet (catching up with the cluster metadata)");
+        assertThat(health.live().ok()).isTrue();
+
+        server.startAccepting();
+
+        assertThat(health.ready().ok()).isTrue();
+        try (Socket client = new Socket("127.0.0.1", server.address().getPort())) {
+            assertThat(client.isConnected()).isTrue();
+        }
+    }
+
+    @Test
+    void notLiveWhileAPartitionWriterIsStuckAndLiveAgainOnceItRuns() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        partitions.writers().threads().get(0).execute(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+
+        assertThat(health.live().reason()).isEqualTo("partition writer 0 did not run a task within 300 ms");
+
+        release.countDown();
+        assertThat(health.live().ok()).isTrue();
+    }
+
+    @Test
+    void notLiveOnceTheEventLoopsHaveStopped() {
+        server.close();
+        server = null;
+
+        assertThat(health.live().reason()).isEqualTo("network event loop 0 refuses tasks (stopped)");
+    }
+
+    @Test
+    void neitherLiveNorReadyOnceShutdownBegins() {
+        server.startAccepting();
+        health.shuttingDown();
+
+        assertThat(health.live().reason()).isEqualTo("shutting down");
+        assertThat(health.ready().reason()).isEqualTo("shutting down");
+    }
+}
