@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The entry point: {@code odradek [--config server.properties] [--override key=value]...}, or Kafka's own
@@ -34,9 +35,17 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        main(args, broker -> { });
+    }
+
+    /**
+     * main for other entry points (issue 11: the container image's ContainerMain): the same command line, and
+     * {@code started} is called with the broker once it listens.
+     */
+    public static void main(String[] args, Consumer<Broker> started) {
         LogSetup.installLogManager(); // first: JUL picks its manager once, on first use
         LogSetup.configure();
-        int code = run(args, System.out, System.err);
+        int code = run(args, System.out, System.err, started);
         if (code != 0) {
             System.exit(code);
         }
@@ -47,6 +56,10 @@ public final class Main {
      * {@code --help}), 1 after printing why it could not start.
      */
     static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, broker -> { });
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err, Consumer<Broker> started) {
         BrokerConfig config;
         try {
             Options options = parseArgs(args);
@@ -67,7 +80,7 @@ public final class Main {
         RunningBroker running = new RunningBroker();
         installShutdownHook(running);
         try {
-            running.start(config);
+            started.accept(running.start(config));
             return 0;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -160,8 +173,9 @@ public final class Main {
     private static final class RunningBroker {
         private Broker broker;
 
-        synchronized void start(BrokerConfig config) throws Exception {
+        synchronized Broker start(BrokerConfig config) throws Exception {
             broker = Main.start(config);
+            return broker;
         }
 
         /** Closes the broker if one started; false if there was none. */

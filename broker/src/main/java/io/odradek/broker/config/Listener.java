@@ -10,8 +10,9 @@ import java.util.regex.Pattern;
  * host means every interface and an IPv6 host is written in brackets ({@code PLAINTEXT://[::1]:9092}).
  */
 public record Listener(String name, String host, int port) {
-    // Kafka's own listener pattern: the name, "://", an optionally bracketed host, ":", the port.
-    private static final Pattern SPEC = Pattern.compile("^([A-Za-z0-9_]+)://\\[?([0-9a-zA-Z\\-%._:]*)\\]?:(-?[0-9]+)$");
+    // Kafka's own listener pattern: the name, "://", an optionally bracketed host, ":", the port. Names may have
+    // '-' (issue 11: Testcontainers' KafkaContainer.withListener adds listeners named TC-0, TC-1...).
+    private static final Pattern SPEC = Pattern.compile("^([A-Za-z0-9_\\-]+)://\\[?([0-9a-zA-Z\\-%._:]*)\\]?:(-?[0-9]+)$");
 
     public static Listener parse(String key, String spec) {
         Matcher m = SPEC.matcher(spec.trim());
