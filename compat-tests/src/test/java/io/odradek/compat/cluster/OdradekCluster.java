@@ -194,6 +194,10 @@ public final class OdradekCluster implements AutoCloseable {
         return clientPorts[id];
     }
 
+    public int controllerPort(int id) {
+        return controllerPorts[id];
+    }
+
     /** The address node {@code id} listens on: 127.0.0.1, or its namespace's address. */
     public String host(int id) {
         return namespaces == null ? "127.0.0.1" : namespaces.address(id);
