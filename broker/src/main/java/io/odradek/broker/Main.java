@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -169,24 +170,58 @@ public final class Main {
         return Broker.start(config);
     }
 
-    /** The broker main started, if any; starting and stopping exclude each other. */
+    /**
+     * The broker main started, if any; starting and stopping exclude each other, so a SIGTERM during startup
+     * waits for the broker to be up and then closes it. One exception: the starting thread may itself be the
+     * one exiting the JVM (Ratis calls System.exit from its server's start when the controller port is taken),
+     * and it never returns from there; waiting for it would hang the process forever instead of exiting.
+     */
     private static final class RunningBroker {
+        private final ReentrantLock lock = new ReentrantLock();
+        private volatile Thread starting;
         private Broker broker;
 
-        synchronized Broker start(BrokerConfig config) throws Exception {
-            broker = Main.start(config);
-            return broker;
+        Broker start(BrokerConfig config) throws Exception {
+            lock.lock();
+            try {
+                starting = Thread.currentThread();
+                broker = Main.start(config);
+                return broker;
+            } finally {
+                starting = null;
+                lock.unlock();
+            }
         }
 
-        /** Closes the broker if one started; false if there was none. */
-        synchronized boolean stop(System.Logger log) {
-            if (broker == null) {
-                return false;
+        /** Closes the broker if one started; false if there was none (or its start is exiting the JVM). */
+        boolean stop(System.Logger log) throws InterruptedException {
+            while (!lock.tryLock(100, TimeUnit.MILLISECONDS)) {
+                Thread t = starting;
+                if (t != null && exitingTheJvm(t)) {
+                    return false;
+                }
             }
-            log.log(System.Logger.Level.INFO, "shutting down");
-            broker.close();
-            broker = null;
-            return true;
+            try {
+                if (broker == null) {
+                    return false;
+                }
+                log.log(System.Logger.Level.INFO, "shutting down");
+                broker.close();
+                broker = null;
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Whether {@code t} is inside System.exit (waiting there for the shutdown hooks, this one among them). */
+        private static boolean exitingTheJvm(Thread t) {
+            for (StackTraceElement frame : t.getStackTrace()) {
+                if (frame.getClassName().equals("java.lang.Shutdown")) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -202,6 +237,8 @@ public final class Main {
                 }
             } catch (RuntimeException e) {
                 log.log(System.Logger.Level.ERROR, "shutdown failed", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
                 LogSetup.shutdown();
             }

@@ -140,11 +140,11 @@ public final class LogManager implements AutoCloseable {
                 manager.loadDir(dir, topicOverrides);
             }
         } catch (IOException e) {
-            manager.scheduler.shutdownNow();
-            if (manager.cleaner != null) {
-                manager.cleaner.shutdownNow();
-            }
+            manager.abandonLoad();
             throw new LogException(ErrorCode.KAFKA_STORAGE_ERROR, "cannot load log dirs " + dirs + ": " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            manager.abandonLoad();
+            throw e;
         }
         manager.scheduler.scheduleWithFixedDelay(manager::runRetentionQuietly, retentionCheckIntervalMs,
                 retentionCheckIntervalMs, TimeUnit.MILLISECONDS);
@@ -164,6 +164,29 @@ public final class LogManager implements AutoCloseable {
         manager.scheduler.scheduleWithFixedDelay(() -> manager.unmapIdleIndexes(indexIdleUnmapMs), unmapCheckMs,
                 unmapCheckMs, TimeUnit.MILLISECONDS);
         return manager;
+    }
+
+    /**
+     * After a failed load: the partitions opened so far are closed and the pools stopped, so a start that ran into
+     * the open-file limit has its descriptors back before it reports why (the JVM still has classes to load from
+     * jars it has not opened yet, each one a file; without them the report itself failed with NoClassDefFoundError).
+     */
+    private void abandonLoad() {
+        scheduler.shutdownNow();
+        if (cleaner != null) {
+            cleaner.shutdownNow();
+        }
+        logs.values().forEach(LogManager::closeQuietly);
+        logs.clear();
+        logDirOf.clear();
+    }
+
+    private static void closeQuietly(PartitionLog log) {
+        try {
+            log.close();
+        } catch (RuntimeException e) {
+            // already failing: the load's own error is the one to report
+        }
     }
 
     private void loadDir(Path dir, Function<String, Map<String, String>> topicOverrides) throws IOException {
@@ -234,7 +257,9 @@ public final class LogManager implements AutoCloseable {
     /**
      * Opens the partitions of one dir on a few threads (Kafka's num.recovery.threads.per.data.dir): a
      * start with many partitions, e.g. the 50 of {@code __consumer_offsets}, is bound by CPU and syscalls,
-     * not by one disk queue. The first failure fails the whole load, as it would sequentially.
+     * not by one disk queue. The first failure fails the whole load, as it would sequentially: the opens not
+     * started yet are cancelled, the ones under way awaited, and what they opened closed (the partitions opened
+     * before are closed by the caller), so a failed load holds no file open.
      */
     private void loadAll(Path dir, Map<Key, Callable<PartitionLog>> toLoad) throws IOException {
         int threads = Math.min(toLoad.size(), background.recoveryThreadsPerDataDir());
@@ -249,12 +274,14 @@ public final class LogManager implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        Map<Key, Future<PartitionLog>> opening = new LinkedHashMap<>();
+        boolean loaded = false;
         try {
-            Map<Key, Future<PartitionLog>> opening = new LinkedHashMap<>();
             toLoad.forEach((key, open) -> opening.put(key, pool.submit(open)));
             for (Map.Entry<Key, Future<PartitionLog>> e : opening.entrySet()) {
                 put(e.getKey(), dir, e.getValue().get());
             }
+            loaded = true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while loading " + dir, e);
@@ -272,7 +299,32 @@ public final class LogManager implements AutoCloseable {
             throw new IOException(cause);
         } finally {
             pool.shutdown();
+            if (!loaded) {
+                closeOpenedMeanwhile(pool, opening);
+            }
         }
+    }
+
+    /**
+     * After a failed load: cancels the opens not started, waits for the running ones (not interrupted: an open
+     * may be recovering a segment) and closes what they opened.
+     */
+    private void closeOpenedMeanwhile(ExecutorService pool, Map<Key, Future<PartitionLog>> opening) {
+        opening.values().forEach(f -> f.cancel(false));
+        try {
+            pool.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        opening.forEach((key, future) -> {
+            if (!logs.containsKey(key) && future.isDone() && !future.isCancelled()) {
+                try {
+                    closeQuietly(future.get());
+                } catch (ExecutionException | InterruptedException failed) {
+                    // this one did not open
+                }
+            }
+        });
     }
 
     private void put(Key key, Path dir, PartitionLog log) {

@@ -90,4 +90,41 @@ class LogManagerTest {
             assertThat(manager.get("t", 0).orElseThrow().config().retentionBytes()).isEqualTo(1234L);
         }
     }
+
+    @Test
+    void aStartThatCannotOpenOnePartitionLeavesNoFileOfTheOthersOpen() throws Exception {
+        Path fds = Path.of("/proc/self/fd");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(fds), "needs /proc/self/fd");
+        try (LogManager manager = LogManager.open(List.of(dirA), LogConfig.defaults(), topic -> Map.of(), 300_000L,
+                Clock.systemUTC())) {
+            for (int p = 0; p < 30; p++) {
+                manager.create("a", p, null, Map.of()).append(batch(1L, "v" + p), 0);
+            }
+            manager.create("z", 0, null, Map.of());
+        }
+        // z-0 is loaded last (dirs load in name order): its segment file is a directory, so it cannot open.
+        Path segment = dirA.resolve("z-0").resolve("00000000000000000000.log");
+        Files.delete(segment);
+        Files.createDirectory(segment);
+
+        assertThatThrownBy(() -> LogManager.open(List.of(dirA), LogConfig.defaults(), topic -> Map.of(), 300_000L,
+                Clock.systemUTC())).isInstanceOf(LogException.class)
+                .hasMessageStartingWith("cannot open partition 0 of topic z in " + dirA);
+
+        // The 30 partitions opened before the failure were closed: a start that failed at the open-file limit gets
+        // its descriptors back before it reports (and loads the classes to report with).
+        assertThat(openFilesUnder(fds, dirA)).isEmpty();
+    }
+
+    private static List<Path> openFilesUnder(Path fds, Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> list = Files.list(fds)) {
+            return list.map(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd);
+                } catch (java.io.IOException closedMeanwhile) {
+                    return null;
+                }
+            }).filter(target -> target != null && target.startsWith(dir)).toList();
+        }
+    }
 }

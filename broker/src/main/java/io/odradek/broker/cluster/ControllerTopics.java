@@ -74,6 +74,18 @@ final class ControllerTopics implements TopicService.TopicController {
         return topics.topic(topic.name()).orElse(topic.withConfigs(configs));
     }
 
+    /**
+     * A read barrier: an empty CreateAcls (it changes nothing, but takes its place in the metadata log), then a
+     * wait until this broker has applied it, so every change committed before it is in this broker's image.
+     */
+    @Override
+    public void catchUp() {
+        CommandResult result = await(channel.submit(new ControllerCommand.CreateAcls(List.of())),
+                "order a read barrier");
+        check(result);
+        await(view.awaitApplied(result.offset()), "apply the metadata log up to the read barrier");
+    }
+
     /** The command's error, else its one item's, as a MetadataException. */
     private static void check(CommandResult result) {
         if (result.error() != ErrorCode.NONE) {

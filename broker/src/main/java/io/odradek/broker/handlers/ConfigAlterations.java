@@ -44,10 +44,11 @@ import java.util.concurrent.TimeoutException;
  * kafka-broker-keys.txt carries types, not defaults). validate_only checks everything and changes nothing. Each resource
  * succeeds or fails on its own.
  *
- * <p>Known limitation, cluster mode: a BROKER resource's incremental ops are resolved here, against the store as
- * this broker last saw it (the applied image, possibly stale), and the entity's whole new set is sent to the
- * controller; two brokers altering the same entity at once can lose one of the changes (Kafka sends the ops and
- * resolves them on the controller). Not redesigned yet.
+ * <p>Cluster mode: incremental ops are resolved here, against this broker's image, and the resource's whole new
+ * set is sent to the controller (Kafka sends the ops and resolves them on the controller). So that a change
+ * committed through another broker just before (a client's previous alter, answered once committed) is not lost,
+ * this broker first catches up with the metadata log ({@link TopicService#catchUpWithController}, a read barrier).
+ * Known limitation: two brokers altering the same resource at the same moment can still lose one of the changes.
  */
 final class ConfigAlterations {
     static final byte TOPIC = 2;
@@ -143,6 +144,9 @@ final class ConfigAlterations {
         if (!nulls.isEmpty()) {
             throw new MetadataException(ErrorCode.INVALID_REQUEST, "Null value not supported for : "
                     + String.join(", ", nulls));
+        }
+        if (incremental && (r.type() == BROKER || r.type() == TOPIC)) {
+            topics.catchUpWithController();
         }
         if (r.type() == BROKER) {
             return alterBroker(r, incremental, validateOnly);

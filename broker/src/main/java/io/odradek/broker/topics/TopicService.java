@@ -108,6 +108,10 @@ public final class TopicService implements AutoCloseable {
         default TopicInfo alterConfigs(TopicInfo topic, Map<String, String> configs) {
             throw new MetadataException(ErrorCode.UNSUPPORTED_VERSION, "Topic configs cannot be altered here.");
         }
+
+        /** Returns once this broker has applied every change the quorum committed before the call. */
+        default void catchUp() {
+        }
     }
 
     private final Settings settings;
@@ -396,6 +400,17 @@ public final class TopicService implements AutoCloseable {
             return controller().createTopic(name, partitions, replicationFactor, assignments, configs, validateOnly);
         }
         return createLocalTopic(name, assignments.isEmpty() ? partitions : assignments.size(), configs, validateOnly);
+    }
+
+    /**
+     * Cluster mode: returns once this broker's image holds every metadata change committed before the call (an
+     * incremental config change resolves its ops against it: a change just made through another broker must not
+     * be lost). Single node: the catalog is always current. Throws {@link MetadataException}.
+     */
+    public void catchUpWithController() {
+        if (image != null) {
+            controller().catchUp();
+        }
     }
 
     private TopicController controller() {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -16,7 +17,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Dynamic configs in a 3-node cluster: each change goes through the controller quorum, and every broker reads it
- * from its metadata image, also after a restart.
+ * from its metadata image, also after a restart. As in Kafka, the alter is answered once the quorum has committed
+ * the change, and each broker applies it when its copy of the metadata log gets there, a moment later; a describe
+ * right after the alter may still see the old value (Kafka's own PlaintextAdminIntegrationTest waits the same way,
+ * "Expected to see the broker properties we just set"), so each check waits until the broker asked shows it.
  */
 class ClusterConfigsTest extends WithThreeNodeCluster {
     private static void set(ConfigResource resource, String key, String value) throws Exception {
@@ -27,6 +31,24 @@ class ClusterConfigsTest extends WithThreeNodeCluster {
     private static ConfigEntry entry(ConfigResource resource, String key) throws Exception {
         Config config = cluster.admin().describeConfigs(List.of(resource)).all().get(60, TimeUnit.SECONDS).get(resource);
         return config.get(key);
+    }
+
+    /**
+     * Waits until {@code resource}'s {@code key} reads {@code value} (the broker answering has applied the change)
+     * and returns that entry.
+     */
+    private static ConfigEntry awaitEntry(ConfigResource resource, String key, String value) {
+        AtomicReference<ConfigEntry> seen = new AtomicReference<>();
+        OdradekCluster.awaitCondition(resource + " showing " + key + "=" + value, Duration.ofSeconds(30), () -> {
+            try {
+                seen.set(entry(resource, key));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            assertThat(seen.get().value()).as("%s %s", resource, key).isEqualTo(value); // the last one in a failure
+            return true;
+        });
+        return seen.get();
     }
 
     /** The value, or null while the broker cannot answer yet. */
@@ -53,19 +75,21 @@ class ClusterConfigsTest extends WithThreeNodeCluster {
         set(topic, "unclean.leader.election.enable", "true");
 
         for (int id = 1; id <= 3; id++) {
-            ConfigEntry retention = entry(broker(id), "log.retention.ms");
-            assertThat(retention.value()).as("broker %d", id).isEqualTo("3600000");
+            ConfigEntry retention = awaitEntry(broker(id), "log.retention.ms", "3600000");
             assertThat(retention.source()).as("broker %d", id).isEqualTo(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
         }
-        assertThat(entry(broker(2), "message.max.bytes").value()).isEqualTo("2000");
-        assertThat(entry(broker(2), "message.max.bytes").source()).isEqualTo(ConfigSource.DYNAMIC_BROKER_CONFIG);
-        assertThat(entry(broker(1), "message.max.bytes").value()).isEqualTo("1048588");
-        assertThat(entry(broker(1), "message.max.bytes").source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
-        assertThat(entry(topic, "segment.ms").value()).isEqualTo("600000");
-        assertThat(entry(topic, "unclean.leader.election.enable").value()).isEqualTo("true");
-        assertThat(entry(topic, "unclean.leader.election.enable").source()).isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
-        assertThat(entry(topic, "retention.ms").value()).isEqualTo("3600000");
-        assertThat(entry(topic, "retention.ms").source()).isEqualTo(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+        assertThat(awaitEntry(broker(2), "message.max.bytes", "2000").source())
+                .isEqualTo(ConfigSource.DYNAMIC_BROKER_CONFIG);
+        // A per-broker value is that broker's alone.
+        ConfigEntry otherBroker = entry(broker(1), "message.max.bytes");
+        assertThat(otherBroker.value()).isEqualTo("1048588");
+        assertThat(otherBroker.source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
+        // Topic configs are described by whichever broker the client picks: each read waits for the one it asked.
+        assertThat(awaitEntry(topic, "segment.ms", "600000").value()).isEqualTo("600000");
+        assertThat(awaitEntry(topic, "unclean.leader.election.enable", "true").source())
+                .isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
+        assertThat(awaitEntry(topic, "retention.ms", "3600000").source())
+                .isEqualTo(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
 
         cluster.stop(3);
         cluster.start(3);

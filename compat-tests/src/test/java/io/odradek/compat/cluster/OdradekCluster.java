@@ -3,7 +3,6 @@ package io.odradek.compat.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,6 +40,8 @@ public final class OdradekCluster implements AutoCloseable {
     private final int[] clientPorts;
     private final int[] controllerPorts;
     private final Process[] processes;
+    /** Where each node's log stood when it was last spawned: what it wrote since is this run's. */
+    private final long[] logStart;
     private final boolean[] paused;
     private final boolean[] disconnected;
     private final Map<String, String> overrides;
@@ -56,15 +57,31 @@ public final class OdradekCluster implements AutoCloseable {
         this.clientPorts = new int[size + 1];
         this.controllerPorts = new int[size + 1];
         this.processes = new Process[size + 1];
+        this.logStart = new long[size + 1];
         this.paused = new boolean[size + 1];
         this.disconnected = new boolean[size + 1];
         Map<String, String> all = new LinkedHashMap<>(FAST);
         all.putAll(overrides);
         this.overrides = Map.copyOf(all);
         for (int id = 1; id <= size; id++) {
-            clientPorts[id] = freePort();
-            controllerPorts[id] = freePort();
+            clientPorts[id] = ListenPorts.next();
+            controllerPorts[id] = ListenPorts.next();
         }
+    }
+
+    /** How many times a launch or a restart is tried when a node finds a port taken. */
+    private static final int BIND_ATTEMPTS = 3;
+
+    /** A node that exited at start because one of its ports was taken (its log says "Address already in use"). */
+    private static final class PortTaken extends IllegalStateException {
+        PortTaken(String message) {
+            super(message);
+        }
+    }
+
+    /** Makes a cluster (not yet started), for each attempt of a launch. */
+    private interface Setup {
+        OdradekCluster create() throws IOException;
     }
 
     /**
@@ -89,7 +106,7 @@ public final class OdradekCluster implements AutoCloseable {
 
     /** Starts {@code size} nodes and waits until every one is registered and unfenced. */
     public static OdradekCluster launch(int size, Map<String, String> overrides) throws IOException {
-        return launch(new OdradekCluster(size, overrides, null));
+        return launch(() -> new OdradekCluster(size, overrides, null));
     }
 
     /**
@@ -97,15 +114,38 @@ public final class OdradekCluster implements AutoCloseable {
      * {@link #disconnect} can cut one off from the others while it runs.
      */
     public static OdradekCluster launchInNamespaces(int size, Map<String, String> overrides) throws IOException {
-        Namespaces namespaces = Namespaces.create(size);
-        try {
-            return launch(new OdradekCluster(size, overrides, namespaces));
-        } catch (IOException | RuntimeException e) {
-            namespaces.close();
-            throw e;
+        return launch(() -> {
+            Namespaces namespaces = Namespaces.create(size);
+            try {
+                return new OdradekCluster(size, overrides, namespaces);
+            } catch (IOException | RuntimeException e) {
+                namespaces.close();
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * Launches a cluster; if a node finds one of its ports taken by another process (chosen free, it can still be
+     * bound by someone else before the node starts), the whole cluster is closed and launched again on fresh ports
+     * and a fresh directory: the quorum's voters and their ports are fixed once the nodes have started.
+     */
+    private static OdradekCluster launch(Setup setup) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            OdradekCluster cluster = setup.create();
+            try {
+                return launch(cluster);
+            } catch (PortTaken e) {
+                if (attempt == BIND_ATTEMPTS) {
+                    throw new IllegalStateException("a port was taken at each of " + attempt + " launches", e);
+                }
+                System.err.println("OdradekCluster: relaunching on fresh ports: " + e.getMessage().lines().findFirst()
+                        .orElse(""));
+            }
         }
     }
 
+    /** Starts every node of a new cluster and waits for them all; closes the cluster if that fails. */
     private static OdradekCluster launch(OdradekCluster cluster) throws IOException {
         int size = cluster.size;
         try {
@@ -114,9 +154,7 @@ public final class OdradekCluster implements AutoCloseable {
             for (int id = 1; id <= size; id++) {
                 cluster.spawn(id);
             }
-            for (int id = 1; id <= size; id++) {
-                cluster.awaitListening(id);
-            }
+            cluster.awaitListening(IntStream.rangeClosed(1, size).toArray());
             cluster.awaitBrokers(size, Duration.ofSeconds(120));
             return cluster;
         } catch (RuntimeException | IOException e) {
@@ -154,6 +192,10 @@ public final class OdradekCluster implements AutoCloseable {
 
     public int clientPort(int id) {
         return clientPorts[id];
+    }
+
+    public int controllerPort(int id) {
+        return controllerPorts[id];
     }
 
     /** The address node {@code id} listens on: 127.0.0.1, or its namespace's address. */
@@ -221,10 +263,39 @@ public final class OdradekCluster implements AutoCloseable {
         return config;
     }
 
-    /** Starts node {@code id} (again) on its data dir and ports; returns once its client port accepts. */
+    /**
+     * Starts node {@code id} (again) on its data dir and ports; returns once its client port accepts. A client port
+     * someone else took while the node was down is replaced by a fresh one (the node registers its new address with
+     * the controller, as a moved broker would); its controller port cannot move (it is the quorum's membership), so
+     * a start that finds it taken is tried again a few times, a second apart, in case the holder was passing by.
+     */
     public void start(int id) throws IOException {
-        spawn(id);
-        awaitListening(id);
+        for (int attempt = 1; ; attempt++) {
+            if (namespaces == null && !ListenPorts.free(clientPorts[id])) {
+                clientPorts[id] = ListenPorts.next();
+            }
+            spawn(id);
+            try {
+                awaitListening(id);
+                return;
+            } catch (PortTaken e) {
+                if (attempt == BIND_ATTEMPTS) {
+                    throw e;
+                }
+                System.err.println("OdradekCluster: starting node " + id + " again: " + e.getMessage().lines()
+                        .findFirst().orElse(""));
+                pauseBeforeRetry();
+            }
+        }
+    }
+
+    private static void pauseBeforeRetry() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private void spawn(int id) throws IOException {
@@ -246,15 +317,38 @@ public final class OdradekCluster implements AutoCloseable {
             command.add(k + "=" + v);
         });
         Path log = dir.resolve("node-" + id + ".log");
+        logStart[id] = Files.exists(log) ? Files.size(log) : 0;
         processes[id] = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     }
 
-    private void awaitListening(int id) {
-        awaitCondition("node " + id + " listening on " + clientPorts[id], Duration.ofSeconds(120),
-                () -> accepts(host(id), clientPorts[id]) || !processes[id].isAlive());
-        if (!processes[id].isAlive()) {
-            throw new IllegalStateException("node " + id + " exited at start:\n" + tail(id, 40));
+    /**
+     * Waits until each of these nodes accepts on its client port, or one of them has exited (a node that cannot
+     * bind a port exits; the others may wait for it forever).
+     */
+    private void awaitListening(int... ids) {
+        awaitCondition("node(s) " + Arrays.toString(ids) + " listening", Duration.ofSeconds(120),
+                () -> Arrays.stream(ids).anyMatch(id -> !processes[id].isAlive())
+                        || Arrays.stream(ids).allMatch(id -> accepts(host(id), clientPorts[id])));
+        for (int id : ids) {
+            if (!processes[id].isAlive()) {
+                String why = "node " + id + " exited at start (client port " + clientPorts[id] + ", controller port "
+                        + controllerPorts[id] + "):\n" + tail(id, 40);
+                throw writtenSinceSpawn(id).contains("Address already in use") ? new PortTaken(why)
+                        : new IllegalStateException(why);
+            }
+        }
+    }
+
+    /** What node {@code id} wrote to its log since it was last spawned. */
+    private String writtenSinceSpawn(int id) {
+        Path log = dir.resolve("node-" + id + ".log");
+        try {
+            byte[] all = Files.readAllBytes(log);
+            int from = (int) Math.min(logStart[id], all.length);
+            return new String(all, from, all.length - from, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
         }
     }
 
@@ -432,12 +526,6 @@ public final class OdradekCluster implements AutoCloseable {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }

@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.ratis.server.RaftServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -281,8 +282,14 @@ class RatisQuorumTest {
         assertThat(created.items()).containsExactly(ItemResult.ok("orders"));
 
         long epoch1 = epochs.get(1);
-        ThreeVoters.await("broker 1 allowed to shut down", () -> channel.heartbeat(
-                new BrokerHeartbeat(1, epoch1, channel.image().offset(), true)).join().shutDownAllowed());
+        AtomicReference<HeartbeatReply> allowed = new AtomicReference<>();
+        ThreeVoters.await("broker 1 allowed to shut down", () -> {
+            allowed.set(channel.heartbeat(new BrokerHeartbeat(1, epoch1, channel.image().offset(), true)).join());
+            return allowed.get().shutDownAllowed();
+        });
+        // The active controller answered from its image; this node applies the same entries a moment later.
+        ThreeVoters.await("node 2's image at the offset the answer came from",
+                () -> channel.image().offset() >= allowed.get().committedOffset());
         ClusterImage image = channel.image();
         assertThat(image.broker(1).orElseThrow().inControlledShutdown()).isTrue();
         assertThat(image.topic("orders").orElseThrow().partitions()).allSatisfy(p -> {
