@@ -16,14 +16,21 @@ import io.odradek.replication.partition.PartitionWriters;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.replication.partition.WaitingOperations;
 import io.odradek.security.acl.Authorizer;
+import io.odradek.broker.metrics.http.BrokerHealth.Status;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +70,7 @@ class BrokerHealthTest {
 
     @AfterEach
     void stop() {
+        health.close();
         if (server != null) {
             server.close();
         }
@@ -95,18 +103,41 @@ class BrokerHealthTest {
             }
         });
 
-        assertThat(health.live().reason()).isEqualTo("partition writer 0 did not run a task within 300 ms");
+        assertThat(liveOnceItChanges(Status.OK).reason()).isEqualTo("partition writer 0 did not run a task within 300 ms");
 
         release.countDown();
-        assertThat(health.live().ok()).isTrue();
+        assertThat(liveOnceItChanges(health.live()).ok()).isTrue();
     }
 
     @Test
-    void notLiveOnceTheEventLoopsHaveStopped() {
+    void aWriterBusyForLongerThanAProbesTimeoutButNotStuckIsLiveAndTheProbeAnswersAtOnce() throws Exception {
+        health.close();
+        health = new BrokerHealth(new ObservedBroker(BrokerConfig.of(Map.of("log.dirs", logDir.toString())), server,
+                topics, null, null, partitions), 5000); // the default timeout
+        CountDownLatch busy = new CountDownLatch(1);
+        partitions.writers().threads().get(0).execute(() -> {
+            busy.countDown();
+            sleep(1500); // an fsync or a segment roll on a loaded disk
+        });
+        busy.await();
+        Thread.sleep(200); // the heartbeat's ping now waits behind the busy task
+        HttpClient client = HttpClient.newHttpClient();
+        try (MetricsHttpServer http = MetricsHttpServer.start("127.0.0.1", 0, List::of, List.of(), health)) {
+            // Kubernetes' default probe timeout is 1 s: the answer must not wait for the writer.
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + http.port() + "/health/live")).timeout(Duration.ofSeconds(1)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(response.statusCode() + " " + response.body()).isEqualTo("200 OK\n");
+        }
+    }
+
+    @Test
+    void notLiveOnceTheEventLoopsHaveStopped() throws Exception {
         server.close();
         server = null;
 
-        assertThat(health.live().reason()).isEqualTo("network event loop 0 refuses tasks (stopped)");
+        assertThat(liveOnceItChanges(Status.OK).reason()).isEqualTo("network event loop 0 refuses tasks (stopped)");
     }
 
     @Test
@@ -116,5 +147,24 @@ class BrokerHealthTest {
 
         assertThat(health.live().reason()).isEqualTo("shutting down");
         assertThat(health.ready().reason()).isEqualTo("shutting down");
+    }
+
+    /** The liveness probe's answer once it differs from {@code before} (the heartbeat sees threads every 30 ms). */
+    private Status liveOnceItChanges(Status before) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Status now = health.live();
+        while (now.equals(before) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            now = health.live();
+        }
+        return now;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
