@@ -16,6 +16,8 @@ import io.odradek.replication.partition.PartitionWriters;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.replication.partition.WaitingOperations;
 import io.odradek.security.acl.Authorizer;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.odradek.broker.metrics.http.BrokerHealth.Status;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -31,6 +33,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,10 +106,10 @@ class BrokerHealthTest {
             }
         });
 
-        assertThat(liveOnceItChanges(Status.OK).reason()).isEqualTo("partition writer 0 did not run a task within 300 ms");
+        assertThat(liveOnce(status -> !status.ok()).reason()).isEqualTo("partition writer 0 did not run a task within 300 ms");
 
         release.countDown();
-        assertThat(liveOnceItChanges(health.live()).ok()).isTrue();
+        assertThat(liveOnce(Status::ok).ok()).isTrue();
     }
 
     @Test
@@ -114,21 +117,46 @@ class BrokerHealthTest {
         health.close();
         health = new BrokerHealth(new ObservedBroker(BrokerConfig.of(Map.of("log.dirs", logDir.toString())), server,
                 topics, null, null, partitions), 5000); // the default timeout
-        CountDownLatch busy = new CountDownLatch(1);
-        partitions.writers().threads().get(0).execute(() -> {
-            busy.countDown();
-            sleep(1500); // an fsync or a segment roll on a loaded disk
-        });
-        busy.await();
-        Thread.sleep(200); // the heartbeat's ping now waits behind the busy task
-        HttpClient client = HttpClient.newHttpClient();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try (MetricsHttpServer http = MetricsHttpServer.start("127.0.0.1", 0, List::of, List.of(), health)) {
-            // Kubernetes' default probe timeout is 1 s: the answer must not wait for the writer.
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + http.port() + "/health/live")).timeout(Duration.ofSeconds(1)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpRequest live = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/health/live"))
+                    .timeout(Duration.ofSeconds(1)).build(); // Kubernetes' default probe timeout
+            assertThat(client.send(live, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("OK\n");
+            CountDownLatch busy = new CountDownLatch(1);
+            partitions.writers().threads().get(0).execute(() -> {
+                busy.countDown();
+                sleep(3000); // an fsync or a segment roll on a loaded disk, well within the 5 s timeout
+            });
+            busy.await();
+            Thread.sleep(300); // the heartbeat's ping now waits behind the busy task
+
+            HttpResponse<String> response = client.send(live, HttpResponse.BodyHandlers.ofString());
 
             assertThat(response.statusCode() + " " + response.body()).isEqualTo("200 OK\n");
+        }
+    }
+
+    @Test
+    void readinessAnswersAtOnceWhileTwoSlowScrapesRun() throws Exception {
+        server.startAccepting();
+        MultiCollector slowLag = () -> {
+            sleep(2000); // the consumer lag collector's bound
+            return MetricSnapshots.of();
+        };
+        HttpClient client = HttpClient.newHttpClient();
+        try (MetricsHttpServer http = MetricsHttpServer.start("127.0.0.1", 0, List::of, List.of(slowLag), health)) {
+            URI metrics = URI.create("http://127.0.0.1:" + http.port() + "/metrics");
+            var scrape1 = client.sendAsync(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString());
+            var scrape2 = client.sendAsync(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString());
+            Thread.sleep(300); // both scrapes are in the collector
+
+            HttpResponse<String> ready = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + http.port() + "/health/ready")).timeout(Duration.ofSeconds(1)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(ready.statusCode() + " " + ready.body()).isEqualTo("200 OK\n");
+            assertThat(scrape1.get().statusCode()).isEqualTo(200);
+            assertThat(scrape2.get().statusCode()).isEqualTo(200);
         }
     }
 
@@ -137,7 +165,7 @@ class BrokerHealthTest {
         server.close();
         server = null;
 
-        assertThat(liveOnceItChanges(Status.OK).reason()).isEqualTo("network event loop 0 refuses tasks (stopped)");
+        assertThat(liveOnce(status -> !status.ok()).reason()).isEqualTo("network event loop 0 refuses tasks (stopped)");
     }
 
     @Test
@@ -149,11 +177,11 @@ class BrokerHealthTest {
         assertThat(health.ready().reason()).isEqualTo("shutting down");
     }
 
-    /** The liveness probe's answer once it differs from {@code before} (the heartbeat sees threads every 30 ms). */
-    private Status liveOnceItChanges(Status before) throws InterruptedException {
+    /** The liveness probe's first answer that passes {@code wanted} (the heartbeat sees threads every 30 ms). */
+    private Status liveOnce(Predicate<Status> wanted) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         Status now = health.live();
-        while (now.equals(before) && System.nanoTime() < deadline) {
+        while (!wanted.test(now) && System.nanoTime() < deadline) {
             Thread.sleep(10);
             now = health.live();
         }
