@@ -140,9 +140,10 @@ class MetricsEndpointTest {
         assertThat(gauge("kafka.server", "ReplicaManager", "PartitionCount")).isEqualTo(5);
         assertThat(gauge("kafka.server", "ReplicaManager", "LeaderCount")).isEqualTo(5);
         assertThat(gauge("kafka.server", "ReplicaManager", "UnderReplicatedPartitions")).isEqualTo(0);
-        // One node: every ISR is [1], under strict's min.insync.replicas=2, at a's default of 1.
-        assertThat(gauge("kafka.server", "ReplicaManager", "UnderMinIsrPartitionCount")).isEqualTo(2);
-        assertThat(gauge("kafka.server", "ReplicaManager", "AtMinIsrPartitionCount")).isEqualTo(3);
+        // One node: every ISR is [1]; strict's min.insync.replicas=2 is capped at its replication factor 1
+        // (Kafka's effective min ISR), so all five partitions are at their minimum, none under it.
+        assertThat(gauge("kafka.server", "ReplicaManager", "UnderMinIsrPartitionCount")).isEqualTo(0);
+        assertThat(gauge("kafka.server", "ReplicaManager", "AtMinIsrPartitionCount")).isEqualTo(5);
         assertThat(gauge("kafka.server", "ReplicaManager", "OfflineReplicaCount")).isEqualTo(0);
         assertThat(gauge("kafka.controller", "KafkaController", "ActiveControllerCount")).isEqualTo(1);
         assertThat(gauge("kafka.controller", "KafkaController", "OfflinePartitionsCount")).isEqualTo(0);
