@@ -273,7 +273,7 @@ public final class Broker implements AutoCloseable {
      */
     @Override
     public void close() {
-        operations.shuttingDown(); // issue 11 (metrics-http): the probes answer 503 from now on
+        operations.shuttingDown(); // issue 11 (metrics-http): readiness answers 503 from now on (liveness stays 200)
         if (admin != null) { // issue 11 (faults)
             admin.close();
         }

@@ -15,11 +15,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a container orchestrator probes. Live: not shutting down, and no network event loop or partition writer
- * thread is stuck: a background heartbeat hands each a no-op task every so often and the probe answers at once
+ * What a container orchestrator probes. Live: no network event loop or partition writer thread is stuck: a background heartbeat hands each a no-op task every so often and the probe answers at once
  * from what it saw, 503 only when a task has waited longer than {@code timeoutMs} (a busy thread that falls a
  * few seconds behind is not broken, and an orchestrator restarting it under load would only make things worse).
- * Ready: live's shutdown check, the listeners accept connections (a cluster broker only once it has caught up
+ * Live stays 200 through a graceful shutdown (threads stopping then are expected), so the orchestrator does not
+ * kill a broker during its controlled shutdown; only ready says 503, as Spring Boot's availability states do.
+ * Ready: not shutting down, the listeners accept connections (a cluster broker only once it has caught up
  * with the metadata) and no log dir is offline. Kafka has no such probes; these follow what its BrokerState
  * and LogManager's OfflineLogDirectoryCount say.
  */
@@ -66,7 +67,7 @@ public final class BrokerHealth implements AutoCloseable {
         heartbeat.scheduleWithFixedDelay(this::round, 0, periodMs, TimeUnit.MILLISECONDS);
     }
 
-    /** From now on neither live nor ready (Broker.close has begun). */
+    /** From now on not ready (Broker.close has begun); live still answers from the heartbeat. */
     public void shuttingDown() {
         shuttingDown = true;
     }
@@ -76,12 +77,9 @@ public final class BrokerHealth implements AutoCloseable {
     }
 
     public Status live() {
-        if (shuttingDown) {
-            return new Status("shutting down");
-        }
         long now = System.nanoTime();
         for (Beat beat : watched) {
-            if (beat.refused) {
+            if (beat.refused && !shuttingDown) {
                 return new Status(beat.name + " refuses tasks (stopped)");
             }
             long since = beat.waitingSince;

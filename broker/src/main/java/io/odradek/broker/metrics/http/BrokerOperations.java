@@ -64,7 +64,7 @@ public final class BrokerOperations implements AutoCloseable {
         return http == null ? -1 : http.port();
     }
 
-    /** Broker.close has begun: the probes answer 503 from now on (the server keeps answering until {@link #close}). */
+    /** Broker.close has begun: readiness answers 503 from now on, liveness stays 200 (the server answers until {@link #close}). */
     public void shuttingDown() {
         health.shuttingDown();
     }

@@ -169,12 +169,22 @@ class BrokerHealthTest {
     }
 
     @Test
-    void neitherLiveNorReadyOnceShutdownBegins() {
+    void liveButNotReadyOnceShutdownBegins() {
         server.startAccepting();
         health.shuttingDown();
 
-        assertThat(health.live().reason()).isEqualTo("shutting down");
+        assertThat(health.live().ok()).isTrue();
         assertThat(health.ready().reason()).isEqualTo("shutting down");
+    }
+
+    @Test
+    void stillLiveWhileTheEventLoopsStopDuringAShutdown() throws Exception {
+        health.shuttingDown();
+        server.close(); // what Broker.close does after the controlled shutdown
+        server = null;
+        Thread.sleep(300); // several heartbeat rounds see the stopped event loops
+
+        assertThat(health.live().ok()).isTrue();
     }
 
     /** The liveness probe's first answer that passes {@code wanted} (the heartbeat sees threads every 30 ms). */
