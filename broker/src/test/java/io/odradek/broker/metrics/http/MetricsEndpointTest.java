@@ -183,6 +183,29 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void theMetricsPortIsClosedBeforeTheServicesAre() throws Exception {
+        int port = broker.operations().httpPort();
+        Broker closing = broker;
+        broker = null;
+        Thread closer = new Thread(closing::close, "closer");
+        Object groups = closing.groupCoordinator();
+        synchronized (groups) { // GroupCoordinator.close takes this monitor first: the close waits inside services.close
+            closer.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (closer.getState() != Thread.State.BLOCKED && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(closer.getState()).isEqualTo(Thread.State.BLOCKED);
+
+            // No scrape reaches services that are closing, and a failing services.close cannot leak the server.
+            assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/health/live")).build(), HttpResponse.BodyHandlers.ofString())).isInstanceOf(ConnectException.class);
+        }
+        closer.join(30_000);
+        assertThat(closer.isAlive()).isFalse();
+    }
+
+    @Test
     void theScrapeIsOpenMetricsWhenTheScraperAsksForIt() throws Exception {
         createTopic("orders", 1, Map.of());
         produce("orders", 10);
