@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -70,7 +71,7 @@ public final class MetricsHttpServer implements AutoCloseable {
         scrapes.shutdownNow();
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+    private static ThreadFactory daemon(String prefix) {
         AtomicInteger threads = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, prefix.endsWith("-") ? prefix + threads.getAndIncrement() : prefix);
