@@ -273,7 +273,7 @@ public final class Broker implements AutoCloseable {
      */
     @Override
     public void close() {
-        operations.shuttingDown(); // issue 11 (metrics-http): the probes answer 503 from now on
+        operations.shuttingDown(); // issue 11 (metrics-http): readiness answers 503 from now on (liveness stays 200)
         if (admin != null) { // issue 11 (faults)
             admin.close();
         }
@@ -282,8 +282,8 @@ public final class Broker implements AutoCloseable {
         }
         server.close();
         closeTls(tlsContexts);
+        operations.close(); // issue 11 (metrics-http): no scrape reaches closing services; none leaks if they throw
         services.close();
-        operations.close();
         metrics.close();
     }
 }

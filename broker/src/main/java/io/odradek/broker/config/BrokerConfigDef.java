@@ -278,7 +278,8 @@ public final class BrokerConfigDef {
                         + " none when unset, 0 = any free port.");
         define("odradek.metrics.host", STRING, "0.0.0.0", ANY, "Odradek: address the metrics/health HTTP server binds.");
         define("odradek.metrics.liveness.timeout.ms", LONG, "5000", atLeast(1),
-                "Odradek: /health/live fails when an event loop or partition writer has not run a task in this time.");
+                "Odradek: /health/live fails when a task handed to an event loop or partition writer has waited this long"
+                        + " (stuck, not merely busy).");
         define("odradek.metrics.consumer.lag.max.groups", INT, "1000", atLeast(0),
                 "Odradek: at most this many groups (by id) get kafka_consumergroup_lag series per scrape.");
         define("odradek.metrics.consumer.lag.timeout.ms", LONG, "2000", atLeast(1),

@@ -646,6 +646,8 @@ public final class FetchHandler implements ApiHandler {
          * BytesOutPerSec for consumers, ReplicationBytesOutPerSec for followers) and the unexpected read failures
          * (FailedFetchRequestsPerSec; Kafka does not count not-leader, unknown partition, fenced epochs, storage
          * errors or an offset out of range). The topic's meters are looked up once per run of its partitions.
+         * A parked fetch may answer after its topic was deleted: its partitions then count broker-wide only, so the
+         * deleted topic's meters (and MBeans) are not made again.
          */
         private void count(boolean sent) {
             TopicMeters meters = null;
@@ -656,7 +658,8 @@ public final class FetchHandler implements ApiHandler {
                 }
                 if (meters == null || !p.topic.equals(topic)) {
                     topic = p.topic;
-                    meters = topicMetrics.topic(topic);
+                    meters = partitions.partition(topic, p.index).isPresent() ? topicMetrics.topic(topic)
+                            : topicMetrics.allTopics();
                 }
                 meters.fetchRequest();
                 if (p.error == ErrorCode.NONE) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
@@ -123,6 +124,38 @@ class BrokerMetricsEndToEndTest {
         assertThat(JMX.queryNames(new ObjectName("kafka.server:type=BrokerTopicMetrics,topic=short-lived,*"), null))
                 .isEmpty();
         assertThat(count(topicMeter("MessagesInPerSec", null))).isEqualTo(1L);
+    }
+
+    @Test
+    void aLongPollThatAnswersAfterItsTopicWasDeletedDoesNotBringItsMBeansBack() throws Exception {
+        admin.createTopics(List.of(new NewTopic("parked", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        TopicPartition tp = new TopicPartition("parked", 0);
+        AtomicBoolean polling = new AtomicBoolean(true);
+        Thread poller;
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "3000", // the fetch waits on the broker for new records
+                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false", // its metadata requests must not re-create it
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName()))) {
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            poller = new Thread(() -> {
+                while (polling.get()) {
+                    consumer.poll(Duration.ofMillis(500));
+                }
+            });
+            poller.start();
+            Thread.sleep(1500); // the consumer's fetch is parked on the empty partition
+            admin.deleteTopics(List.of("parked")).all().get(30, TimeUnit.SECONDS);
+            Thread.sleep(3000); // the parked fetch answers when its wait ends
+            polling.set(false);
+            poller.join(10_000);
+        }
+
+        assertThat(JMX.queryNames(new ObjectName("kafka.server:type=BrokerTopicMetrics,topic=parked,*"), null))
+                .isEmpty();
+        assertThat(count(topicMeter("TotalFetchRequestsPerSec", null))).isPositive(); // counted broker-wide
     }
 
     @Test

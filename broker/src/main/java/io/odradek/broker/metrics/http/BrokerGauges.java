@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  *     UnderMinIsrPartitionCount|AtMinIsrPartitionCount|OfflineReplicaCount}: from the metadata image (the
  *     single node's own image on one broker), as Kafka's ReplicaManager counts its partitions: under-replicated =
  *     led here with fewer in-sync replicas than assigned ones (adding ones not counted), under/at min ISR =
- *     led here with an ISR smaller than/equal to the topic's min.insync.replicas, offline = a replica here
+ *     led here with an ISR smaller than/equal to the effective min ISR (Kafka's Partition.effectiveMinIsr: the
+ *     topic's min.insync.replicas, capped at the replication factor), offline = a replica here
  *     whose log dir is offline;</li>
  * <li>{@code kafka.controller:type=KafkaController,name=ActiveControllerCount|OfflinePartitionsCount|
  *     GlobalTopicCount|GlobalPartitionCount}: 1 and the counts on the active controller (a single node is its
@@ -56,9 +57,9 @@ public final class BrokerGauges {
         replicaManager(metrics, "UnderReplicatedPartitions", broker, (image, local) -> count(image,
                 (t, i, p) -> p.leader() == local && p.isr().size() < p.replicas().size() - p.adding().size()));
         replicaManager(metrics, "UnderMinIsrPartitionCount", broker, (image, local) -> count(image,
-                (t, i, p) -> p.leader() == local && p.isr().size() < minIsr(broker, t.name(), i)));
+                (t, i, p) -> p.leader() == local && p.isr().size() < effectiveMinIsr(broker, t.name(), i, p)));
         replicaManager(metrics, "AtMinIsrPartitionCount", broker, (image, local) -> count(image,
-                (t, i, p) -> p.leader() == local && p.isr().size() == minIsr(broker, t.name(), i)));
+                (t, i, p) -> p.leader() == local && p.isr().size() == effectiveMinIsr(broker, t.name(), i, p)));
         replicaManager(metrics, "OfflineReplicaCount", broker, (image, local) -> count(image,
                 (t, i, p) -> p.replicas().contains(local) && broker.cluster().isLocalLogOffline(t.name(), i)));
 
@@ -115,11 +116,17 @@ public final class BrokerGauges {
         return n;
     }
 
-    /** The topic's min.insync.replicas as its log has it (1 when the log is not here). */
-    private static int minIsr(ObservedBroker broker, String topic, int partition) {
-        return broker.topics().partitionLog(topic, partition)
+    /**
+     * The topic's min.insync.replicas as its log has it (1 when the log is not here), at most the replication
+     * factor: a topic with fewer replicas than its min.insync.replicas is at, not under, its minimum when all are
+     * in sync (as Kafka's Partition.effectiveMinIsr counts it).
+     */
+    private static int effectiveMinIsr(ObservedBroker broker, String topic, int partition,
+            PartitionRegistration registration) {
+        int configured = broker.topics().partitionLog(topic, partition)
                 .map(log -> log.config().get(LogConfig.MIN_INSYNC_REPLICAS))
                 .map(Integer::parseInt).orElse(1);
+        return Math.min(configured, registration.replicas().size());
     }
 
     /** A single node is its own controller; a cluster node is the active one while its voter leads the quorum. */

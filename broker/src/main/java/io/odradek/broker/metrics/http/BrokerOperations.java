@@ -41,8 +41,13 @@ public final class BrokerOperations implements AutoCloseable {
         }
         ConsumerLagCollector lag = new ConsumerLagCollector(broker.groups(), broker.partitions(),
                 Integer.parseInt(config.get(LAG_MAX_GROUPS)), Long.parseLong(config.get(LAG_TIMEOUT_MS)));
-        return new BrokerOperations(health, gauges, MetricsHttpServer.start(config.get(HOST), Integer.parseInt(port),
-                metrics.registry(), List.of(lag), health));
+        try {
+            return new BrokerOperations(health, gauges, MetricsHttpServer.start(config.get(HOST),
+                    Integer.parseInt(port), metrics.registry(), List.of(lag), health));
+        } catch (RuntimeException e) {
+            health.close(); // its heartbeat thread
+            throw e;
+        }
     }
 
     public BrokerHealth health() {
@@ -59,7 +64,7 @@ public final class BrokerOperations implements AutoCloseable {
         return http == null ? -1 : http.port();
     }
 
-    /** Broker.close has begun: the probes answer 503 from now on (the server keeps answering until {@link #close}). */
+    /** Broker.close has begun: readiness answers 503 from now on, liveness stays 200 (the server answers until {@link #close}). */
     public void shuttingDown() {
         health.shuttingDown();
     }
@@ -70,5 +75,6 @@ public final class BrokerOperations implements AutoCloseable {
         if (http != null) {
             http.close();
         }
+        health.close();
     }
 }

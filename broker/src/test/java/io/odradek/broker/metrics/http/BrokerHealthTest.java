@@ -16,14 +16,24 @@ import io.odradek.replication.partition.PartitionWriters;
 import io.odradek.replication.partition.Partitions;
 import io.odradek.replication.partition.WaitingOperations;
 import io.odradek.security.acl.Authorizer;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.odradek.broker.metrics.http.BrokerHealth.Status;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +73,7 @@ class BrokerHealthTest {
 
     @AfterEach
     void stop() {
+        health.close();
         if (server != null) {
             server.close();
         }
@@ -95,26 +106,103 @@ class BrokerHealthTest {
             }
         });
 
-        assertThat(health.live().reason()).isEqualTo("partition writer 0 did not run a task within 300 ms");
+        assertThat(liveOnce(status -> !status.ok()).reason()).isEqualTo("partition writer 0 did not run a task within 300 ms");
 
         release.countDown();
-        assertThat(health.live().ok()).isTrue();
+        assertThat(liveOnce(Status::ok).ok()).isTrue();
     }
 
     @Test
-    void notLiveOnceTheEventLoopsHaveStopped() {
+    void aWriterBusyForLongerThanAProbesTimeoutButNotStuckIsLiveAndTheProbeAnswersAtOnce() throws Exception {
+        health.close();
+        health = new BrokerHealth(new ObservedBroker(BrokerConfig.of(Map.of("log.dirs", logDir.toString())), server,
+                topics, null, null, partitions), 5000); // the default timeout
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (MetricsHttpServer http = MetricsHttpServer.start("127.0.0.1", 0, List::of, List.of(), health)) {
+            HttpRequest live = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/health/live"))
+                    .timeout(Duration.ofSeconds(1)).build(); // Kubernetes' default probe timeout
+            assertThat(client.send(live, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("OK\n");
+            CountDownLatch busy = new CountDownLatch(1);
+            partitions.writers().threads().get(0).execute(() -> {
+                busy.countDown();
+                sleep(3000); // an fsync or a segment roll on a loaded disk, well within the 5 s timeout
+            });
+            busy.await();
+            Thread.sleep(300); // the heartbeat's ping now waits behind the busy task
+
+            HttpResponse<String> response = client.send(live, HttpResponse.BodyHandlers.ofString());
+
+            assertThat(response.statusCode() + " " + response.body()).isEqualTo("200 OK\n");
+        }
+    }
+
+    @Test
+    void readinessAnswersAtOnceWhileTwoSlowScrapesRun() throws Exception {
+        server.startAccepting();
+        MultiCollector slowLag = () -> {
+            sleep(2000); // the consumer lag collector's bound
+            return MetricSnapshots.of();
+        };
+        HttpClient client = HttpClient.newHttpClient();
+        try (MetricsHttpServer http = MetricsHttpServer.start("127.0.0.1", 0, List::of, List.of(slowLag), health)) {
+            URI metrics = URI.create("http://127.0.0.1:" + http.port() + "/metrics");
+            var scrape1 = client.sendAsync(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString());
+            var scrape2 = client.sendAsync(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString());
+            Thread.sleep(300); // both scrapes are in the collector
+
+            HttpResponse<String> ready = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + http.port() + "/health/ready")).timeout(Duration.ofSeconds(1)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(ready.statusCode() + " " + ready.body()).isEqualTo("200 OK\n");
+            assertThat(scrape1.get().statusCode()).isEqualTo(200);
+            assertThat(scrape2.get().statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void notLiveOnceTheEventLoopsHaveStopped() throws Exception {
         server.close();
         server = null;
 
-        assertThat(health.live().reason()).isEqualTo("network event loop 0 refuses tasks (stopped)");
+        assertThat(liveOnce(status -> !status.ok()).reason()).isEqualTo("network event loop 0 refuses tasks (stopped)");
     }
 
     @Test
-    void neitherLiveNorReadyOnceShutdownBegins() {
+    void liveButNotReadyOnceShutdownBegins() {
         server.startAccepting();
         health.shuttingDown();
 
-        assertThat(health.live().reason()).isEqualTo("shutting down");
+        assertThat(health.live().ok()).isTrue();
         assertThat(health.ready().reason()).isEqualTo("shutting down");
+    }
+
+    @Test
+    void stillLiveWhileTheEventLoopsStopDuringAShutdown() throws Exception {
+        health.shuttingDown();
+        server.close(); // what Broker.close does after the controlled shutdown
+        server = null;
+        Thread.sleep(300); // several heartbeat rounds see the stopped event loops
+
+        assertThat(health.live().ok()).isTrue();
+    }
+
+    /** The liveness probe's first answer that passes {@code wanted} (the heartbeat sees threads every 30 ms). */
+    private Status liveOnce(Predicate<Status> wanted) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Status now = health.live();
+        while (!wanted.test(now) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            now = health.live();
+        }
+        return now;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

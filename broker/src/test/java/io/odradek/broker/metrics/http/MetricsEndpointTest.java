@@ -140,9 +140,10 @@ class MetricsEndpointTest {
         assertThat(gauge("kafka.server", "ReplicaManager", "PartitionCount")).isEqualTo(5);
         assertThat(gauge("kafka.server", "ReplicaManager", "LeaderCount")).isEqualTo(5);
         assertThat(gauge("kafka.server", "ReplicaManager", "UnderReplicatedPartitions")).isEqualTo(0);
-        // One node: every ISR is [1], under strict's min.insync.replicas=2, at a's default of 1.
-        assertThat(gauge("kafka.server", "ReplicaManager", "UnderMinIsrPartitionCount")).isEqualTo(2);
-        assertThat(gauge("kafka.server", "ReplicaManager", "AtMinIsrPartitionCount")).isEqualTo(3);
+        // One node: every ISR is [1]; strict's min.insync.replicas=2 is capped at its replication factor 1
+        // (Kafka's effective min ISR), so all five partitions are at their minimum, none under it.
+        assertThat(gauge("kafka.server", "ReplicaManager", "UnderMinIsrPartitionCount")).isEqualTo(0);
+        assertThat(gauge("kafka.server", "ReplicaManager", "AtMinIsrPartitionCount")).isEqualTo(5);
         assertThat(gauge("kafka.server", "ReplicaManager", "OfflineReplicaCount")).isEqualTo(0);
         assertThat(gauge("kafka.controller", "KafkaController", "ActiveControllerCount")).isEqualTo(1);
         assertThat(gauge("kafka.controller", "KafkaController", "OfflinePartitionsCount")).isEqualTo(0);
@@ -157,7 +158,7 @@ class MetricsEndpointTest {
     }
 
     @Test
-    void probesAnswerOkWhileServingAnd503WithTheReasonOnceShutdownBegins() throws Exception {
+    void probesAnswerOkWhileServingAndOnlyReadinessSays503OnceShutdownBegins() throws Exception {
         assertThat(get("/health/live")).isEqualTo("200 OK\n");
         assertThat(get("/health/ready")).isEqualTo("200 OK\n");
         assertThat(get("/livez")).isEqualTo("200 OK\n");
@@ -166,7 +167,7 @@ class MetricsEndpointTest {
 
         broker.operations().shuttingDown(); // what Broker.close does first
 
-        assertThat(get("/health/live")).isEqualTo("503 shutting down\n");
+        assertThat(get("/health/live")).isEqualTo("200 OK\n"); // the orchestrator lets the shutdown finish
         assertThat(get("/health/ready")).isEqualTo("503 shutting down\n");
     }
 
@@ -179,6 +180,29 @@ class MetricsEndpointTest {
 
         assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/live"))
                 .build(), HttpResponse.BodyHandlers.ofString())).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void theMetricsPortIsClosedBeforeTheServicesAre() throws Exception {
+        int port = broker.operations().httpPort();
+        Broker closing = broker;
+        broker = null;
+        Thread closer = new Thread(closing::close, "closer");
+        Object groups = closing.groupCoordinator();
+        synchronized (groups) { // GroupCoordinator.close takes this monitor first: the close waits inside services.close
+            closer.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (closer.getState() != Thread.State.BLOCKED && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(closer.getState()).isEqualTo(Thread.State.BLOCKED);
+
+            // No scrape reaches services that are closing, and a failing services.close cannot leak the server.
+            assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/health/live")).build(), HttpResponse.BodyHandlers.ofString())).isInstanceOf(ConnectException.class);
+        }
+        closer.join(30_000);
+        assertThat(closer.isAlive()).isFalse();
     }
 
     @Test
