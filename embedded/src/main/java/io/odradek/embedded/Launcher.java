@@ -58,15 +58,17 @@ final class Launcher {
                 startAll(count, dataDir, ports, user, brokers);
                 awaitRegistered(brokers);
                 return new Started(List.copyOf(brokers), ports);
-            } catch (RuntimeException | InterruptedException e) {
+            } catch (Throwable e) {
+                // Any Throwable: an Error (a NoClassDefFoundError from a mismatched Netty) must not leave brokers
+                // and their non-daemon threads running, or the user's JVM never exits.
                 try {
                     closeAll(brokers);
-                } catch (RuntimeException closing) {
+                } catch (Throwable closing) {
                     e.addSuppressed(closing);
                 }
                 ports.close();
                 if (!isBindFailure(e) || attempt == CONTROLLER_PORT_ATTEMPTS) {
-                    throw e;
+                    throw rethrow(e);
                 }
                 LOG.log(System.Logger.Level.INFO, "a controller port of the embedded cluster was taken before it"
                         + " bound (" + rootMessage(e) + "); starting again on new ports");
@@ -77,6 +79,20 @@ final class Launcher {
                 }
             }
         }
+    }
+
+    /** {@code e} as thrown by start: unchecked as it is, checked (InterruptedException) as it is, else wrapped. */
+    private static InterruptedException rethrow(Throwable e) {
+        if (e instanceof RuntimeException r) {
+            throw r;
+        }
+        if (e instanceof Error r) {
+            throw r;
+        }
+        if (e instanceof InterruptedException i) {
+            return i;
+        }
+        throw new IllegalStateException(e);
     }
 
     /**

@@ -269,6 +269,10 @@ public final class Odradek implements AutoCloseable {
                 deleteIf(temp, dir);
                 throw e instanceof IllegalArgumentException || e instanceof IllegalStateException
                         || e instanceof ConfigException ? e : new IllegalStateException("cannot start the embedded Odradek: " + e.getMessage(), e);
+            } catch (Error e) {
+                // A NoClassDefFoundError (mismatched Netty) or the like: the temp dir goes too, and the Error stays.
+                deleteIf(temp, dir);
+                throw e;
             }
             Odradek odradek = new Odradek(started.brokers(), started.ports(), dir, temp);
             LOG.log(System.Logger.Level.INFO, () -> "embedded Odradek started in "
