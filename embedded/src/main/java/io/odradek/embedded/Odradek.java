@@ -255,6 +255,7 @@ public final class Odradek implements AutoCloseable {
          */
         public Odradek start() {
             long begin = System.nanoTime();
+            ClasspathCheck.verify(); // before anything loads Netty's event loops or binds
             NettyJfr.offUnlessSet(); // before the broker's classes start Netty
             boolean temp = dataDir == null;
             Path dir = temp ? DataDirs.createTemp() : DataDirs.create(dataDir.toAbsolutePath().normalize());
