@@ -180,8 +180,11 @@ final class Launcher {
      * to close does not keep the others running; the first failure is thrown once all are done.
      */
     static void closeAll(List<Broker> brokers) {
+        if (brokers.isEmpty()) {
+            return;
+        }
         if (brokers.size() == 1) {
-            brokers.get(0).close();
+            close(brokers.get(0));
             return;
         }
         List<CompletableFuture<Void>> closes = new ArrayList<>();
@@ -189,7 +192,7 @@ final class Launcher {
             CompletableFuture<Void> close = new CompletableFuture<>();
             Thread thread = new Thread(() -> {
                 try {
-                    broker.close();
+                    close(broker);
                     close.complete(null);
                 } catch (Throwable e) {
                     close.completeExceptionally(e);
@@ -225,6 +228,23 @@ final class Launcher {
         }
         if (first != null) {
             throw first;
+        }
+    }
+
+    /**
+     * Closes {@code broker}; one the user had closed already (through {@code brokers()}) is no error. Broker.close
+     * is not idempotent yet (a second close submits to its stopped executors): its RejectedExecutionException then
+     * means "already closed".
+     */
+    private static void close(Broker broker) {
+        boolean wasClosing = broker.operations().health().isShuttingDown();
+        try {
+            broker.close();
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            if (!wasClosing) {
+                throw e;
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> "broker " + broker.config().nodeId() + " was closed already");
         }
     }
 

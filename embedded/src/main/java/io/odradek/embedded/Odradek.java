@@ -11,6 +11,7 @@ import io.odradek.replication.metadata.MetadataException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,21 +48,23 @@ public final class Odradek implements AutoCloseable {
     /** How long createTopic waits for every partition to have a leader on every broker. */
     static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
 
-    private final List<Broker> brokers;
+    /** Node id-1 -> its broker; a stopped one ({@link #stopBroker}) stays until restarted, closed. */
+    private final Broker[] nodes;
+    private final boolean[] stopped;
+    /** Node id-1 -> the client port its stopped broker had, for the restart to bind again. */
+    private final int[] stoppedPorts;
     private final ControllerPorts controllerPorts;
     private final Path dataDir;
     private final boolean deleteOnClose;
-    private final Faults faults;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Odradek(List<Broker> brokers, ControllerPorts controllerPorts, Path dataDir, boolean deleteOnClose) {
-        this.brokers = brokers;
+        this.nodes = brokers.toArray(new Broker[0]);
+        this.stopped = new boolean[nodes.length];
+        this.stoppedPorts = new int[nodes.length];
         this.controllerPorts = controllerPorts;
         this.dataDir = dataDir;
         this.deleteOnClose = deleteOnClose;
-        // One broker: its own rules. A cluster: a view adding each rule to every broker's own (Faults.allOf).
-        this.faults = brokers.size() == 1 ? brokers.get(0).faults()
-                : Faults.allOf(brokers.stream().map(Broker::faults).toList());
     }
 
     public static Builder builder() {
@@ -75,7 +78,7 @@ public final class Odradek implements AutoCloseable {
 
     /** Every broker's client address, for {@code bootstrap.servers}: "127.0.0.1:port[,127.0.0.1:port...]". */
     public String bootstrapServers() {
-        return brokers.stream().map(Odradek::clientAddress).collect(Collectors.joining(","));
+        return brokers().stream().map(Odradek::clientAddress).collect(Collectors.joining(","));
     }
 
     /** The broker's first advertised listener as clients reach it (a port-0 listener: the port it bound). */
@@ -94,7 +97,7 @@ public final class Odradek implements AutoCloseable {
      * configured); see {@link #createTopic(String, int, int)}.
      */
     public void createTopic(String name, int partitions) {
-        create(name, partitions, (short) -1);
+        create(name, partitions, (short) -1, Map.of());
     }
 
     /**
@@ -104,26 +107,41 @@ public final class Odradek implements AutoCloseable {
      * invalid name or partition count) an IllegalStateException naming Kafka's error (TOPIC_ALREADY_EXISTS, ...).
      */
     public void createTopic(String name, int partitions, int replicationFactor) {
-        if (replicationFactor < 1 || replicationFactor > brokers.size()) {
-            throw new IllegalArgumentException("replication factor " + replicationFactor + " for topic '" + name
-                    + "' must be between 1 and the broker count, " + brokers.size());
-        }
-        create(name, partitions, (short) replicationFactor);
+        createTopic(name, partitions, replicationFactor, Map.of());
     }
 
-    private void create(String name, int partitions, short replicationFactor) {
+    /**
+     * As {@link #createTopic(String, int, int)}, with topic configs ({@code cleanup.policy}, {@code retention.ms},
+     * ...; what CreateTopics accepts). {@code partitions} -1: the broker's {@code num.partitions}.
+     */
+    public void createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+        if (replicationFactor < 1 || replicationFactor > nodes.length) {
+            throw new IllegalArgumentException("replication factor " + replicationFactor + " for topic '" + name
+                    + "' must be between 1 and the broker count, " + nodes.length);
+        }
+        create(name, partitions, (short) replicationFactor, Map.copyOf(configs));
+    }
+
+    private void create(String name, int partitions, short replicationFactor, Map<String, String> configs) {
         checkOpen();
         Objects.requireNonNull(name, "name");
+        List<Broker> running = brokers();
+        if (running.isEmpty()) {
+            throw new IllegalStateException("cannot create topic '" + name + "': every broker is stopped");
+        }
+        int created;
         try {
-            brokers.get(0).topics().createTopic(name, partitions, replicationFactor, Map.of(), Map.of(), false);
+            // partitions -1 (as CreateTopics allows): the controller applies num.partitions; wait for what it made.
+            created = running.get(0).topics().createTopic(name, partitions, replicationFactor, Map.of(), configs, false)
+                    .partitions();
         } catch (MetadataException e) {
             throw new IllegalStateException("cannot create topic '" + name + "': " + e.error() + ": " + e.getMessage(), e);
         }
         try {
-            for (Broker broker : brokers) {
+            for (Broker broker : running) {
                 Waits.until("every partition of topic '" + name + "' to have a leader on broker "
                                 + broker.config().nodeId(), TOPIC_TIMEOUT,
-                        () -> allLed(broker.cluster().image(), name, partitions),
+                        () -> allLed(broker.cluster().image(), name, created),
                         () -> String.valueOf(broker.cluster().image().topics().get(name)));
             }
         } catch (InterruptedException e) {
@@ -138,9 +156,106 @@ public final class Odradek implements AutoCloseable {
                 && t.partitions().stream().allMatch(PartitionRegistration::hasLeader);
     }
 
-    /** The running brokers, in node-id order (node ids 1..n). */
-    public List<Broker> brokers() {
-        return brokers;
+    /**
+     * The running brokers, in node-id order (node ids 1..n; one stopped by {@link #stopBroker} is left out until
+     * restarted). Close one through {@link #stopBroker} rather than {@link Broker#close()}: a broker closed directly
+     * is still counted here, so createTopic waits for it.
+     */
+    public synchronized List<Broker> brokers() {
+        List<Broker> running = new ArrayList<>();
+        for (int i = 0; i < nodes.length; i++) {
+            if (!stopped[i] && !closing(nodes[i])) {
+                running.add(nodes[i]);
+            }
+        }
+        return List.copyOf(running);
+    }
+
+    /** Whether a broker was closed (or is closing) directly, not through stopBroker: its probes say so. */
+    private static boolean closing(Broker broker) {
+        return broker.operations().health().isShuttingDown();
+    }
+
+    /**
+     * Stops broker {@code nodeId} (1..n) as Kafka's broker stops: in a cluster a controlled shutdown first, so its
+     * leaderships move to the other replicas and its partitions leave the ISR. Its data stays for
+     * {@link #restartBroker}. For failover tests: stop a partition's leader, and acks=all writes go on to the
+     * remaining replicas. Stopping a stopped broker does nothing.
+     */
+    public void stopBroker(int nodeId) {
+        checkOpen();
+        Broker broker;
+        synchronized (this) {
+            int i = index(nodeId);
+            if (stopped[i]) {
+                return;
+            }
+            stopped[i] = true;
+            broker = nodes[i];
+            stoppedPorts[i] = clientPort(broker);
+        }
+        Launcher.closeAll(List.of(broker));
+    }
+
+    /**
+     * Starts broker {@code nodeId} again on its data (and, unless the user gave fixed listeners, on the client port
+     * it had, so {@link #bootstrapServers()} stays as it was), and returns once every running broker sees it
+     * registered and unfenced. A running broker: nothing to do.
+     */
+    public void restartBroker(int nodeId) {
+        checkOpen();
+        Broker old;
+        int port;
+        synchronized (this) {
+            int i = index(nodeId);
+            if (!stopped[i]) {
+                return;
+            }
+            old = nodes[i];
+            port = stoppedPorts[i];
+        }
+        Map<String, String> config = new LinkedHashMap<>(old.config().originals());
+        String listeners = config.get("listeners");
+        if (listeners != null && listeners.contains(NodeConfigs.CLIENT_LISTENER)) {
+            config.put("listeners", listeners.replace(NodeConfigs.CLIENT_LISTENER,
+                    "PLAINTEXT://127.0.0.1:" + port));
+        }
+        Broker started;
+        try {
+            started = Broker.start(io.odradek.broker.BrokerConfig.of(config));
+            synchronized (this) {
+                nodes[nodeId - 1] = started;
+                stopped[nodeId - 1] = false;
+            }
+            if (nodes.length > 1) {
+                for (Broker broker : brokers()) {
+                    Waits.until("broker " + broker.config().nodeId() + " to see broker " + nodeId + " unfenced",
+                            Launcher.REGISTRATION_TIMEOUT, () -> unfenced(broker.cluster().image(), nodeId),
+                            () -> broker.cluster().image().brokers().toString());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restarting broker " + nodeId, e);
+        }
+    }
+
+    private static boolean unfenced(ClusterImage image, int nodeId) {
+        var registration = image.brokers().get(nodeId);
+        return registration != null && !registration.fenced();
+    }
+
+    /** The port the broker's client listener was bound to (its config's port, or the OS's choice for port 0). */
+    private static int clientPort(Broker broker) {
+        String address = clientAddress(broker);
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    }
+
+    private int index(int nodeId) {
+        if (nodeId < 1 || nodeId > nodes.length) {
+            throw new IllegalArgumentException("no broker " + nodeId + ": node ids are 1.." + nodes.length);
+        }
+        return nodeId - 1;
     }
 
     /**
@@ -150,7 +265,10 @@ public final class Odradek implements AutoCloseable {
      * here is added to each broker, which fails its own next N matching requests; {@code rules()} lists all of them.
      */
     public Faults faults() {
-        return faults;
+        // Computed each time: a restarted broker has a Faults of its own (the stopped one's rules went with it).
+        List<Broker> running = brokers();
+        return running.size() == 1 && nodes.length == 1 ? running.get(0).faults()
+                : Faults.allOf(running.stream().map(Broker::faults).toList());
     }
 
     /** The directory every broker's log dir is in ({@code node-<id>}). */
@@ -169,7 +287,15 @@ public final class Odradek implements AutoCloseable {
         }
         long start = System.nanoTime();
         try {
-            Launcher.closeAll(brokers);
+            List<Broker> open = new ArrayList<>();
+            synchronized (this) {
+                for (int i = 0; i < nodes.length; i++) {
+                    if (!stopped[i]) {
+                        open.add(nodes[i]); // also one closed directly: Launcher.closeAll tolerates that
+                    }
+                }
+            }
+            Launcher.closeAll(open);
         } finally {
             if (controllerPorts != null) {
                 controllerPorts.close();
@@ -190,7 +316,7 @@ public final class Odradek implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Odradek[" + brokers.size() + (brokers.size() == 1 ? " broker" : " brokers") + " on "
+        return "Odradek[" + nodes.length + (nodes.length == 1 ? " broker" : " brokers") + " on "
                 + bootstrapServers() + ", data in " + dataDir + "]";
     }
 
