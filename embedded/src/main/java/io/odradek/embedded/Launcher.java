@@ -51,12 +51,15 @@ final class Launcher {
         for (int id = 1; id <= count; id++) {
             fresh &= DataDirs.isEmpty(NodeConfigs.logDir(dataDir, id));
         }
+        // A cluster started before on this data: its quorum knows its voters by address, so the same ports again.
+        List<Integer> saved = fresh ? null : ControllerPorts.saved(dataDir, count);
         for (int attempt = 1; ; attempt++) {
-            ControllerPorts ports = reserve.apply(count);
+            ControllerPorts ports = saved != null ? ControllerPorts.of(saved) : reserve.apply(count);
             List<Broker> brokers = new ArrayList<>();
             try {
                 startAll(count, dataDir, ports, user, brokers);
                 awaitRegistered(brokers);
+                ControllerPorts.save(dataDir, ports.ports());
                 return new Started(List.copyOf(brokers), ports);
             } catch (Throwable e) {
                 // Any Throwable: an Error (a NoClassDefFoundError from a mismatched Netty) must not leave brokers
@@ -67,6 +70,12 @@ final class Launcher {
                     e.addSuppressed(closing);
                 }
                 ports.close();
+                if (saved != null && isBindFailure(e)) {
+                    IllegalStateException failure = new IllegalStateException("cannot start the embedded cluster"
+                            + " on its data in " + dataDir + ": its quorum needs the controller ports it ran on, "
+                            + saved + " (" + ControllerPorts.FILE + "), and one is taken: " + rootMessage(e), e);
+                    throw failure;
+                }
                 if (!isBindFailure(e) || attempt == CONTROLLER_PORT_ATTEMPTS) {
                     throw rethrow(e);
                 }
