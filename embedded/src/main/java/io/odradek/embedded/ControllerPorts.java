@@ -107,6 +107,21 @@ final class ControllerPorts implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether something else holds one of these ports now (after the cluster that tried them has stopped): then a
+     * failed bind was on a controller port, and new ones help.
+     */
+    boolean anyTaken() {
+        for (int port : ports) {
+            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                probe.getLocalPort();
+            } catch (IOException e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Node i's port at index i-1. */
     List<Integer> ports() {
         return ports;

@@ -76,7 +76,9 @@ final class Launcher {
                             + saved + " (" + ControllerPorts.FILE + "), and one is taken: " + rootMessage(e), e);
                     throw failure;
                 }
-                if (!isBindFailure(e) || attempt == CONTROLLER_PORT_ATTEMPTS) {
+                // Only a controller port we picked is worth new ports: a taken client, admin or metrics port the
+                // user fixed would be taken again.
+                if (!isBindFailure(e) || !ports.anyTaken() || attempt == CONTROLLER_PORT_ATTEMPTS) {
                     throw rethrow(e);
                 }
                 LOG.log(System.Logger.Level.INFO, "a controller port of the embedded cluster was taken before it"

@@ -380,6 +380,7 @@ public final class Odradek implements AutoCloseable {
          * own exception for a bad key).
          */
         public Odradek start() {
+            NodeConfigs.checkClusterPorts(brokers, configs); // before anything starts: a message, not a clash
             long begin = System.nanoTime();
             ClasspathCheck.verify(); // before anything loads Netty's event loops or binds
             NettyJfr.offUnlessSet(); // before the broker's classes start Netty
