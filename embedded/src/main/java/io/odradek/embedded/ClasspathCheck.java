@@ -52,10 +52,13 @@ final class ClasspathCheck {
             return null;
         }
         return "odradek-embedded cannot start: the class path has " + String.join(" and ", found)
-                + ". Your build manages these versions (Spring Boot's dependency management does); set"
-                + " <netty.version>" + NETTY_VERSION + "</netty.version> and <prometheus-client.version>"
-                + PROMETHEUS_VERSION + "</prometheus-client.version> in your pom's <properties> (Gradle with the"
-                + " Spring dependency-management plugin: ext['netty.version'] and ext['prometheus-client.version'])";
+                + ". Your build manages these versions (Spring Boot's dependency management does). With"
+                + " spring-boot-starter-parent, set <netty.version>" + NETTY_VERSION + "</netty.version> and"
+                + " <prometheus-client.version>" + PROMETHEUS_VERSION + "</prometheus-client.version> in your pom's"
+                + " <properties>; importing spring-boot-dependencies instead, import io.netty:netty-bom:"
+                + NETTY_VERSION + " and io.prometheus:prometheus-metrics-bom:" + PROMETHEUS_VERSION + " before it;"
+                + " Gradle with the Spring dependency-management plugin: ext['netty.version'] and"
+                + " ext['prometheus-client.version']";
     }
 
     private static boolean hasClass(ClassLoader loader, String name) {

@@ -17,7 +17,8 @@ class ClasspathCheckTest {
                 .contains("Netty 4.1.128.Final", "io.netty.channel.IoHandlerFactory is missing")
                 .contains("prometheus-metrics 1.3.10")
                 .contains("<netty.version>4.2.18.Final</netty.version>")
-                .contains("<prometheus-client.version>1.10.0</prometheus-client.version>");
+                .contains("<prometheus-client.version>1.10.0</prometheus-client.version>")
+                .contains("io.netty:netty-bom:4.2.18.Final", "io.prometheus:prometheus-metrics-bom:1.10.0");
     }
 
     @Test
