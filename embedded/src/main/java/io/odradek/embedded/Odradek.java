@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
 
 /**
  * An Odradek broker, or a cluster of them, running in this JVM: for tests and development, with no Scala and no
@@ -51,8 +50,8 @@ public final class Odradek implements AutoCloseable {
     /** Node id-1 -> its broker; a stopped one ({@link #stopBroker}) stays until restarted, closed. */
     private final Broker[] nodes;
     private final boolean[] stopped;
-    /** Node id-1 -> the client port its stopped broker had, for the restart to bind again. */
-    private final int[] stoppedPorts;
+    /** Node id-1 -> the client address its stopped broker had, for bootstrapServers and the restart to bind again. */
+    private final String[] stoppedAddresses;
     private final ControllerPorts controllerPorts;
     private final Path dataDir;
     private final boolean deleteOnClose;
@@ -61,7 +60,7 @@ public final class Odradek implements AutoCloseable {
     private Odradek(List<Broker> brokers, ControllerPorts controllerPorts, Path dataDir, boolean deleteOnClose) {
         this.nodes = brokers.toArray(new Broker[0]);
         this.stopped = new boolean[nodes.length];
-        this.stoppedPorts = new int[nodes.length];
+        this.stoppedAddresses = new String[nodes.length];
         this.controllerPorts = controllerPorts;
         this.dataDir = dataDir;
         this.deleteOnClose = deleteOnClose;
@@ -76,9 +75,17 @@ public final class Odradek implements AutoCloseable {
         return builder().start();
     }
 
-    /** Every broker's client address, for {@code bootstrap.servers}: "127.0.0.1:port[,127.0.0.1:port...]". */
-    public String bootstrapServers() {
-        return brokers().stream().map(Odradek::clientAddress).collect(Collectors.joining(","));
+    /**
+     * Every broker's client address, for {@code bootstrap.servers}: "127.0.0.1:port[,127.0.0.1:port...]"; a broker
+     * stopped by {@link #stopBroker} keeps its place (clients skip an address that does not answer).
+     */
+    public synchronized String bootstrapServers() {
+        // Every node, a stopped one too (at the port it gets back on restart): the string stays the same.
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < nodes.length; i++) {
+            addresses.add(stopped[i] ? stoppedAddresses[i] : clientAddress(nodes[i]));
+        }
+        return String.join(",", addresses);
     }
 
     /** The broker's first advertised listener as clients reach it (a port-0 listener: the port it bound). */
@@ -192,7 +199,7 @@ public final class Odradek implements AutoCloseable {
             }
             stopped[i] = true;
             broker = nodes[i];
-            stoppedPorts[i] = clientPort(broker);
+            stoppedAddresses[i] = clientAddress(broker);
         }
         Launcher.closeAll(List.of(broker));
     }
@@ -212,7 +219,7 @@ public final class Odradek implements AutoCloseable {
                 return;
             }
             old = nodes[i];
-            port = stoppedPorts[i];
+            port = portOf(stoppedAddresses[i]);
         }
         Map<String, String> config = new LinkedHashMap<>(old.config().originals());
         String listeners = config.get("listeners");
@@ -245,10 +252,8 @@ public final class Odradek implements AutoCloseable {
         return registration != null && !registration.fenced();
     }
 
-    /** The port the broker's client listener was bound to (its config's port, or the OS's choice for port 0). */
-    private static int clientPort(Broker broker) {
-        String address = clientAddress(broker);
-        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    private static int portOf(String hostPort) {
+        return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
     }
 
     private int index(int nodeId) {
