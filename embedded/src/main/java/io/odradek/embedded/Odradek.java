@@ -37,7 +37,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Kafka's keys at Kafka's defaults except: listener {@code PLAINTEXT://127.0.0.1:0}, no initial rebalance delay
  * ({@code group.initial.rebalance.delay.ms=0}), internal topics of 5 partitions (not 50) with a replication factor
  * and min ISR fitting the broker count, no JMX ({@code odradek.metrics.jmx.enable=false}); {@link Builder#config}
- * overrides any of them. Two JVM-wide settings come with the first start, as a guest in a test JVM: Netty's JFR
+ * overrides any of them; in a cluster a fixed port every node would bind (admin, metrics, a listener) is refused,
+ * port 0 is fine. A cluster on a kept {@link Builder#dataDir} saves its controller ports there
+ * ({@code controller-ports.properties}) and binds them again when started on it later. For failover tests,
+ * {@link #stopBroker} and {@link #restartBroker}. Before anything starts, the class path is checked for the Netty
+ * (4.2) and prometheus-metrics (1.10) the broker needs: a build managing older ones (Spring Boot's) gets an
+ * IllegalStateException naming the properties to set. Two JVM-wide settings come with the first start, as a guest in a test JVM: Netty's JFR
  * allocation events off ({@code io.netty.jfr.enabled=false}, unless set; their set-up slowed the first request), and
  * for a cluster Ratis told to throw rather than call System.exit when its server cannot start. In JUnit 5 tests,
  * {@link io.odradek.embedded.junit.EmbeddedOdradek @EmbeddedOdradek} starts and closes one for you.
