@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ControllerPorts implements AutoCloseable {
     /** Ports handed to embedded clusters of this JVM that are still running. */
     private static final Set<Integer> IN_USE = ConcurrentHashMap.newKeySet();
+    /** In a cluster's data dir: the controller ports it ran on. */
+    static final String FILE = "controller-ports.properties";
 
     private final List<Integer> ports;
 
@@ -59,6 +64,62 @@ final class ControllerPorts implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * The ports a cluster last ran on in {@code dataDir} ({@link #FILE}), or null when none were saved for
+     * {@code count} nodes. A cluster's quorum keeps its voters' addresses: started again on that data, each node
+     * must listen where it did before.
+     */
+    static List<Integer> saved(Path dataDir, int count) {
+        Path file = dataDir.resolve(FILE);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        Properties saved = new Properties();
+        try (var in = Files.newBufferedReader(file)) {
+            saved.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the controller ports saved in " + file, e);
+        }
+        List<Integer> ports = new ArrayList<>();
+        for (int id = 1; id <= count; id++) {
+            String port = saved.getProperty("node." + id + ".controller.port");
+            if (port == null) {
+                return null;
+            }
+            ports.add(Integer.parseInt(port.trim()));
+        }
+        return saved.size() == count ? ports : null;
+    }
+
+    /** Saves the ports in {@code dataDir}, for a later start on it ({@link #saved}). */
+    static void save(Path dataDir, List<Integer> ports) {
+        Properties saved = new Properties();
+        for (int id = 1; id <= ports.size(); id++) {
+            saved.setProperty("node." + id + ".controller.port", Integer.toString(ports.get(id - 1)));
+        }
+        try (var out = Files.newBufferedWriter(dataDir.resolve(FILE))) {
+            saved.store(out, "controller (Ratis) ports of this embedded Odradek cluster: a restart on this data"
+                    + " binds them again");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot save the controller ports in " + dataDir, e);
+        }
+    }
+
+    /**
+     * Whether something else holds one of these ports now (after the cluster that tried them has stopped): then a
+     * failed bind was on a controller port, and new ones help.
+     */
+    boolean anyTaken() {
+        for (int port : ports) {
+            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                probe.getLocalPort();
+            } catch (IOException e) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Node i's port at index i-1. */

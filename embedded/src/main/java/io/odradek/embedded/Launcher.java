@@ -51,22 +51,35 @@ final class Launcher {
         for (int id = 1; id <= count; id++) {
             fresh &= DataDirs.isEmpty(NodeConfigs.logDir(dataDir, id));
         }
+        // A cluster started before on this data: its quorum knows its voters by address, so the same ports again.
+        List<Integer> saved = fresh ? null : ControllerPorts.saved(dataDir, count);
         for (int attempt = 1; ; attempt++) {
-            ControllerPorts ports = reserve.apply(count);
+            ControllerPorts ports = saved != null ? ControllerPorts.of(saved) : reserve.apply(count);
             List<Broker> brokers = new ArrayList<>();
             try {
                 startAll(count, dataDir, ports, user, brokers);
                 awaitRegistered(brokers);
+                ControllerPorts.save(dataDir, ports.ports());
                 return new Started(List.copyOf(brokers), ports);
-            } catch (RuntimeException | InterruptedException e) {
+            } catch (Throwable e) {
+                // Any Throwable: an Error (a NoClassDefFoundError from a mismatched Netty) must not leave brokers
+                // and their non-daemon threads running, or the user's JVM never exits.
                 try {
                     closeAll(brokers);
-                } catch (RuntimeException closing) {
+                } catch (Throwable closing) {
                     e.addSuppressed(closing);
                 }
                 ports.close();
-                if (!isBindFailure(e) || attempt == CONTROLLER_PORT_ATTEMPTS) {
-                    throw e;
+                if (saved != null && isBindFailure(e)) {
+                    IllegalStateException failure = new IllegalStateException("cannot start the embedded cluster"
+                            + " on its data in " + dataDir + ": its quorum needs the controller ports it ran on, "
+                            + saved + " (" + ControllerPorts.FILE + "), and one is taken: " + rootMessage(e), e);
+                    throw failure;
+                }
+                // Only a controller port we picked is worth new ports: a taken client, admin or metrics port the
+                // user fixed would be taken again.
+                if (!isBindFailure(e) || !ports.anyTaken() || attempt == CONTROLLER_PORT_ATTEMPTS) {
+                    throw rethrow(e);
                 }
                 LOG.log(System.Logger.Level.INFO, "a controller port of the embedded cluster was taken before it"
                         + " bound (" + rootMessage(e) + "); starting again on new ports");
@@ -77,6 +90,20 @@ final class Launcher {
                 }
             }
         }
+    }
+
+    /** {@code e} as thrown by start: unchecked as it is, checked (InterruptedException) as it is, else wrapped. */
+    private static InterruptedException rethrow(Throwable e) {
+        if (e instanceof RuntimeException r) {
+            throw r;
+        }
+        if (e instanceof Error r) {
+            throw r;
+        }
+        if (e instanceof InterruptedException i) {
+            return i;
+        }
+        throw new IllegalStateException(e);
     }
 
     /**
@@ -164,8 +191,11 @@ final class Launcher {
      * to close does not keep the others running; the first failure is thrown once all are done.
      */
     static void closeAll(List<Broker> brokers) {
+        if (brokers.isEmpty()) {
+            return;
+        }
         if (brokers.size() == 1) {
-            brokers.get(0).close();
+            close(brokers.get(0));
             return;
         }
         List<CompletableFuture<Void>> closes = new ArrayList<>();
@@ -173,7 +203,7 @@ final class Launcher {
             CompletableFuture<Void> close = new CompletableFuture<>();
             Thread thread = new Thread(() -> {
                 try {
-                    broker.close();
+                    close(broker);
                     close.complete(null);
                 } catch (Throwable e) {
                     close.completeExceptionally(e);
@@ -209,6 +239,23 @@ final class Launcher {
         }
         if (first != null) {
             throw first;
+        }
+    }
+
+    /**
+     * Closes {@code broker}; one the user had closed already (through {@code brokers()}) is no error. Broker.close
+     * is not idempotent yet (a second close submits to its stopped executors): its RejectedExecutionException then
+     * means "already closed".
+     */
+    private static void close(Broker broker) {
+        boolean wasClosing = broker.operations().health().isShuttingDown();
+        try {
+            broker.close();
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            if (!wasClosing) {
+                throw e;
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> "broker " + broker.config().nodeId() + " was closed already");
         }
     }
 

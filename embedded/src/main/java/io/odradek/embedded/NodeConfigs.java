@@ -12,8 +12,11 @@ import java.util.Set;
  */
 final class NodeConfigs {
     /** Keys the embedded broker sets per node; a user giving them would make every node share one value. */
-    static final Set<String> RESERVED = Set.of("node.id", "broker.id", "log.dir", "log.dirs",
+    static final Set<String> RESERVED = Set.of("node.id", "broker.id", "log.dir", "log.dirs", "metadata.log.dir",
             "controller.quorum.voters", "controller.quorum.bootstrap.servers");
+
+    /** Keys naming a port each node would bind: in a cluster, one value for all collides unless it is 0. */
+    static final Set<String> PORT_KEYS = Set.of("odradek.admin.port", "odradek.metrics.port");
 
     /** The listener clients use: loopback, a port the OS picks. */
     static final String CLIENT_LISTENER = "PLAINTEXT://127.0.0.1:0";
@@ -26,8 +29,33 @@ final class NodeConfigs {
         for (String key : user.keySet()) {
             if (RESERVED.contains(key)) {
                 throw new IllegalArgumentException("'" + key + "' is set by the embedded broker for each node"
-                        + (key.startsWith("log.dir") ? "; use Odradek.builder().dataDir(...) to choose where data goes"
+                        + (key.contains("log.dir") ? "; use Odradek.builder().dataDir(...) to choose where data goes"
                         : ""));
+            }
+        }
+    }
+
+    /**
+     * In a cluster every node gets the user's keys: a fixed port in one (admin, metrics, a listener) would be
+     * bound by every node, and all but the first would fail. Port 0 (each node its own free port) is fine.
+     */
+    static void checkClusterPorts(int brokers, Map<String, String> user) {
+        if (brokers == 1) {
+            return;
+        }
+        for (String key : PORT_KEYS) {
+            String port = user.get(key);
+            if (port != null && !port.trim().equals("0")) {
+                throw new IllegalArgumentException("'" + key + "=" + port + "' would be bound by each of the "
+                        + brokers + " brokers: use " + key + "=0 (each broker its own free port, see"
+                        + " Broker.adminAddress() / operations().httpPort()) or one broker");
+            }
+        }
+        for (String key : List.of("listeners", "advertised.listeners")) {
+            String value = user.get(key);
+            if (value != null && java.util.regex.Pattern.compile(":(?!0(,|$))\\d+(,|$)").matcher(value.trim()).find()) {
+                throw new IllegalArgumentException("'" + key + "=" + value + "' has a fixed port, which each of the "
+                        + brokers + " brokers would bind or advertise: use port 0 in a cluster (each broker its own)");
             }
         }
     }

@@ -74,4 +74,26 @@ class EmbeddedClusterTest {
             assertThat(cluster.brokers()).allSatisfy(b -> assertThat(b.faults().rules()).isEmpty());
         }
     }
+
+    @Test
+    void aTopicOfMinusOnePartitionsGetsNumPartitionsAndItsGivenConfigs() throws Exception {
+        try (Odradek cluster = Odradek.builder().brokers(2).config("num.partitions", "4").start()) {
+            cluster.createTopic("defaulted", -1);
+            cluster.createTopic("compacted", -1, 2, Map.of("cleanup.policy", "compact", "retention.ms", "60000"));
+            for (io.odradek.broker.Broker broker : cluster.brokers()) {
+                assertThat(broker.cluster().image().topics().get("defaulted").partitions()).hasSize(4);
+                assertThat(broker.cluster().image().topics().get("compacted").partitions()).hasSize(4);
+            }
+            try (Admin admin = Clients.admin(cluster.bootstrapServers())) {
+                var resource = new org.apache.kafka.common.config.ConfigResource(
+                        org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "compacted");
+                var config = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+                assertThat(config.get("cleanup.policy").value()).isEqualTo("compact");
+                assertThat(config.get("retention.ms").value()).isEqualTo("60000");
+                TopicDescription topic = admin.describeTopics(List.of("compacted")).allTopicNames()
+                        .get(30, TimeUnit.SECONDS).get("compacted");
+                assertThat(topic.partitions()).allSatisfy(p -> assertThat(p.replicas()).hasSize(2));
+            }
+        }
+    }
 }

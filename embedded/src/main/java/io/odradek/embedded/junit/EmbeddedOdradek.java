@@ -25,10 +25,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }
  * }</pre>
  *
- * <p>Injected: parameters and fields (static or not) of type {@link io.odradek.embedded.Odradek}, and {@code String}
- * ones annotated {@link BootstrapServers}. Each broker has its own port and data directory, so test classes may run
- * in parallel; system properties, though, are one per JVM: with {@link #bootstrapServersProperty} set by classes
- * running at the same time, the property holds the last one's value.
+ * <p>Injected: parameters and fields (static or not; with {@link Lifecycle#PER_TEST} instance fields only, a static
+ * one is refused) of type {@link io.odradek.embedded.Odradek}, and {@code String} ones annotated
+ * {@link BootstrapServers}. Each broker has its own port and data directory, so test classes may run in parallel;
+ * system properties, though, are one per JVM: with {@link #bootstrapServersProperty} set by classes running at the
+ * same time, the property holds the latest running one's value, and the one it had before once all have ended.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

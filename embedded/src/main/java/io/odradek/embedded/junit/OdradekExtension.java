@@ -54,6 +54,9 @@ public final class OdradekExtension implements BeforeAllCallback, AfterAllCallba
     @Override
     public void beforeAll(ExtensionContext context) {
         Declared declared = declared(context);
+        if (declared.settings().lifecycle() == Lifecycle.PER_TEST) {
+            refuseStaticFields(context.getRequiredTestClass());
+        }
         if (declared.settings().lifecycle() == Lifecycle.PER_CLASS) {
             Odradek odradek = classOdradek(context, declared);
             injectStaticFields(context.getRequiredTestClass(), odradek);
@@ -75,7 +78,6 @@ public final class OdradekExtension implements BeforeAllCallback, AfterAllCallba
         Odradek odradek;
         if (declared.settings().lifecycle() == Lifecycle.PER_TEST) {
             odradek = testOdradek(context, declared);
-            injectStaticFields(context.getRequiredTestClass(), odradek);
         } else {
             odradek = classOdradek(context, declared);
         }
@@ -229,6 +231,21 @@ public final class OdradekExtension implements BeforeAllCallback, AfterAllCallba
     }
 
     // ---------------------------------------------------------------- fields
+
+    /**
+     * PER_TEST gives each test its own broker, but a static field is one for all the class's tests: run in
+     * parallel, each would overwrite it and read another test's (or a closed) broker. Refused before any starts.
+     */
+    private static void refuseStaticFields(Class<?> testClass) {
+        List<Field> statics = injectable(testClass, true);
+        if (!statics.isEmpty()) {
+            throw new ExtensionConfigurationException("@EmbeddedOdradek(lifecycle = PER_TEST) starts a broker for"
+                    + " each test, which a static field cannot hold (tests running in parallel would share it): make "
+                    + statics.stream().map(f -> f.getDeclaringClass().getSimpleName() + "." + f.getName())
+                            .collect(java.util.stream.Collectors.joining(", "))
+                    + " an instance field or a test method parameter, or use Lifecycle.PER_CLASS");
+        }
+    }
 
     private static void injectStaticFields(Class<?> testClass, Odradek odradek) {
         for (Field field : injectable(testClass, true)) {

@@ -1,30 +1,72 @@
 package io.odradek.embedded.junit;
 
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** System properties set for the life of a broker, and what they were before (null: not set), to restore. */
+/**
+ * System properties set to a broker's address for its life. Test classes running in parallel may set the same
+ * property with overlapping lives, so each property is shared, counted: the first user captures the value it had
+ * before (null: not set), the latest user's value is the current one, and when a user ends the property goes to the
+ * latest user still running, or back to the captured value once the last one ends (never to a stopped broker).
+ */
 final class SystemProperties {
-    private final Map<String, String> previous = new LinkedHashMap<>();
+    /** Per property: the value before the first user, and the users still running with their values, oldest first. */
+    private static final Map<String, Shared> SHARED = new HashMap<>();
 
-    /** Sets each of {@code names} to {@code value}, remembering the values they had. */
-    static SystemProperties set(List<String> names, String value) {
-        SystemProperties set = new SystemProperties();
-        for (String name : names) {
-            set.previous.put(name, System.setProperty(name, value));
+    private static final class Shared {
+        final String original;
+        final List<SystemProperties> users = new ArrayList<>();
+        final List<String> values = new ArrayList<>();
+
+        Shared(String original) {
+            this.original = original;
         }
-        return set;
     }
 
-    /** Puts back what was there: the earlier value, or no property at all. */
-    void restore() {
-        previous.forEach((name, value) -> {
-            if (value == null) {
-                System.clearProperty(name);
-            } else {
+    private final List<String> names;
+
+    private SystemProperties(List<String> names) {
+        this.names = List.copyOf(names);
+    }
+
+    /** Sets each of {@code names} to {@code value}; {@link #restore()} ends this use. */
+    static SystemProperties set(List<String> names, String value) {
+        SystemProperties use = new SystemProperties(names);
+        synchronized (SHARED) {
+            for (String name : use.names) {
+                Shared shared = SHARED.computeIfAbsent(name, n -> new Shared(System.getProperty(n)));
+                shared.users.add(use);
+                shared.values.add(value);
                 System.setProperty(name, value);
             }
-        });
+        }
+        return use;
+    }
+
+    /** Ends this use: each property to the latest other user's value, or, if none is left, to what it was first. */
+    void restore() {
+        synchronized (SHARED) {
+            for (String name : names) {
+                Shared shared = SHARED.get(name);
+                int at = shared == null ? -1 : shared.users.indexOf(this);
+                if (at < 0) {
+                    continue; // restored twice
+                }
+                shared.users.remove(at);
+                shared.values.remove(at);
+                if (!shared.users.isEmpty()) {
+                    System.setProperty(name, shared.values.get(shared.values.size() - 1));
+                } else {
+                    SHARED.remove(name);
+                    if (shared.original == null) {
+                        System.clearProperty(name);
+                    } else {
+                        System.setProperty(name, shared.original);
+                    }
+                }
+            }
+        }
     }
 }

@@ -57,6 +57,16 @@ class AfterTheTestsTest {
         }
     }
 
+    @EmbeddedOdradek(lifecycle = Lifecycle.PER_TEST)
+    static class PerTestWithAStaticField {
+        @BootstrapServers
+        static String shared;
+
+        @Test
+        void neverRuns() {
+        }
+    }
+
     @EmbeddedOdradek(topics = "bad:x")
     static class BadTopicSpec {
         @Test
@@ -109,6 +119,18 @@ class AfterTheTestsTest {
         assertThat(summary.getFailures()).hasSize(1);
         assertThat(summary.getFailures().get(0).getException())
                 .hasMessageContaining("\"name:partitions\"").hasMessageContaining("bad:x");
+    }
+
+    @Test
+    void aStaticFieldForAPerTestBrokerIsRefusedNamingTheField() {
+        TestExecutionSummary summary = run(PerTestWithAStaticField.class);
+
+        assertThat(summary.getTestsSucceededCount()).isZero();
+        assertThat(summary.getFailures()).hasSize(1);
+        assertThat(summary.getFailures().get(0).getException())
+                .hasMessageContaining("PER_TEST").hasMessageContaining("PerTestWithAStaticField.shared")
+                .hasMessageContaining("instance field");
+        assertThat(PerTestWithAStaticField.shared).isNull();
     }
 
     private static TestExecutionSummary run(Class<?> testClass) {
