@@ -12,7 +12,8 @@ import java.util.Map;
  *
  * <p>Not emulating, InitProducerId is still offered up to v5 only: v6 (KIP-939) is "latestVersionUnstable" in
  * Kafka 4.4, which Kafka advertises only with {@code unstable.api.versions.enable}; a v6 request is answered all
- * the same. Emulating, the release's maximum is a hard limit, as a real broker of that release knows nothing above it.
+ * the same. Emulating, the release's maximum is a hard limit, as a real broker of that release knows nothing above it,
+ * for clients: the requests only brokers send ({@link BrokerRequests}) are not capped, so a cluster still replicates.
  */
 public final class ApiVersionCap {
     /** No emulation: every API we handle, at its full range. */

@@ -7,6 +7,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.api.BrokerRequests;
 import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.faults.ErrorResponses;
@@ -277,10 +278,12 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
      * issue 11 (emulation): a request the registry does not offer (an emulated Kafka release lacks the API, or the
      * version is above that release's maximum) is treated as Kafka treats a version it does not know: ApiVersions
      * gets the v0 UNSUPPORTED_VERSION answer with the offered list (the client retries lower), anything else closes
-     * the connection, as the decoder does for versions outside our own range.
+     * the connection, as the decoder does for versions outside our own range. The cap is for clients: requests only
+     * a broker sends (our own inter-broker clients do not negotiate) pass at any version we handle.
      */
     private Request withinOfferedVersions(Request request) {
-        if (request.body() == null || registry.accepts(request.api(), request.version())) {
+        if (request.body() == null || registry.accepts(request.api(), request.version())
+                || BrokerRequests.fromBroker(request)) {
             return request;
         }
         if (request.api() == ApiVersionsApi.SPEC) {
