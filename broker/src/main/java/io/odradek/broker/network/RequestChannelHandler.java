@@ -20,6 +20,7 @@ import io.odradek.broker.security.ListenerSecurity;
 import io.odradek.broker.security.Session;
 import io.odradek.security.KafkaPrincipal;
 import io.odradek.security.acl.Authorizer;
+import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.codec.Request;
 import io.odradek.wire.codec.RequestDecoder;
@@ -304,15 +305,21 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * issue 11 (faults): an error is answered at once without the handler; a drop closes the connection unanswered;
+     * issue 11 (faults): an error is answered at once without the handler (a request that expects no answer, Produce
+     * with acks=0, has its connection closed instead, after the answers before it, as Kafka does); a drop closes the connection unanswered;
      * a delay hands the request to its handler later, and the requests read after it on this connection follow it
      * (in order, as Kafka serves a connection), their responses queued behind as always.
      */
     private CompletableFuture<Struct> faulted(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota,
             io.netty.buffer.ByteBuf frame, Fault fault) {
         if (fault instanceof Fault.Error error) {
-            return CompletableFuture.completedFuture(
-                    ErrorResponses.build(request.api(), request.version(), request.body(), error.errorCode()));
+            Struct answer = ErrorResponses.build(request.api(), request.version(), request.body(), error.errorCode());
+            if (answer == null) { // acks=0 Produce: closing is the only signal (RequestHandlerHelper.sendErrorOrCloseConnection)
+                return CompletableFuture.failedFuture(new CloseConnectionException("injected fault "
+                        + ErrorCode.forCode(error.errorCode()) + " on " + describe(request)
+                        + ", which expects no response"));
+            }
+            return CompletableFuture.completedFuture(answer);
         }
         if (fault instanceof Fault.Drop) {
             rejections.info("fault-drop", "closing connection from " + describeClient(ctx) + " at "

@@ -157,6 +157,10 @@ class FaultInjectionChannelTest {
     private static final byte[] VALUE = "v-1".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private static ProduceRequest produce(String... topics) {
+        return produce((short) 1, topics);
+    }
+
+    private static ProduceRequest produce(short acks, String... topics) {
         ProduceRequestData.TopicProduceDataCollection data = new ProduceRequestData.TopicProduceDataCollection();
         for (String topic : topics) {
             List<ProduceRequestData.PartitionProduceData> partitions = new ArrayList<>();
@@ -170,7 +174,7 @@ class FaultInjectionChannelTest {
             data.add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(partitions));
         }
         return new ProduceRequest.Builder((short) 9, (short) 9,
-                new ProduceRequestData().setAcks((short) 1).setTimeoutMs(1000).setTopicData(data)).build((short) 9);
+                new ProduceRequestData().setAcks(acks).setTimeoutMs(1000).setTopicData(data)).build((short) 9);
     }
 
     private void assertMemoryGivenBack() {
@@ -293,5 +297,19 @@ class FaultInjectionChannelTest {
         assertThat(listGroupsServed).isEmpty();
         assertMemoryGivenBack();
         assertThat(faults.rules()).isEmpty();
+    }
+
+    @Test
+    void injectedErrorOnAnAcksZeroProduceClosesTheConnectionAfterEarlierAnswers() {
+        faults.failNext("Produce", null, 1, "NOT_LEADER_OR_FOLLOWER");
+        RequestHeader served = send(listGroups(), "app");
+        send(produce((short) 0, "a"), "app");
+        ListGroupsResponse answered = response(served);
+        assertThat(answered.data().errorCode()).isZero();
+        assertThat(nextFrame()).as("acks=0: no answer to the produce").isNull();
+        assertThat(channel.isOpen()).as("closing is an acks=0 producer's only signal, as in Kafka").isFalse();
+        assertThat(producedRecords).isEmpty();
+        assertThat(faults.rules()).isEmpty();
+        assertMemoryGivenBack();
     }
 }
