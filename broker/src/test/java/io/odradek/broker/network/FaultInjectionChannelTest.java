@@ -53,6 +53,8 @@ import org.junit.jupiter.api.Test;
 class FaultInjectionChannelTest {
     private final Faults faults = new Faults();
     private final List<String> listGroupsServed = new ArrayList<>();
+    /** The handler time the dispatcher reported for each answered request, in order. */
+    private final List<Long> handlerNanos = new ArrayList<>();
     /** The records each produce handler call saw, copied while it ran. */
     private final List<byte[]> producedRecords = new ArrayList<>();
     private final ByteBuf received = Unpooled.buffer();
@@ -66,6 +68,9 @@ class FaultInjectionChannelTest {
         ApiRegistry registry = new ApiRegistry();
         registry.register(handler(ListGroupsApi.SPEC, (context, request) -> {
             listGroupsServed.add(context.header().clientId());
+            if ("slow".equals(context.header().clientId())) {
+                sleep(40);
+            }
             return ListGroupsApi.Response.SCHEMA.newStruct();
         })).register(handler(ProduceApi.SPEC, (context, request) -> {
             Struct partition = request.get(ProduceApi.Request.TOPIC_DATA).get(0)
@@ -84,13 +89,26 @@ class FaultInjectionChannelTest {
                 new RateLimitedLog(System.getLogger("test"), 1000),
                 new RequestThrottler(new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS), System::currentTimeMillis),
                 ListenerSecurity.plaintext("PLAINTEXT"), Authorizer.ALLOW_ALL,
-                new RequestHooks(faults, RequestMetrics.NONE)));
+                new RequestHooks(faults, new RequestMetrics() {
+                    @Override
+                    public void completed(short apiKey, short version, long totalNanos, long handler, int bytes) {
+                        handlerNanos.add(handler);
+                    }
+                })));
     }
 
     @AfterEach
     void release() {
         channel.finishAndReleaseAll();
         received.release();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private interface Body {
@@ -311,5 +329,16 @@ class FaultInjectionChannelTest {
         assertThat(producedRecords).isEmpty();
         assertThat(faults.rules()).isEmpty();
         assertMemoryGivenBack();
+    }
+
+    @Test
+    void aDelayedRequestsHandlerTimeIsItsHandlersNotItsQueueing() {
+        faults.delayNext("ListGroups", null, 1, Duration.ofMillis(500));
+        RequestHeader slow = send(listGroups(), "slow"); // its handler takes 40 ms, once the delay is over
+        advance(500);
+        ListGroupsResponse answered = response(slow);
+        assertThat(answered.data().errorCode()).isZero();
+        assertThat(handlerNanos).singleElement()
+                .satisfies(nanos -> assertThat(nanos).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(40)));
     }
 }
