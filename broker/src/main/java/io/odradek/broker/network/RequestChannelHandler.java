@@ -328,7 +328,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private CompletableFuture<Struct> faulted(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota,
             io.netty.buffer.ByteBuf frame, Fault fault, HandlerTime deferred) {
         if (fault instanceof Fault.Error error) {
-            Struct answer = ErrorResponses.build(request.api(), request.version(), request.body(), error.errorCode());
+            Struct answer = ErrorResponses.build(request.api(), request.version(), request.body(), error.errorCode(),
+                    registry.cap());
             if (answer == null) { // acks=0 Produce: closing is the only signal (RequestHandlerHelper.sendErrorOrCloseConnection)
                 return CompletableFuture.failedFuture(new CloseConnectionException("injected fault "
                         + ErrorCode.forCode(error.errorCode()) + " on " + describe(request)
