@@ -78,6 +78,7 @@ public final class Broker implements AutoCloseable {
         KafkaServer bound = null;
         BrokerMetrics metrics = BrokerMetrics.create(config); // issue 11 (metrics)
         Faults faults = new Faults(); // issue 11 (faults): none until the admin endpoint or the embedded API adds some
+        BrokerOperations operations = null; // issue 11: its metrics HTTP port goes back too if a later step fails
         try {
             // Client quotas (issue 9, quotas): they follow the dynamic configs and apply to every response.
             RequestThrottler throttler = new RequestThrottler(
@@ -128,12 +129,15 @@ public final class Broker implements AutoCloseable {
             }
             LOG.log(System.Logger.Level.INFO, "listening on " + server.addresses() + " (" + server.transport()
                     + ", node " + config.nodeId() + ")");
-            BrokerOperations operations = BrokerOperations.start(metrics, new ObservedBroker(config, server,
+            operations = BrokerOperations.start(metrics, new ObservedBroker(config, server,
                     services.topics, services.cluster, services.groups, services.partitions)); // issue 11 (metrics-http)
             Broker broker = new Broker(config, services, server, tlsContexts, metrics, faults, operations);
             broker.admin = AdminEndpoint.start(config, faults); // issue 11 (faults)
             return broker;
         } catch (InterruptedException | RuntimeException e) {
+            if (operations != null) { // the admin endpoint could not bind, say
+                operations.close();
+            }
             if (bound != null) {
                 bound.close();
             }

@@ -29,7 +29,10 @@ import java.util.concurrent.Executors;
  * GET    /faults      the remaining rules, JSON
  * DELETE /faults      removes them all
  * </pre>
- * {@code times} defaults to 1; the parameters may also come as a form body. Bad input: 400 with a one-line reason.
+ * {@code times} defaults to 1 (at most {@link Faults#MAX_TIMES}); {@code delayMs} at most 5 minutes; at most
+ * {@link Faults#MAX_RULES} rules at once. The parameters may also come as a form body. Bad input: 400 with a
+ * one-line reason. A request with an Origin header (a web page's) or a Host that is not this endpoint's address
+ * (DNS rebinding) is refused: 403 with a one-line reason.
  * Every answer that succeeds is the remaining rules: {@code {"rules":[{"api":"Produce","apiKey":0,"clientId":null,
  * "fault":"error","error":"NOT_LEADER_OR_FOLLOWER","remaining":3}]}}.
  */
@@ -93,6 +96,11 @@ public final class AdminEndpoint implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            String refused = refusedCaller(exchange);
+            if (refused != null) {
+                answer(exchange, 403, refused + "\n");
+                return;
+            }
             if (!exchange.getRequestURI().getPath().equals("/faults")) {
                 answer(exchange, 404, "no such path: use /faults\n");
                 return;
@@ -120,6 +128,44 @@ public final class AdminEndpoint implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "admin endpoint request failed", e);
         }
+    }
+
+    /**
+     * Why a request must not be served, or null. A web page in a developer's browser can send a form POST to a
+     * loopback port (CSRF), or reach it under its own host name after DNS rebinding: browsers mark the first with an
+     * Origin header (curl and the Java clients send none) and the second with a Host that is not this address.
+     */
+    private String refusedCaller(HttpExchange exchange) {
+        if (exchange.getRequestHeaders().containsKey("Origin")) {
+            return "requests from web pages (Origin header) are refused";
+        }
+        String host = exchange.getRequestHeaders().getFirst("Host");
+        if (host == null) {
+            return null; // HTTP/1.0 without one: not a browser
+        }
+        String name = hostName(host.trim());
+        InetSocketAddress bound = server.getAddress();
+        boolean allowed = name.equalsIgnoreCase("localhost") || name.equals("127.0.0.1") || name.equals("[::1]")
+                || name.equalsIgnoreCase(bound.getHostString())
+                || (bound.getAddress() != null && (name.equals(bound.getAddress().getHostAddress())
+                        || name.equals("[" + bound.getAddress().getHostAddress() + "]")))
+                // bound to every interface: any address literal is one of ours; a name could be rebound
+                || (bound.getAddress() != null && bound.getAddress().isAnyLocalAddress() && isAddressLiteral(name));
+        return allowed ? null : "Host " + oneLine(name) + " is not this endpoint's address";
+    }
+
+    /** The host part of a Host header: "name:port" or "[v6]:port" without the port. */
+    private static String hostName(String host) {
+        if (host.startsWith("[")) {
+            int end = host.indexOf(']');
+            return end < 0 ? host : host.substring(0, end + 1);
+        }
+        int colon = host.indexOf(':');
+        return colon < 0 ? host : host.substring(0, colon);
+    }
+
+    private static boolean isAddressLiteral(String name) {
+        return name.startsWith("[") || name.matches("\\d{1,3}(\\.\\d{1,3}){3}");
     }
 
     /** One rule from the parameters: api, times, clientId and exactly one of error, delayMs, drop=true. */

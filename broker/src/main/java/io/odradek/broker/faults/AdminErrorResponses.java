@@ -1,5 +1,6 @@
 package io.odradek.broker.faults;
 
+import io.odradek.broker.api.ApiVersionCap;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.api.CreateTopicsApi;
@@ -74,14 +75,19 @@ final class AdminErrorResponses {
      * (KIP-511), as Kafka does, so the client can retry with a version we take.
      */
     static Struct apiVersions(short version, Struct request, short error) {
+        return apiVersions(version, request, error, ApiVersionCap.NONE.advertised(ApiVersionsApi.SPEC));
+    }
+
+    /** As above, listing {@code offered}: ApiVersions' range as advertised (an emulated release's, emulating). */
+    static Struct apiVersions(short version, Struct request, short error, ApiVersionCap.Range offered) {
         Struct response = ApiVersionsApi.SPEC.response().newStruct()
                 .set(ApiVersionsApi.Response.ERROR_CODE, error)
                 .set(ApiVersionsApi.Response.API_KEYS, List.of());
         if (error == ErrorCode.UNSUPPORTED_VERSION.code()) {
             response.add(ApiVersionsApi.Response.API_KEYS)
                     .set(ApiVersionsApi.Response.ApiVersion.API_KEY, ApiVersionsApi.SPEC.key())
-                    .set(ApiVersionsApi.Response.ApiVersion.MIN_VERSION, ApiVersionsApi.SPEC.minVersion())
-                    .set(ApiVersionsApi.Response.ApiVersion.MAX_VERSION, ApiVersionsApi.SPEC.maxVersion());
+                    .set(ApiVersionsApi.Response.ApiVersion.MIN_VERSION, offered.minVersion())
+                    .set(ApiVersionsApi.Response.ApiVersion.MAX_VERSION, offered.maxVersion());
         }
         return response;
     }

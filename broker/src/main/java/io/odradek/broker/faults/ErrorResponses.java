@@ -1,5 +1,6 @@
 package io.odradek.broker.faults;
 
+import io.odradek.broker.api.ApiVersionCap;
 import io.odradek.wire.api.AddOffsetsToTxnApi;
 import io.odradek.wire.api.AddPartitionsToTxnApi;
 import io.odradek.wire.api.ApiSpec;
@@ -94,6 +95,17 @@ public final class ErrorResponses {
      * @throws IllegalArgumentException for an API without a builder
      */
     public static Struct build(ApiSpec api, short version, Struct request, short errorCode) {
+        return build(api, version, request, errorCode, ApiVersionCap.NONE);
+    }
+
+    /**
+     * As above, answering as the broker offers its versions under {@code cap} (emulation): an UNSUPPORTED_VERSION
+     * ApiVersions lists the emulated release's ApiVersions range, as a broker of that release would.
+     */
+    public static Struct build(ApiSpec api, short version, Struct request, short errorCode, ApiVersionCap cap) {
+        if (api.key() == ApiVersionsApi.SPEC.key()) {
+            return AdminErrorResponses.apiVersions(version, request, errorCode, cap.advertised(ApiVersionsApi.SPEC));
+        }
         Builder builder = BUILDERS.get(api.key());
         if (builder == null) {
             throw new IllegalArgumentException("no error response for " + api.name());

@@ -23,6 +23,12 @@ import java.util.Locale;
  */
 public final class Faults implements FaultInjector {
     private static final System.Logger LOG = System.getLogger(Faults.class.getName());
+    /** Bounds on what a rule may ask (the admin endpoint takes them from anyone who reaches it): rules at once, ... */
+    public static final int MAX_RULES = 1000;
+    /** ... uses of one rule, ... */
+    public static final int MAX_TIMES = 1_000_000;
+    /** ... and one delay, well past any client's request.timeout.ms. */
+    public static final Duration MAX_DELAY = Duration.ofMinutes(5);
     private static final Rule[] NONE = new Rule[0];
 
     /** A rule with its remaining uses; changed only under the lock. */
@@ -78,7 +84,8 @@ public final class Faults implements FaultInjector {
      * with {@code error} wherever their response carries an error code, without being handled.
      *
      * @throws IllegalArgumentException for an unknown API or error name, an API we cannot answer with an error
-     *     (no builder in {@link ErrorResponses}), the error NONE, or {@code times < 1}
+     *     (no builder in {@link ErrorResponses}), the error NONE, {@code times} outside 1..{@link #MAX_TIMES}, or when
+     *     {@link #MAX_RULES} rules are already waiting
      */
     public Faults failNext(String api, String clientId, int times, String error) {
         ApiSpec spec = api(api);
@@ -93,6 +100,10 @@ public final class Faults implements FaultInjector {
     public Faults delayNext(String api, String clientId, int times, Duration delay) {
         if (delay == null || delay.isNegative()) {
             throw new IllegalArgumentException("delay must be zero or more, not " + delay);
+        }
+        if (delay.compareTo(MAX_DELAY) > 0) {
+            throw new IllegalArgumentException("delay must be at most 5 minutes (" + MAX_DELAY.toMillis() + " ms), not "
+                    + delay.toMillis() + " ms");
         }
         return add(api(api), clientId, times, new Fault.Delay(delay.toMillis()));
     }
@@ -156,18 +167,29 @@ public final class Faults implements FaultInjector {
         if (times < 1) {
             throw new IllegalArgumentException("times must be at least 1, not " + times);
         }
+        if (times > MAX_TIMES) {
+            throw new IllegalArgumentException("times must be at most " + MAX_TIMES + ", not " + times);
+        }
         if (!members.isEmpty()) {
+            members.forEach(Faults::checkRoom); // all or none (a racing add may still fill one: then it throws)
             members.forEach(m -> m.add(spec, clientId, times, fault));
             return this;
         }
         Rule rule = new Rule(spec.key(), spec.name(), clientId, fault, times);
         synchronized (lock) {
+            checkRoom();
             Rule[] grown = java.util.Arrays.copyOf(rules, rules.length + 1);
             grown[grown.length - 1] = rule;
             rules = grown;
         }
         LOG.log(System.Logger.Level.INFO, "fault injection: " + rule.snapshot().describe());
         return this;
+    }
+
+    private void checkRoom() {
+        if (rules.length >= MAX_RULES) {
+            throw new IllegalArgumentException("at most " + MAX_RULES + " rules at a time: clear them (DELETE /faults) or let some run out");
+        }
     }
 
     /** Kafka's API name (case-insensitive) or its numeric key. */

@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  *
  * <p>Produce is advertised from v0, as its table now starts (Kafka 4 advertises v0 too though it refuses v0-2,
  * KAFKA-18659: librdkafka before 2.10 only compresses with gzip, snappy or lz4 when the range starts at v0).
- * Emulating, minimum versions stay ours (v0 throughout), not the release's.
+ * Emulating a release before 4.0, minimum versions stay ours (v0 throughout); emulating 4.0+, they are KIP-896's
+ * raised minimums (Fetch v4, ListOffsets v1, ...; see {@link ApiVersionCap}), Produce still advertised from v0.
  *
  * <p>InitProducerId is advertised up to v5: v6 (KIP-939 two-phase commit) is "latestVersionUnstable" in Kafka
  * 4.4's schema, which a Kafka broker advertises only with {@code unstable.api.versions.enable}; so Kafka 4.4

@@ -7,6 +7,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.ApiRegistry;
+import io.odradek.broker.api.BrokerRequests;
 import io.odradek.broker.api.CloseConnectionException;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.faults.ErrorResponses;
@@ -19,6 +20,7 @@ import io.odradek.broker.security.ListenerSecurity;
 import io.odradek.broker.security.Session;
 import io.odradek.security.KafkaPrincipal;
 import io.odradek.security.acl.Authorizer;
+import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ApiVersionsApi;
 import io.odradek.wire.codec.Request;
 import io.odradek.wire.codec.RequestDecoder;
@@ -119,6 +121,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         /** For the client quotas: the frame's size and how long the handler's call took. */
         final int requestBytes;
         final long handlerNanos;
+        /** issue 11 (faults): a request held by an injected delay: its handler's time, measured when it is served. */
+        HandlerTime deferred;
         /** quotafix: a consumer fetch's own quota check, when quotas are configured; else null. */
         final FetchQuotaNote fetchQuota;
         private final int reservedBytes;
@@ -147,6 +151,17 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 pool.releaseBytes(reservedBytes);
             }
         }
+    }
+
+    /** issue 11 (faults): the handler time of a request served later (an injected delay), set when it is served. */
+    private static final class HandlerTime {
+        boolean deferred;
+        long nanos;
+    }
+
+    /** How long the request's handler call took: the deferred serve's for a delayed request, not its queueing. */
+    private static long handlerNanos(Pending p) {
+        return p.deferred != null && p.deferred.deferred ? p.deferred.nanos : p.handlerNanos;
     }
 
     /**
@@ -212,6 +227,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         int requestBytes = frame.payload().readableBytes();
         long handlerNanos;
         FetchQuotaNote fetchQuota = null;
+        HandlerTime deferred = new HandlerTime();
         boolean handedOn = false;
         try {
             request = RequestDecoder.decode(frame.payload());
@@ -231,10 +247,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 if (sasl != null && request.api() == ApiVersionsApi.SPEC && request.body() != null) {
                     sasl.versionsAnswered();
                 }
-                response = handle(ctx, request, fetchQuota, frame.payload());
+                response = handle(ctx, request, fetchQuota, frame.payload(), deferred);
             }
             handlerNanos = System.nanoTime() - start;
-            if (fetchQuota != null) {
+            if (fetchQuota != null && !deferred.deferred) { // a delayed request's is noted when it is served
                 fetchQuota.handlerReturned(handlerNanos); // a parked fetch is checked later, counting this
             }
             handedOn = true;
@@ -252,6 +268,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
         Pending p = new Pending(request, response, frame.reservedBytes(), requestBytes, handlerNanos, fetchQuota);
         p.receivedNanos = lastActivity; // issue 11 (metrics): set as the frame came in
+        p.deferred = deferred;
         p.saslExchange = saslGate == SaslAuthenticator.Gate.AUTHENTICATOR;
         if (saslOutcome != null && saslOutcome.close()) {
             p.closeAfter = saslOutcome.why();
@@ -277,10 +294,12 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
      * issue 11 (emulation): a request the registry does not offer (an emulated Kafka release lacks the API, or the
      * version is above that release's maximum) is treated as Kafka treats a version it does not know: ApiVersions
      * gets the v0 UNSUPPORTED_VERSION answer with the offered list (the client retries lower), anything else closes
-     * the connection, as the decoder does for versions outside our own range.
+     * the connection, as the decoder does for versions outside our own range. The cap is for clients: requests only
+     * a broker sends (our own inter-broker clients do not negotiate) pass at any version we handle.
      */
     private Request withinOfferedVersions(Request request) {
-        if (request.body() == null || registry.accepts(request.api(), request.version())) {
+        if (request.body() == null || registry.accepts(request.api(), request.version())
+                || BrokerRequests.fromBroker(request)) {
             return request;
         }
         if (request.api() == ApiVersionsApi.SPEC) {
@@ -290,26 +309,33 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     private CompletableFuture<Struct> handle(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota,
-            io.netty.buffer.ByteBuf frame) {
+            io.netty.buffer.ByteBuf frame, HandlerTime deferred) {
         // issue 11 (faults): an injected fault (or an earlier delayed request still waiting) comes first.
         Fault fault = request.body() == null ? null
                 : hooks.faults().next(request.api().key(), request.version(), request.header().clientId());
         if (fault != null || faultDelays.waiting()) {
-            return faulted(ctx, request, fetchQuota, frame, fault);
+            return faulted(ctx, request, fetchQuota, frame, fault, deferred);
         }
         return serve(ctx, request, fetchQuota);
     }
 
     /**
-     * issue 11 (faults): an error is answered at once without the handler; a drop closes the connection unanswered;
+     * issue 11 (faults): an error is answered at once without the handler (a request that expects no answer, Produce
+     * with acks=0, has its connection closed instead, after the answers before it, as Kafka does); a drop closes the connection unanswered;
      * a delay hands the request to its handler later, and the requests read after it on this connection follow it
      * (in order, as Kafka serves a connection), their responses queued behind as always.
      */
     private CompletableFuture<Struct> faulted(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota,
-            io.netty.buffer.ByteBuf frame, Fault fault) {
+            io.netty.buffer.ByteBuf frame, Fault fault, HandlerTime deferred) {
         if (fault instanceof Fault.Error error) {
-            return CompletableFuture.completedFuture(
-                    ErrorResponses.build(request.api(), request.version(), request.body(), error.errorCode()));
+            Struct answer = ErrorResponses.build(request.api(), request.version(), request.body(), error.errorCode(),
+                    registry.cap());
+            if (answer == null) { // acks=0 Produce: closing is the only signal (RequestHandlerHelper.sendErrorOrCloseConnection)
+                return CompletableFuture.failedFuture(new CloseConnectionException("injected fault "
+                        + ErrorCode.forCode(error.errorCode()) + " on " + describe(request)
+                        + ", which expects no response"));
+            }
+            return CompletableFuture.completedFuture(answer);
         }
         if (fault instanceof Fault.Drop) {
             rejections.info("fault-drop", "closing connection from " + describeClient(ctx) + " at "
@@ -318,7 +344,18 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return CompletableFuture.completedFuture(null);
         }
         long delayMs = fault instanceof Fault.Delay delay ? delay.millis() : 0;
-        return faultDelays.later(ctx, delayMs, frame, () -> serve(ctx, request, fetchQuota));
+        deferred.deferred = true; // its handler time is the deferred serve's (quotas, metrics), not this queueing
+        return faultDelays.later(ctx, delayMs, frame, () -> {
+            long start = System.nanoTime();
+            try {
+                return serve(ctx, request, fetchQuota);
+            } finally {
+                deferred.nanos = System.nanoTime() - start;
+                if (fetchQuota != null) {
+                    fetchQuota.handlerReturned(deferred.nanos);
+                }
+            }
+        });
     }
 
     private CompletableFuture<Struct> serve(ChannelHandlerContext ctx, Request request, FetchQuotaNote fetchQuota) {
@@ -361,7 +398,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             int throttleMs = 0;
             if (head.request.body() != null && !head.saslExchange && throttler.measures(head.fetchQuota)) {
                 RequestThrottler.Outcome outcome = throttler.afterHandle(head.request, principal(), head.requestBytes,
-                        head.handlerNanos, body, head.fetchQuota);
+                        handlerNanos(head), body, head.fetchQuota);
                 body = outcome.response();
                 throttleMs = outcome.throttleMs();
             }
@@ -370,7 +407,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 wrote = true;
             }
             if (head.request.body() != null && !head.saslExchange) { // issue 11 (metrics): answered (or acks=0 done)
-                hooks.metrics().completed(head.request, body, lastActivity - head.receivedNanos, head.handlerNanos,
+                hooks.metrics().completed(head.request, body, lastActivity - head.receivedNanos, handlerNanos(head),
                         head.requestBytes);
             }
             if (head.closeAfter != null) { // issue 10 (sasl): a failed authentication, answered

@@ -47,7 +47,11 @@ class ApiVersionCapTest {
                 ApiSpec spec = Apis.forKey(r.apiKey());
                 assertThat(r.maxVersion()).as("%s %s", release, spec.name())
                         .isEqualTo((short) Math.min(release.maxVersion(r.apiKey()), spec.maxVersion()));
-                assertThat(r.minVersion()).isEqualTo(spec.minVersion());
+                assertThat(r.minVersion()).as("%s %s", release, spec.name()).isEqualTo(
+                        release.version().startsWith("4.") && r.apiKey() != ProduceApi.SPEC.key()
+                                ? (short) Math.max(spec.minVersion(), ApiVersionCap.KIP_896_MINIMUMS
+                                        .getOrDefault(r.apiKey(), (short) 0))
+                                : spec.minVersion());
             }
             assertThat(registry.advertised()).extracting(ApiVersionCap.Range::apiKey)
                     .containsExactlyElementsOf(release.maxVersions().keySet().stream()
@@ -71,8 +75,37 @@ class ApiVersionCapTest {
     @Test
     void emulating44InitProducerIdStopsAtV5AsKafka44sBrokerDoes() {
         ApiRegistry registry = everyApi(ApiVersionCap.of(KafkaReleases.named("4.4")));
-        assertThat(registry.advertised()).isEqualTo(everyApi(ApiVersionCap.NONE).advertised());
+        assertThat(registry.advertised()).filteredOn(r -> r.apiKey() == InitProducerIdApi.SPEC.key())
+                .containsExactly(new ApiVersionCap.Range((short) 22, (short) 0, (short) 5));
         assertThat(registry.accepts(InitProducerIdApi.SPEC, (short) 6)).isFalse();
+    }
+
+    @Test
+    void emulating4xRefusesTheVersionsKafka40Removed() {
+        for (String version : new String[] {"4.0", "4.4"}) {
+            ApiRegistry registry = everyApi(ApiVersionCap.of(KafkaReleases.named(version)));
+            assertThat(registry.advertised()).as(version)
+                    .filteredOn(r -> r.apiKey() <= 41 && r.minVersion() > 0)
+                    .extracting(r -> r.apiKey() + ":" + r.minVersion())
+                    .containsExactly("1:4", "2:1", "8:2", "9:1", "19:2", "20:1", "23:2", "27:1", "29:1", "30:1",
+                            "31:1", "32:1", "34:1", "35:1"); // 38-41 (delegation tokens): not handled here
+            // Produce: advertised from v0 (KAFKA-18659, for librdkafka before 2.10), but v0-2 refused.
+            assertThat(registry.advertised()).filteredOn(r -> r.apiKey() == ProduceApi.SPEC.key())
+                    .extracting(ApiVersionCap.Range::minVersion).containsExactly((short) 0);
+            assertThat(registry.accepts(ProduceApi.SPEC, (short) 2)).isFalse();
+            assertThat(registry.accepts(ProduceApi.SPEC, (short) 3)).isTrue();
+            assertThat(registry.accepts(FetchApi.SPEC, (short) 3)).isFalse();
+            assertThat(registry.accepts(FetchApi.SPEC, (short) 4)).isTrue();
+            assertThat(registry.cap().refusal(FetchApi.SPEC, (short) 3))
+                    .isEqualTo("version 3 of Fetch refused: emulating Kafka " + version + ", which offers v4-"
+                            + (version.equals("4.0") ? 17 : 18));
+            assertThat(registry.cap().refusal(ProduceApi.SPEC, (short) 2))
+                    .isEqualTo("version 2 of Produce refused: emulating Kafka " + version + ", which offers v3-"
+                            + (version.equals("4.0") ? 12 : 13));
+        }
+        ApiRegistry kafka39 = everyApi(ApiVersionCap.of(KafkaReleases.named("3.9")));
+        assertThat(kafka39.accepts(ProduceApi.SPEC, (short) 0)).isTrue();
+        assertThat(kafka39.accepts(FetchApi.SPEC, (short) 0)).isTrue();
     }
 
     /** A registry with a stand-in handler for every API our codec knows, as the broker registers them all. */

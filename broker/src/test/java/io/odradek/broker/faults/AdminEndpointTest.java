@@ -105,4 +105,50 @@ class AdminEndpointTest {
             assertThat(configured.address().getPort()).isPositive();
         }
     }
+
+    @Test
+    void aRequestFromAWebPageIsRefused() throws Exception {
+        HttpResponse<String> fromPage = http.send(HttpRequest.newBuilder(URI.create(base + "/faults"))
+                .POST(HttpRequest.BodyPublishers.ofString("api=Produce&drop=true"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Origin", "https://evil.example").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(fromPage.statusCode()).isEqualTo(403);
+        assertThat(fromPage.body()).isEqualTo("requests from web pages (Origin header) are refused\n");
+        assertThat(faults.rules()).isEmpty();
+    }
+
+    @Test
+    void aHostHeaderNamingAnotherHostIsRefused() throws Exception {
+        // DNS rebinding: a page on rebound.example reaches 127.0.0.1 with its own name in Host.
+        assertThat(rawPost("rebound.example:" + endpoint.address().getPort()))
+                .startsWith("HTTP/1.1 403").endsWith("\r\n\r\nHost rebound.example is not this endpoint's address\n");
+        assertThat(faults.rules()).isEmpty();
+        assertThat(rawPost("localhost:" + endpoint.address().getPort())).startsWith("HTTP/1.1 200");
+        assertThat(rawPost("127.0.0.1")).startsWith("HTTP/1.1 200");
+        assertThat(faults.rules()).hasSize(2);
+    }
+
+    /** A POST adding a drop rule for Produce, with the Host header given; the whole answer. */
+    private String rawPost(String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", endpoint.address().getPort())) {
+            socket.getOutputStream().write(("POST /faults?api=Produce&drop=true HTTP/1.1\r\nHost: " + host
+                    + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void rulesAndDelaysAreBounded() throws Exception {
+        assertThat(refusal("/faults?api=Fetch&delayMs=300001"))
+                .isEqualTo("delay must be at most 5 minutes (300000 ms), not 300001 ms");
+        assertThat(refusal("/faults?api=Fetch&drop=true&times=1000001"))
+                .isEqualTo("times must be at most 1000000, not 1000001");
+        for (int i = 0; i < 1000; i++) {
+            faults.dropNext("Fetch", "c" + i, 1);
+        }
+        assertThat(refusal("/faults?api=Fetch&drop=true"))
+                .isEqualTo("at most 1000 rules at a time: clear them (DELETE /faults) or let some run out");
+        assertThat(faults.rules()).hasSize(1000);
+    }
 }

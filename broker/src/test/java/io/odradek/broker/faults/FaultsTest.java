@@ -182,4 +182,26 @@ class FaultsTest {
         assertThat(one.rules()).isEmpty();
         assertThat(two.rules()).isEmpty();
     }
+
+    @Test
+    void tooManyRulesTooManyTimesOrTooLongADelayAreRefused() {
+        assertThatThrownBy(() -> faults.delayNext("Fetch", null, 1, Duration.ofMinutes(5).plusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("delay must be at most 5 minutes (300000 ms), not 300001 ms");
+        faults.delayNext("Fetch", null, 1, Duration.ofMinutes(5));
+        assertThatThrownBy(() -> faults.dropNext("Fetch", null, 1_000_001))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("times must be at most 1000000, not 1000001");
+        for (int i = 1; i < 1000; i++) {
+            faults.dropNext("Fetch", "c" + i, 1_000_000);
+        }
+        assertThatThrownBy(() -> faults.failNext("Produce", null, 1, "NOT_LEADER_OR_FOLLOWER"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("at most 1000 rules at a time: clear them (DELETE /faults) or let some run out");
+        assertThat(faults.rules()).hasSize(1000);
+        // A cluster view refuses a rule one broker has no room for, before adding it to any.
+        Faults other = new Faults();
+        Faults both = Faults.allOf(List.of(other, faults));
+        assertThatThrownBy(() -> both.dropNext("Fetch", null, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(other.rules()).isEmpty();
+    }
 }

@@ -12,12 +12,15 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.DescribeTransactionsRequest;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.ResponseHeader;
 import org.junit.jupiter.api.AfterEach;
@@ -80,6 +83,20 @@ class EmulatedVersionsTest {
 
         client.send(RawClient.frame(new MetadataRequest.Builder(new MetadataRequestData().setTopics(List.of()))
                 .build((short) 12), "kafka-4.4", 10));
+        assertThat(client.closedByBroker(5_000)).isTrue();
+    }
+
+    @Test
+    void aFollowersListOffsetsAboveTheCapIsServedButAConsumersClosesTheConnection() throws Exception {
+        RawClient client = emulating("2.8"); // 2.8 offers ListOffsets v0-6; our ReplicaFetcher sends v7
+        client.send(RawClient.frame(ListOffsetsRequest.Builder.forReplica((short) 7, 2)
+                .setTargetTimes(List.of()).build((short) 7), "broker-2-fetcher", 12));
+        ByteBuffer frame = client.readFrame();
+        assertThat(ResponseHeader.parse(frame, (short) 1).correlationId()).isEqualTo(12);
+        assertThat(new ListOffsetsResponseData(new ByteBufferAccessor(frame), (short) 7).topics()).isEmpty();
+
+        client.send(RawClient.frame(ListOffsetsRequest.Builder.forConsumer(false, IsolationLevel.READ_UNCOMMITTED)
+                .setTargetTimes(List.of()).build((short) 7), "kafka-4.4", 13));
         assertThat(client.closedByBroker(5_000)).isTrue();
     }
 

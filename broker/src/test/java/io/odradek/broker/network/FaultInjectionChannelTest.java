@@ -53,6 +53,8 @@ import org.junit.jupiter.api.Test;
 class FaultInjectionChannelTest {
     private final Faults faults = new Faults();
     private final List<String> listGroupsServed = new ArrayList<>();
+    /** The handler time the dispatcher reported for each answered request, in order. */
+    private final List<Long> handlerNanos = new ArrayList<>();
     /** The records each produce handler call saw, copied while it ran. */
     private final List<byte[]> producedRecords = new ArrayList<>();
     private final ByteBuf received = Unpooled.buffer();
@@ -66,6 +68,9 @@ class FaultInjectionChannelTest {
         ApiRegistry registry = new ApiRegistry();
         registry.register(handler(ListGroupsApi.SPEC, (context, request) -> {
             listGroupsServed.add(context.header().clientId());
+            if ("slow".equals(context.header().clientId())) {
+                sleep(40);
+            }
             return ListGroupsApi.Response.SCHEMA.newStruct();
         })).register(handler(ProduceApi.SPEC, (context, request) -> {
             Struct partition = request.get(ProduceApi.Request.TOPIC_DATA).get(0)
@@ -84,13 +89,26 @@ class FaultInjectionChannelTest {
                 new RateLimitedLog(System.getLogger("test"), 1000),
                 new RequestThrottler(new ClientQuotas(QuotaWindows.KAFKA_DEFAULTS), System::currentTimeMillis),
                 ListenerSecurity.plaintext("PLAINTEXT"), Authorizer.ALLOW_ALL,
-                new RequestHooks(faults, RequestMetrics.NONE)));
+                new RequestHooks(faults, new RequestMetrics() {
+                    @Override
+                    public void completed(short apiKey, short version, long totalNanos, long handler, int bytes) {
+                        handlerNanos.add(handler);
+                    }
+                })));
     }
 
     @AfterEach
     void release() {
         channel.finishAndReleaseAll();
         received.release();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private interface Body {
@@ -157,6 +175,10 @@ class FaultInjectionChannelTest {
     private static final byte[] VALUE = "v-1".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private static ProduceRequest produce(String... topics) {
+        return produce((short) 1, topics);
+    }
+
+    private static ProduceRequest produce(short acks, String... topics) {
         ProduceRequestData.TopicProduceDataCollection data = new ProduceRequestData.TopicProduceDataCollection();
         for (String topic : topics) {
             List<ProduceRequestData.PartitionProduceData> partitions = new ArrayList<>();
@@ -170,7 +192,7 @@ class FaultInjectionChannelTest {
             data.add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(partitions));
         }
         return new ProduceRequest.Builder((short) 9, (short) 9,
-                new ProduceRequestData().setAcks((short) 1).setTimeoutMs(1000).setTopicData(data)).build((short) 9);
+                new ProduceRequestData().setAcks(acks).setTimeoutMs(1000).setTopicData(data)).build((short) 9);
     }
 
     private void assertMemoryGivenBack() {
@@ -293,5 +315,30 @@ class FaultInjectionChannelTest {
         assertThat(listGroupsServed).isEmpty();
         assertMemoryGivenBack();
         assertThat(faults.rules()).isEmpty();
+    }
+
+    @Test
+    void injectedErrorOnAnAcksZeroProduceClosesTheConnectionAfterEarlierAnswers() {
+        faults.failNext("Produce", null, 1, "NOT_LEADER_OR_FOLLOWER");
+        RequestHeader served = send(listGroups(), "app");
+        send(produce((short) 0, "a"), "app");
+        ListGroupsResponse answered = response(served);
+        assertThat(answered.data().errorCode()).isZero();
+        assertThat(nextFrame()).as("acks=0: no answer to the produce").isNull();
+        assertThat(channel.isOpen()).as("closing is an acks=0 producer's only signal, as in Kafka").isFalse();
+        assertThat(producedRecords).isEmpty();
+        assertThat(faults.rules()).isEmpty();
+        assertMemoryGivenBack();
+    }
+
+    @Test
+    void aDelayedRequestsHandlerTimeIsItsHandlersNotItsQueueing() {
+        faults.delayNext("ListGroups", null, 1, Duration.ofMillis(500));
+        RequestHeader slow = send(listGroups(), "slow"); // its handler takes 40 ms, once the delay is over
+        advance(500);
+        ListGroupsResponse answered = response(slow);
+        assertThat(answered.data().errorCode()).isZero();
+        assertThat(handlerNanos).singleElement()
+                .satisfies(nanos -> assertThat(nanos).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(40)));
     }
 }
