@@ -48,6 +48,7 @@ public final class Broker implements AutoCloseable {
     /** issue 11: the broker's meters (JMX, Prometheus) and its injected faults (admin endpoint, embedded API). */
     private final BrokerMetrics metrics;
     private final Faults faults;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     /** issue 11 (metrics-http): the broker's gauges, and the /metrics and health HTTP server if configured. */
     private final BrokerOperations operations;
     /** issue 11 (faults): the admin HTTP endpoint; null unless odradek.admin.port is set. */
@@ -134,7 +135,7 @@ public final class Broker implements AutoCloseable {
             Broker broker = new Broker(config, services, server, tlsContexts, metrics, faults, operations);
             broker.admin = AdminEndpoint.start(config, faults); // issue 11 (faults)
             return broker;
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException | RuntimeException | Error e) { // an Error too (a missing class): nothing left running
             if (operations != null) { // the admin endpoint could not bind, say
                 operations.close();
             }
@@ -277,6 +278,9 @@ public final class Broker implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return; // closed already (an embedded cluster's owner may close a node the test closed itself)
+        }
         operations.shuttingDown(); // issue 11 (metrics-http): readiness answers 503 from now on (liveness stays 200)
         if (admin != null) { // issue 11 (faults)
             admin.close();
@@ -287,7 +291,15 @@ public final class Broker implements AutoCloseable {
         server.close();
         closeTls(tlsContexts);
         operations.close(); // issue 11 (metrics-http): no scrape reaches closing services; none leaks if they throw
-        services.close();
-        metrics.close();
+        try {
+            services.close();
+        } finally {
+            metrics.close(); // the MBeans go even when a service fails to close
+        }
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed.get();
     }
 }

@@ -1,5 +1,6 @@
 package io.odradek.broker;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
@@ -9,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A broker that cannot start gives back everything it had opened, so a retry (or another process) can have it. */
+/** A broker that cannot start gives back everything it had opened, so a retry (or another process) can have it; close is idempotent. */
 class BrokerStartFailureTest {
     @TempDir
     Path logDir;
@@ -31,5 +32,17 @@ class BrokerStartFailureTest {
         try (ServerSocket again = new ServerSocket(metricsPort, 50, loopback)) {
             again.getLocalPort(); // bound: the failed broker's metrics server is gone
         }
+    }
+
+    @Test
+    void closingABrokerTwiceIsNoError() throws Exception {
+        Broker broker = Broker.start(BrokerConfig.of(Map.of("node.id", "1",
+                "listeners", "PLAINTEXT://127.0.0.1:0", "log.dirs", logDir.toString())));
+        assertThat(broker.isClosed()).isFalse();
+
+        broker.close();
+        broker.close(); // before: RejectedExecutionException from the stopped event loops
+
+        assertThat(broker.isClosed()).isTrue();
     }
 }

@@ -242,21 +242,9 @@ final class Launcher {
         }
     }
 
-    /**
-     * Closes {@code broker}; one the user had closed already (through {@code brokers()}) is no error. Broker.close
-     * is not idempotent yet (a second close submits to its stopped executors): its RejectedExecutionException then
-     * means "already closed".
-     */
+    /** Closes {@code broker}; one the user had closed already (through {@code brokers()}) stays closed. */
     private static void close(Broker broker) {
-        boolean wasClosing = broker.operations().health().isShuttingDown();
-        try {
-            broker.close();
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            if (!wasClosing) {
-                throw e;
-            }
-            LOG.log(System.Logger.Level.DEBUG, () -> "broker " + broker.config().nodeId() + " was closed already");
-        }
+        broker.close(); // idempotent
     }
 
     /**

@@ -183,9 +183,9 @@ public final class Odradek implements AutoCloseable {
         return List.copyOf(running);
     }
 
-    /** Whether a broker was closed (or is closing) directly, not through stopBroker: its probes say so. */
+    /** Whether a broker was closed (or is closing) directly, not through stopBroker. */
     private static boolean closing(Broker broker) {
-        return broker.operations().health().isShuttingDown();
+        return broker.isClosed();
     }
 
     /**

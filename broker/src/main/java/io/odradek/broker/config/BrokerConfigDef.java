@@ -296,8 +296,10 @@ public final class BrokerConfigDef {
                 value -> ((String) value).isEmpty() ? null : io.odradek.broker.api.KafkaReleases.problem((String) value),
                 "Odradek only. Behave at the protocol level as this Kafka release's broker (0.10.0 to 4.4, e.g. 2.8 or"
                         + " 3.9.1): ApiVersions lists only the APIs it advertised, each capped at its highest version,"
-                        + " with its feature flags; a request above the cap closes the connection, as that release"
-                        + " would. Empty (default): no emulation. An unknown version is refused at start.");
+                        + " with its feature flags; ApiVersions above the cap gets the UNSUPPORTED_VERSION answer (the"
+                        + " client retries lower), any other request above it closes the connection, as that release"
+                        + " would (requests only brokers send are exempt). Empty (default): no emulation. An unknown"
+                        + " version is refused at start.");
     }
 
     private static final Map<String, String> KAFKA_KEYS = loadKafkaKeys();
