@@ -161,9 +161,11 @@ class OdradekTest {
         javax.management.ObjectName messagesIn =
                 new javax.management.ObjectName("kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec");
         try (Odradek odradek = Odradek.start()) {
+            assertThat(odradek.brokers()).hasSize(1);
             assertThat(jmx.isRegistered(messagesIn)).isFalse();
         }
         try (Odradek odradek = Odradek.builder().config("odradek.metrics.jmx.enable", "true").start()) {
+            assertThat(odradek.brokers()).hasSize(1);
             assertThat(jmx.isRegistered(messagesIn)).isTrue();
         }
         assertThat(jmx.isRegistered(messagesIn)).as("unregistered on close").isFalse();

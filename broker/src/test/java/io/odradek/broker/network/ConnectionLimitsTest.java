@@ -186,6 +186,7 @@ class ConnectionLimitsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // onB is closed early on purpose: its close is what the test is about
     void withSeveralListenersEveryOneAcceptsAgainAsSoonAsAConnectionOnAnyListenerCloses() throws Exception {
         Map<String, String> settings = new java.util.HashMap<>();
         settings.put("node.id", "1");
