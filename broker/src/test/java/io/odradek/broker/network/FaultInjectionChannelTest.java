@@ -57,7 +57,7 @@ class FaultInjectionChannelTest {
     private final List<Long> handlerNanos = new ArrayList<>();
     /** The records each produce handler call saw, copied while it ran. */
     private final List<byte[]> producedRecords = new ArrayList<>();
-    private final ByteBuf received = Unpooled.buffer();
+    private final OutboundFrames received = new OutboundFrames();
     private final List<Integer> correlations = new ArrayList<>();
     private EmbeddedChannel channel;
     private RequestMemoryPool pool;
@@ -140,18 +140,7 @@ class FaultInjectionChannelTest {
 
     /** The next whole frame the broker wrote, without its length prefix; null when there is none. */
     private ByteBuffer nextFrame() {
-        Object out;
-        while ((out = channel.readOutbound()) != null) {
-            ByteBuf buf = (ByteBuf) out;
-            received.writeBytes(buf);
-            buf.release();
-        }
-        if (received.readableBytes() < 4 || received.readableBytes() < 4 + received.getInt(received.readerIndex())) {
-            return null;
-        }
-        byte[] frame = new byte[received.readInt()];
-        received.readBytes(frame);
-        return ByteBuffer.wrap(frame);
+        return received.next(channel);
     }
 
     @SuppressWarnings("unchecked")

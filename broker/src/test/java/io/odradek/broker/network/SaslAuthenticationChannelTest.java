@@ -67,7 +67,7 @@ class SaslAuthenticationChannelTest {
     private List<String> mechanisms = List.of("PLAIN", "SCRAM-SHA-256");
     private int maxReceive = 524288;
     private EmbeddedChannel channel;
-    private final ByteBuf received = Unpooled.buffer();
+    private final OutboundFrames received = new OutboundFrames();
     private int correlation;
     private RequestMemoryPool pool;
     private int maxQueuedRequests = 1000;
@@ -157,18 +157,7 @@ class SaslAuthenticationChannelTest {
 
     /** The next whole frame the broker wrote, without its length prefix; null when there is none. */
     private ByteBuffer nextFrame() {
-        Object out;
-        while ((out = channel.readOutbound()) != null) {
-            ByteBuf buf = (ByteBuf) out;
-            received.writeBytes(buf);
-            buf.release();
-        }
-        if (received.readableBytes() < 4 || received.readableBytes() < 4 + received.getInt(received.readerIndex())) {
-            return null;
-        }
-        byte[] frame = new byte[received.readInt()];
-        received.readBytes(frame);
-        return ByteBuffer.wrap(frame);
+        return received.next(channel);
     }
 
     @SuppressWarnings("unchecked")
