@@ -56,7 +56,22 @@ public final class Apis {
             ListTransactionsApi.SPEC,
             ConsumerGroupHeartbeatApi.SPEC,
             ConsumerGroupDescribeApi.SPEC,
-            DescribeTopicPartitionsApi.SPEC);
+            DescribeTopicPartitionsApi.SPEC,
+            // issue 12: share groups (KIP-932) and streams groups (KIP-1071)
+            ShareGroupHeartbeatApi.SPEC,
+            ShareGroupDescribeApi.SPEC,
+            ShareFetchApi.SPEC,
+            ShareAcknowledgeApi.SPEC,
+            InitializeShareGroupStateApi.SPEC,
+            ReadShareGroupStateApi.SPEC,
+            WriteShareGroupStateApi.SPEC,
+            DeleteShareGroupStateApi.SPEC,
+            ReadShareGroupStateSummaryApi.SPEC,
+            StreamsGroupHeartbeatApi.SPEC,
+            StreamsGroupDescribeApi.SPEC,
+            DescribeShareGroupOffsetsApi.SPEC,
+            AlterShareGroupOffsetsApi.SPEC,
+            DeleteShareGroupOffsetsApi.SPEC);
 
     private static final ApiSpec[] BY_KEY = index();
 
