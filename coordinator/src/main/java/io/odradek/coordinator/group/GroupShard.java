@@ -3,6 +3,8 @@ package io.odradek.coordinator.group;
 import io.odradek.coordinator.offsets.OffsetAndMetadata;
 import io.odradek.coordinator.offsets.OffsetsRecord;
 import io.odradek.coordinator.offsets.OffsetsTopic;
+import io.odradek.coordinator.offsets.ShareGroupRecord;
+import io.odradek.coordinator.offsets.StreamsGroupRecord;
 import io.odradek.coordinator.offsets.TopicPartition;
 import io.odradek.coordinator.runtime.CoordinatorContext;
 import io.odradek.coordinator.runtime.CoordinatorResult;
@@ -54,6 +56,10 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private final Map<String, ClassicGroup> groups = new HashMap<>();
     private final ClassicGroupProtocol classic;
     private final ConsumerGroupProtocol consumer;
+    /** Share groups (KIP-932), issue 12. */
+    private final ShareGroupProtocol share;
+    /** Streams groups (KIP-1071), issue 12. */
+    private final StreamsGroupProtocol streams;
     /** Offsets committed in transactions not yet ended (TxnOffsetCommit). */
     private final TransactionalOffsets transactional = new TransactionalOffsets();
     private boolean closed;
@@ -69,6 +75,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         this.classic = new ClassicGroupProtocol(config, scheduler, groups, (records, after) -> write(records, false, after));
         this.consumer = new ConsumerGroupProtocol(partition, config.consumer(), scheduler, topics, groups,
                 (records, after) -> write(records, true, after));
+        this.share = new ShareGroupProtocol(partition, scheduler, (records, after) -> write(records, true, after));
+        this.streams = new StreamsGroupProtocol(partition, scheduler, (records, after) -> write(records, true, after));
     }
 
     private long now() {
@@ -177,6 +185,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
             }
         }
         consumer.onLoaded();
+        share.onLoaded();
+        streams.onLoaded();
         scheduleExpiration();
         if (!groups.isEmpty() || !consumer.groups().isEmpty()) {
             LOG.log(System.Logger.Level.INFO, "loaded " + OffsetsTopic.NAME + "-" + partition + ": " + groups.size()
@@ -260,6 +270,10 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
                 simple.offsets.putAll(previous.offsets);
                 groups.put(id, simple);
             }
+        } else if (record instanceof ShareGroupRecord r) {
+            share.replay(r);
+        } else if (record instanceof StreamsGroupRecord r) {
+            streams.replay(r);
         } else {
             consumer.replay(record);
         }
@@ -271,6 +285,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         closed = true;
         cancel(expirationTimer);
         consumer.close();
+        share.close();
+        streams.close();
         for (ClassicGroup group : groups.values()) {
             cancel(group.joinTimer);
             cancel(group.syncTimer);

@@ -5,7 +5,9 @@ import java.util.Set;
 import java.util.UUID;
 
 /** One record of {@code __consumer_offsets}, decoded. A null value is a tombstone. */
-public sealed interface OffsetsRecord {
+public sealed interface OffsetsRecord permits OffsetsRecord.OffsetCommit, OffsetsRecord.GroupMetadata,
+        OffsetsRecord.ConsumerGroupMetadata, OffsetsRecord.ConsumerMemberMetadata, OffsetsRecord.ConsumerTargetAssignmentMetadata,
+        OffsetsRecord.ConsumerTargetAssignmentMember, OffsetsRecord.ConsumerCurrentAssignment, ShareGroupRecord, StreamsGroupRecord {
     String groupId();
 
     /** A committed offset of one partition (key type 1), or its deletion. */

@@ -92,6 +92,12 @@ public final class OffsetsRecordCodec {
     }
 
     public static byte[] key(OffsetsRecord record) {
+        if (record instanceof ShareGroupRecord r) {
+            return ShareGroupRecordCodec.key(r);
+        }
+        if (record instanceof StreamsGroupRecord r) {
+            return StreamsGroupRecordCodec.key(r);
+        }
         if (isConsumerGroupRecord(record)) {
             return ConsumerGroupRecordCodec.key(record);
         }
@@ -108,6 +114,12 @@ public final class OffsetsRecordCodec {
 
     /** The value bytes, or null for a tombstone. */
     public static byte[] value(OffsetsRecord record) {
+        if (record instanceof ShareGroupRecord r) {
+            return ShareGroupRecordCodec.value(r);
+        }
+        if (record instanceof StreamsGroupRecord r) {
+            return StreamsGroupRecordCodec.value(r);
+        }
         if (isConsumerGroupRecord(record)) {
             return ConsumerGroupRecordCodec.value(record);
         }
@@ -173,6 +185,12 @@ public final class OffsetsRecordCodec {
             }
             if (ConsumerGroupRecordCodec.handles(type)) {
                 return ConsumerGroupRecordCodec.decode(type, key, value);
+            }
+            if (ShareGroupRecordCodec.handles(type)) {
+                return ShareGroupRecordCodec.decode(type, key, value);
+            }
+            if (StreamsGroupRecordCodec.handles(type)) {
+                return StreamsGroupRecordCodec.decode(type, key, value);
             }
             return null;
         } catch (IndexOutOfBoundsException | io.odradek.wire.schema.MalformedMessageException e) {

@@ -1,0 +1,43 @@
+package io.odradek.coordinator.group;
+
+import io.odradek.coordinator.offsets.StreamsGroupRecord;
+import io.odradek.coordinator.runtime.Scheduler;
+
+/**
+ * SEAM (issue 12): the streams groups of one {@code __consumer_offsets} partition, event-sourced like
+ * {@link ConsumerGroupProtocol}: state changes only by {@link #replay} of {@link StreamsGroupRecord}s. The
+ * streams-group engineer fills it in (heartbeat, describe, list, delete, timers).
+ */
+final class StreamsGroupProtocol {
+    private final int partition;
+    private final Scheduler scheduler;
+    private final ConsumerGroupProtocol.RecordWriter writer;
+
+    StreamsGroupProtocol(int partition, Scheduler scheduler, ConsumerGroupProtocol.RecordWriter writer) {
+        this.partition = partition;
+        this.scheduler = scheduler;
+        this.writer = writer;
+    }
+
+    /** Whether a streams group of this id exists here (a group id is of one type only). */
+    boolean hasGroup(String groupId) {
+        return false;
+    }
+
+    /** Applies one of its records: at load, and after each committed write. */
+    void replay(StreamsGroupRecord record) {
+    }
+
+    /** The log has been replayed: start member session timers. */
+    void onLoaded() {
+    }
+
+    /** Unloaded: stop timers. */
+    void close() {
+    }
+
+    @Override
+    public String toString() {
+        return "StreamsGroupProtocol[" + partition + ", " + scheduler + ", " + writer + "]";
+    }
+}
