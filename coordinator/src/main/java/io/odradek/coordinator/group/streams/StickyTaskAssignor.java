@@ -20,6 +20,8 @@ import java.util.TreeSet;
  * <li>Active tasks, in (partition, subtopology) order: a task stays with the member that held it as active,
  * while that member is under its quota; the quota is ceil(tasks left / members left), recomputed whenever a
  * member reaches it, which is what keeps counts within one of each other.</li>
+ * <li>Ours, not Kafka's: a task whose previous owner is at its quota stays on the same process when another member
+ * (thread) of it is under the quota, since threads of one Kafka Streams instance share its state directory.</li>
  * <li>Tasks still free go to a member that held them as standby (its state is warm), the least loaded such
  * member first, again within the quota.</li>
  * <li>The rest, in (subtopology, partition) order, so a fresh group gets range-like runs: each to the member
@@ -178,7 +180,7 @@ public final class StickyTaskAssignor implements TaskAssignor {
                 return;
             }
             for (Map.Entry<String, Set<Integer>> e : new TreeMap<>(tasks).entrySet()) {
-                for (int partition : new TreeSet<>(e.getValue())) {
+                for (int partition : e.getValue() == null ? Set.<Integer>of() : new TreeSet<>(e.getValue())) {
                     action.accept(new Task(e.getKey(), partition));
                 }
             }
@@ -208,6 +210,19 @@ public final class StickyTaskAssignor implements TaskAssignor {
                 if (owner != null && count(owner) < activeQuota.perMember()) {
                     giveActive(owner, task);
                     it.remove();
+                }
+            }
+            // 1b. (ours, not Kafka's) a task whose owner is at its quota stays on the owner's process, on its least
+            // loaded member with room: threads of one instance share its state directory, so no state moves
+            for (Iterator<Task> it = free.iterator(); it.hasNext();) {
+                Task task = it.next();
+                String owner = prevActiveOwner.get(task);
+                if (owner != null) {
+                    String sibling = processOf.get(owner).leastLoadedMember();
+                    if (count(sibling) < activeQuota.perMember()) {
+                        giveActive(sibling, task);
+                        it.remove();
+                    }
                 }
             }
             // 2. then previous standby owners (warm state), the least loaded of them

@@ -14,6 +14,7 @@ import java.util.IntSummaryStatistics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -443,6 +444,83 @@ class StickyTaskAssignorTest {
         for (String m : remaining.keySet()) {
             assertThat(taskNames(after.members().get(m).activeTasks()))
                     .containsAll(taskNames(out.members().get(m).activeTasks()));
+        }
+    }
+
+    @Test
+    void aTaskWhoseThreadIsFullStaysOnItsInstanceWhenASiblingThreadHasRoom() {
+        Topology topology = Topology.stateful("0", 4);
+        // t1 ran all four; its instance gained thread t2 and a new instance (u1) joined at the same time
+        GroupSpec spec = group()
+                .member("t1", "p1", Map.of("0", Set.of(0, 1, 2, 3)))
+                .member("t2", "p1")
+                .member("u1", "p2")
+                .spec();
+        GroupAssignment out = assignor.assign(spec, topology);
+
+        assertThat(out.members().get("t1").activeTasks()).isEqualTo(Map.of("0", Set.of(0, 1)));
+        assertThat(out.members().get("t2").activeTasks()).isEqualTo(Map.of("0", Set.of(2)));
+        assertThat(out.members().get("u1").activeTasks()).isEqualTo(Map.of("0", Set.of(3)));
+    }
+
+    @Test
+    void randomGroupsAlwaysGetEveryTaskOnceBalancedActivesAndAllStandbysThatFit() {
+        Random random = new Random(12);
+        for (int round = 0; round < 300; round++) {
+            Map<String, Integer> partitions = new HashMap<>();
+            Set<String> stateful = new HashSet<>();
+            int subtopologies = 1 + random.nextInt(4);
+            for (int s = 0; s < subtopologies; s++) {
+                partitions.put("s" + s, random.nextInt(9));
+                if (random.nextBoolean()) {
+                    stateful.add("s" + s);
+                }
+            }
+            Topology topology = new Topology(partitions, stateful);
+            int replicas = random.nextInt(3);
+            int processes = 1 + random.nextInt(4);
+            Group g = group().standbys(replicas);
+            Map<String, String> processOf = new HashMap<>();
+            for (int m = 0, members = 1 + random.nextInt(8); m < members; m++) {
+                String memberId = "m" + m;
+                processOf.put(memberId, "p" + random.nextInt(processes));
+                // previous tasks at random, including ones that no longer exist and ones held twice
+                Map<String, Set<Integer>> active = new HashMap<>();
+                Map<String, Set<Integer>> standby = new HashMap<>();
+                for (int k = random.nextInt(5); k > 0; k--) {
+                    (random.nextBoolean() ? active : standby)
+                            .computeIfAbsent("s" + random.nextInt(5), x -> new HashSet<>()).add(random.nextInt(10));
+                }
+                g.member(memberId, processOf.get(memberId), active, standby);
+            }
+            GroupAssignment out = assignor.assign(g.spec(), topology);
+
+            String context = "round " + round;
+            assertThat(out.members().keySet()).as(context).isEqualTo(g.members.keySet());
+            assertEveryTaskActiveOnce(out, topology);
+            IntSummaryStatistics active = out.members().values().stream()
+                    .mapToInt(StickyTaskAssignorTest::activeCount).summaryStatistics();
+            assertThat(active.getMax() - active.getMin()).as(context).isLessThanOrEqualTo(1);
+            long distinctProcesses = processOf.values().stream().distinct().count();
+            Map<String, Set<String>> heldByProcess = new HashMap<>();
+            Map<String, Integer> standbysPerTask = new HashMap<>();
+            out.members().forEach((memberId, a) -> {
+                Set<String> held = heldByProcess.computeIfAbsent(processOf.get(memberId), p -> new HashSet<>());
+                taskNames(a.activeTasks()).forEach(t -> assertThat(held.add(t)).as(context).isTrue());
+                taskNames(a.standbyTasks()).forEach(t -> {
+                    assertThat(held.add(t)).as(context + ": " + t + " twice on a process").isTrue();
+                    standbysPerTask.merge(t, 1, Integer::sum);
+                });
+                assertThat(a.standbyTasks().keySet()).as(context).isSubsetOf(stateful);
+                assertThat(a.warmupTasks()).isEmpty();
+            });
+            for (String s : stateful) {
+                for (int p = 0; p < partitions.get(s); p++) {
+                    assertThat(standbysPerTask.getOrDefault(s + "_" + p, 0)).as(context + " standbys of " + s + "_" + p)
+                            .isEqualTo((int) Math.min(replicas, distinctProcesses - 1));
+                }
+            }
+            assertThat(assignor.assign(g.spec(), topology)).as(context).isEqualTo(out);
         }
     }
 }
