@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * Kafka 4.4's server-side task assignor for streams groups, "sticky" (KIP-1071; Kafka's
@@ -175,13 +176,14 @@ public final class StickyTaskAssignor implements TaskAssignor {
             totalQuota = new Quota(allTasks.size() + statefulTasks.size() * standbyReplicas, members);
         }
 
-        private static void forEachTask(Map<String, Set<Integer>> tasks, java.util.function.Consumer<Task> action) {
+        /** Visits a member's tasks in sorted order, so "first holder wins" on duplicates is stable. */
+        private static void forEachTask(Map<String, Set<Integer>> tasks, Consumer<Task> action) {
             if (tasks == null) {
                 return;
             }
             for (Map.Entry<String, Set<Integer>> e : new TreeMap<>(tasks).entrySet()) {
-                for (int partition : e.getValue() == null ? Set.<Integer>of() : new TreeSet<>(e.getValue())) {
-                    action.accept(new Task(e.getKey(), partition));
+                if (e.getValue() != null) {
+                    new TreeSet<>(e.getValue()).forEach(partition -> action.accept(new Task(e.getKey(), partition)));
                 }
             }
         }
