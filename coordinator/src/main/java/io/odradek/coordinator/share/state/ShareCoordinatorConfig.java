@@ -48,17 +48,16 @@ public record ShareCoordinatorConfig(int stateTopicPartitions, short stateTopicR
 
     /**
      * Kafka's topic configs for {@code __share_group_state} (ShareCoordinatorService.shareGroupStateTopicConfigs):
-     * deleted by age never ({@code retention.ms} -1) and not compacted (Kafka prunes records below the oldest
-     * snapshot still needed instead), the producer's compression, {@code segment.bytes} from the config and
-     * {@code min.insync.replicas} from {@code share.coordinator.state.topic.min.isr} (the creator caps it at the
-     * replication factor).
+     * never deleted by age ({@code retention.ms} -1) and not compacted (Kafka prunes records below the oldest
+     * snapshot still needed instead), the producer's compression, {@code segment.bytes} from the config. Kafka
+     * also sets {@code min.insync.replicas} to {@link #stateTopicMinIsr}: whoever creates the topic in a cluster
+     * adds it, capped at the replication factor (one node leaves it at the broker default).
      */
     public Map<String, String> topicConfigs() {
         return Map.of(
                 "cleanup.policy", "delete",
                 "compression.type", "producer",
                 "segment.bytes", Integer.toString(stateTopicSegmentBytes),
-                "min.insync.replicas", Integer.toString(stateTopicMinIsr),
                 "retention.ms", "-1");
     }
 
