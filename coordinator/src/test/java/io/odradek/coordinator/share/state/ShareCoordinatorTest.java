@@ -105,10 +105,14 @@ class ShareCoordinatorTest {
     @Test
     void aShareGroupStateKeyGoesWhereKafkaPutsIt() {
         open(500);
-        // Kafka: Utils.abs(key.hashCode()) % partitions, the key "groupId:topicId:partition".
-        String key = KEY.coordinatorKey();
-        assertThat(key).isEqualTo("workers:0c0ffee0-1234-4bcd-8123-56789abcdef0:0");
-        assertThat(coordinator.partitionFor(KEY)).isEqualTo(org.apache.kafka.common.utils.Utils.abs(key.hashCode()) % PARTITIONS);
+        // Kafka: Utils.abs(key.hashCode()) % partitions, the key "groupId:topicId:partition" with Kafka's Uuid string.
+        org.apache.kafka.common.Uuid kafkaId = new org.apache.kafka.common.Uuid(ORDERS.getMostSignificantBits(),
+                ORDERS.getLeastSignificantBits());
+        String kafkaKey = org.apache.kafka.server.share.SharePartitionKey.getInstance("workers", kafkaId, 0).asCoordinatorKey();
+        assertThat(KEY.coordinatorKey()).isEqualTo(kafkaKey);
+        assertThat(SharePartitionKey.parse(kafkaKey)).isEqualTo(KEY);
+        assertThat(SharePartitionKey.parse("a:b:" + kafkaId + ":3")).isEqualTo(new SharePartitionKey("a:b", ORDERS, 3));
+        assertThat(coordinator.partitionFor(KEY)).isEqualTo(org.apache.kafka.common.utils.Utils.abs(kafkaKey.hashCode()) % PARTITIONS);
     }
 
     @Test
