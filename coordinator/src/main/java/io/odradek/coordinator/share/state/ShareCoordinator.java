@@ -15,10 +15,9 @@ import io.odradek.coordinator.share.StateBatch;
 import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 
 /**
@@ -56,6 +55,8 @@ public final class ShareCoordinator implements AutoCloseable {
     /** The topic's partition count: the config's, or the topic's once known (an existing topic's wins). */
     private volatile int partitions;
     private volatile boolean closed;
+    /** The leader epoch each loaded partition was elected under. */
+    private final ConcurrentHashMap<Integer, Integer> leaderEpochs = new ConcurrentHashMap<>();
 
     private ShareCoordinator(ShareCoordinatorConfig config, IntFunction<CoordinatorLog> logs, TopicCatalog topics,
             IntFunction<Scheduler> schedulers, CoordinatorThreads threads) {
@@ -117,16 +118,33 @@ public final class ShareCoordinator implements AutoCloseable {
         return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
     }
 
-    /** This broker leads {@code __share_group_state} partition {@code partition}: its share partitions are read back. */
+    /** {@link #onElection(int, int)} under leader epoch 0 (one node). */
     public CompletableFuture<Void> onElection(int partition) {
+        return onElection(partition, 0);
+    }
+
+    /**
+     * This broker leads {@code __share_group_state} partition {@code partition} under {@code leaderEpoch}: its share
+     * partitions are read back (COORDINATOR_LOAD_IN_PROGRESS meanwhile). Elected again under a newer epoch with no
+     * resignation seen in between, the partition is dropped and read back: another leader may have written to it.
+     */
+    public CompletableFuture<Void> onElection(int partition, int leaderEpoch) {
         if (closed) {
             return CompletableFuture.failedFuture(new IllegalStateException("share coordinator is closed"));
+        }
+        Integer previous = leaderEpochs.put(partition, leaderEpoch);
+        if (previous != null && previous != leaderEpoch && (runtime.isActive(partition) || runtime.isLoading(partition))) {
+            // Reloaded only if still led under this epoch once unloaded: a resignation meanwhile must win.
+            return runtime.unload(partition).thenCompose(v -> Integer.valueOf(leaderEpoch).equals(leaderEpochs.get(partition))
+                    ? runtime.load(partition, logs.apply(partition))
+                    : CompletableFuture.completedFuture(null));
         }
         return runtime.load(partition, logs.apply(partition));
     }
 
     /** This broker no longer leads the partition: its share partitions answer NOT_COORDINATOR. */
     public CompletableFuture<Void> onResignation(int partition) {
+        leaderEpochs.remove(partition);
         return runtime.unload(partition);
     }
 
@@ -181,19 +199,15 @@ public final class ShareCoordinator implements AutoCloseable {
     }
 
     /**
-     * Topics were deleted: the share partitions of theirs held on the loaded partitions get tombstones (Kafka's
-     * cleanup on a metadata update). Completes once written (errors are logged: a later load keeps the state,
-     * which nothing reads any more).
+     * Topics were deleted: the share partitions of topics no longer in the metadata, held on the loaded partitions,
+     * get tombstones (Kafka's cleanup on a metadata update). Completes once written (failures are logged: the
+     * state stays, which nothing reads any more, until the next deletion tries again).
      */
-    public CompletableFuture<Void> onTopicsDeleted(Set<UUID> topicIds) {
-        if (topicIds.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        Set<UUID> ids = Set.copyOf(topicIds);
+    public CompletableFuture<Void> onTopicsDeleted() {
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             if (runtime.isActive(p)) {
-                writes.add(runtime.scheduleWrite(p, "on-topics-deleted", shard -> shard.deleteTopics(ids))
+                writes.add(runtime.scheduleWrite(p, "on-topics-deleted", ShareCoordinatorShard::dropDeletedTopics)
                         .exceptionally(e -> {
                             LOG.log(System.Logger.Level.WARNING, "cannot delete the share state of deleted topics: " + e);
                             return null;

@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 
 /**
  * The share partitions of one {@code __share_group_state} partition (Kafka 4.4's ShareCoordinatorShard),
@@ -211,11 +209,11 @@ final class ShareCoordinatorShard implements CoordinatorShard<ShareStateRecord> 
         return CoordinatorResult.of(List.of(ShareStateRecord.tombstone(key)), ShareStateResult.NONE);
     }
 
-    /** Topics deleted: tombstones for their share partitions held here (Kafka's maybeCleanupShareState). */
-    CoordinatorResult<Void, ShareStateRecord> deleteTopics(Set<UUID> topicIds) {
+    /** Tombstones for the share partitions held here whose topic is gone from the metadata (Kafka's maybeCleanupShareState). */
+    CoordinatorResult<Void, ShareStateRecord> dropDeletedTopics() {
         List<ShareStateRecord> tombstones = new ArrayList<>();
         for (SharePartitionKey key : states.keySet()) {
-            if (topicIds.contains(key.topicId())) {
+            if (topics.topic(key.topicId()) == null) {
                 tombstones.add(ShareStateRecord.tombstone(key));
             }
         }

@@ -41,8 +41,11 @@ class ShareCoordinatorTest {
     private ShareCoordinator coordinator;
     private SharePersister persister;
 
-    /** {@code orders} with 2 partitions, and nothing else. */
-    private static final TopicCatalog TOPICS = new TopicCatalog() {
+    /** Whether {@code orders} has been deleted. */
+    private volatile boolean deleted;
+
+    /** {@code orders} with 2 partitions until deleted, and nothing else. */
+    private final TopicCatalog topics = new TopicCatalog() {
         @Override
         public Topic topic(String name) {
             return "orders".equals(name) ? new Topic("orders", ORDERS, 2) : null;
@@ -50,7 +53,7 @@ class ShareCoordinatorTest {
 
         @Override
         public Topic topic(UUID id) {
-            return ORDERS.equals(id) ? new Topic("orders", ORDERS, 2) : null;
+            return ORDERS.equals(id) && !deleted ? new Topic("orders", ORDERS, 2) : null;
         }
 
         @Override
@@ -67,7 +70,7 @@ class ShareCoordinatorTest {
         ShareCoordinatorConfig config = ShareCoordinatorConfig.from(Map.of(
                 ShareCoordinatorConfig.NUM_PARTITIONS, Integer.toString(PARTITIONS),
                 ShareCoordinatorConfig.UPDATE_RECORDS_PER_SNAPSHOT, Integer.toString(updatesPerSnapshot)));
-        coordinator = ShareCoordinator.create(config, p -> new PartitionLogCoordinatorLog(logs.get(p)), TOPICS, p -> clock);
+        coordinator = ShareCoordinator.create(config, p -> new PartitionLogCoordinatorLog(logs.get(p)), topics, p -> clock);
         coordinator.startup().join();
         persister = new LocalSharePersister(coordinator);
     }
@@ -316,7 +319,10 @@ class ShareCoordinatorTest {
     void aDeletedTopicsShareStateIsDropped() {
         open(500);
         persister.initialize(KEY, 1, 0).join();
-        coordinator.onTopicsDeleted(java.util.Set.of(ORDERS)).join();
+        coordinator.onTopicsDeleted().join();
+        assertThat(coordinator.stateOf(KEY).join()).isNotNull(); // orders still exists
+        deleted = true;
+        coordinator.onTopicsDeleted().join();
         assertThat(coordinator.stateOf(KEY).join()).isNull();
         assertThat(records(KEY).get(records(KEY).size() - 1)).isEqualTo(ShareStateRecord.tombstone(KEY));
     }
