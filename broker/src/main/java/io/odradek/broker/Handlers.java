@@ -38,6 +38,11 @@ import io.odradek.broker.handlers.ElectLeadersHandler;
 import io.odradek.broker.handlers.EndTxnHandler;
 import io.odradek.broker.handlers.FetchHandler;
 import io.odradek.broker.handlers.FindCoordinatorHandler;
+import io.odradek.broker.handlers.DeleteShareGroupStateHandler;
+import io.odradek.broker.handlers.InitializeShareGroupStateHandler;
+import io.odradek.broker.handlers.ReadShareGroupStateHandler;
+import io.odradek.broker.handlers.ReadShareGroupStateSummaryHandler;
+import io.odradek.broker.handlers.WriteShareGroupStateHandler;
 import io.odradek.broker.handlers.HeartbeatHandler;
 import io.odradek.broker.handlers.InitProducerIdHandler;
 import io.odradek.broker.handlers.JoinGroupHandler;
@@ -130,6 +135,14 @@ final class Handlers {
                 .register(new OffsetDeleteHandler(services.groups, services.topics))
                 .register(new ConsumerGroupHeartbeatHandler(services.groups))
                 .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+
+        // issue 12 (sharestate): the share-state APIs brokers send the share coordinator of a share partition
+        // (FindCoordinator key type 2); answered for the __share_group_state partitions led here.
+        registry.register(new InitializeShareGroupStateHandler(services.shareCoordinator))
+                .register(new ReadShareGroupStateHandler(services.shareCoordinator))
+                .register(new WriteShareGroupStateHandler(services.shareCoordinator))
+                .register(new DeleteShareGroupStateHandler(services.shareCoordinator))
+                .register(new ReadShareGroupStateSummaryHandler(services.shareCoordinator));
 
         // Transactions: the transaction coordinator over __transaction_state; offsets committed in a transaction
         // (verified with that coordinator); markers from outside tools (kafka-transactions abort) and the

@@ -291,6 +291,26 @@ public final class BrokerConfigDef {
                         + " 0: any free port. Whoever reaches it can break clients: keep it on a test machine.");
         define("odradek.admin.host", STRING, "127.0.0.1", ANY, "Address the admin HTTP endpoint binds to.");
 
+        // Share coordinator (issue 12, sharestate): __share_group_state, Kafka 4.4's ShareCoordinatorConfig keys.
+        define("share.coordinator.state.topic.num.partitions", INT, "50", atLeast(1),
+                "Partitions of __share_group_state, fixed once it exists (an existing topic's count wins).");
+        define("share.coordinator.state.topic.replication.factor", SHORT, "3", atLeast(1),
+                "Replication factor of __share_group_state, capped at the brokers registered (one node: 1).");
+        define("share.coordinator.state.topic.min.isr", SHORT, "2", atLeast(1),
+                "min.insync.replicas of __share_group_state, capped at its replication factor.");
+        define("share.coordinator.state.topic.segment.bytes", INT, "104857600", atLeast(1),
+                "Segment size of __share_group_state.");
+        define("share.coordinator.snapshot.update.records.per.snapshot", INT, "500",
+                value -> ((Number) value).intValue() < 0 ? "Value must be at least 0"
+                        : ((Number) value).intValue() > 500 ? "Value must be no more than 500" : null,
+                "ShareUpdate records written for a share partition between two ShareSnapshot records.");
+        define("share.coordinator.write.timeout.ms", INT, "5000", atLeast(1),
+                "How long a share coordinator write may wait for its commit (then COORDINATOR_NOT_AVAILABLE).");
+        define("share.coordinator.threads", INT, "1", atLeast(1),
+                "Kafka's share coordinator threads; accepted, not acted on (the coordinators share up to 4 threads, one per core).");
+        define("share.coordinator.load.buffer.size", INT, "5242880", atLeast(1),
+                "Kafka's read size when loading __share_group_state; accepted, not acted on (loading reads whole batches).");
+
         // Version emulation (issue 11, emulation): ApiVersions capped at an older Kafka release.
         define("odradek.emulate.version", STRING, "",
                 value -> ((String) value).isEmpty() ? null : io.odradek.broker.api.KafkaReleases.problem((String) value),
