@@ -149,6 +149,9 @@ final class InFlightRecords {
         } else if (floor.getValue().lastOffset >= baseOffset) {
             baseOffset = floor.getKey();
         }
+        if (baseOffset > lastOffsetToAcquire || firstBase > lastOffsetToAcquire) {
+            return result; // everything fetched is below the start offset or past the in-flight limit
+        }
         NavigableMap<Long, InFlightBatch> overlap = cache.subMap(baseOffset, true, lastOffsetToAcquire, true);
         if (overlap.isEmpty()) {
             acquireNew(memberId, batches, firstBase, lastOffsetToAcquire, batchSize, maxToAcquire, recordLimit, result);
