@@ -203,7 +203,8 @@ final class InFlightRecords {
     /** Whether a cached range's available records have been delivered often enough to be handed out in small groups. */
     private boolean throttled(InFlightBatch batch, long first, long last) {
         if (!batch.split()) {
-            return batch.batchState().deliveryCount() >= throttleDeliveryCount;
+            // Only when it could be acquired now (Kafka checks the count alone, so a done batch stopped the fetch too).
+            return batch.batchState().acquirable() && batch.batchState().deliveryCount() >= throttleDeliveryCount;
         }
         int max = 0;
         for (InFlightState s : batch.offsetStates().subMap(first, true, last, true).values()) {
