@@ -346,6 +346,45 @@ final class InFlightRecords {
         }
     }
 
+    /**
+     * read_committed: the records of aborted batches just acquired by {@code memberId} are archived at once
+     * (never delivered; persisted with the next write, as Kafka). True when any was.
+     */
+    boolean archiveAcquired(String memberId, List<LogBatch> aborted) {
+        boolean any = false;
+        for (LogBatch b : aborted) {
+            Map.Entry<Long, InFlightBatch> floor = cache.floorEntry(b.baseOffset());
+            long from = floor != null && floor.getValue().lastOffset >= b.baseOffset() ? floor.getKey() : b.baseOffset();
+            for (InFlightBatch batch : new ArrayList<>(cache.subMap(from, true, b.lastOffset(), true).values())) {
+                boolean whole = batch.firstOffset >= b.baseOffset() && batch.lastOffset <= b.lastOffset();
+                if (whole && !batch.split()) {
+                    if (heldBy(batch.batchState(), memberId)) {
+                        batch.batchState().archive();
+                        any = true;
+                    }
+                    continue;
+                }
+                if (!batch.split()) {
+                    if (!heldBy(batch.batchState(), memberId)) {
+                        continue;
+                    }
+                    batch.splitPerOffset();
+                }
+                for (InFlightState s : batch.offsetStates().subMap(b.baseOffset(), true, b.lastOffset(), true).values()) {
+                    if (heldBy(s, memberId)) {
+                        s.archive();
+                        any = true;
+                    }
+                }
+            }
+        }
+        return any;
+    }
+
+    private static boolean heldBy(InFlightState s, String memberId) {
+        return s.state() == RecordState.ACQUIRED && !s.inTransition() && memberId.equals(s.memberId());
+    }
+
     // ---- acknowledging ----
 
     /**
