@@ -443,12 +443,20 @@ final class InFlightRecords {
             batch.splitPerOffset();
         }
         long from = Math.max(ack.firstOffset(), startOffset);
+        AcquisitionLock renewal = null; // one fresh lock for all the offsets this ack renews here
         for (Map.Entry<Long, InFlightState> e : batch.offsetStates().subMap(from, true, ack.lastOffset(), true).entrySet()) {
             InFlightState state = e.getValue();
-            if (state.inTransition() || state.memberId() == null || !state.memberId().equals(memberId)) {
+            if (state.state() != RecordState.ACQUIRED || state.inTransition() || !memberId.equals(state.memberId())) {
                 return ErrorCode.INVALID_RECORD_STATE;
             }
             AcknowledgeType type = perOffsetTypes ? ack.types().get((int) (e.getKey() - ack.firstOffset())) : ack.types().get(0);
+            if (type == AcknowledgeType.RENEW) {
+                if (renewal == null) {
+                    renewal = locks.lock(memberId, e.getKey(), Math.min(ack.lastOffset(), batch.lastOffset));
+                }
+                state.renew(renewal);
+                continue;
+            }
             ErrorCode error = acknowledgeRange(memberId, state, e.getKey(), e.getKey(), type, changes);
             if (error != ErrorCode.NONE) {
                 return error;
