@@ -266,7 +266,7 @@ final class InFlightRecords {
 
     private void acquireNew(String memberId, List<LogBatch> batches, long first, long last, int batchSize, long maxRecords,
             boolean recordLimit, List<AcquiredRecords> result) {
-        long firstAcquired = first;
+        long firstAcquired = Math.max(first, startOffset); // never below the start offset: those are done
         if (cache.isEmpty() && endOffset > firstAcquired) {
             firstAcquired = endOffset; // the fetch started inside a log batch whose head is already done
         }

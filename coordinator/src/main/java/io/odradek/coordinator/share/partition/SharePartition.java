@@ -238,7 +238,7 @@ public final class SharePartition {
             if (b.baseOffset() >= highWatermark) {
                 break;
             }
-            visible.add(b.lastOffset() < highWatermark ? b : new LogBatch(b.baseOffset(), highWatermark - 1));
+            visible.add(b.lastOffset() < highWatermark ? b : new LogBatch(b.baseOffset(), highWatermark - 1, b.producerId(), b.transactional()));
         }
         lock.lock();
         try {
