@@ -142,11 +142,11 @@ final class InFlightRecords {
         }
         archiveStaleBatches(fetchOffset, firstBase);
 
-        long baseOffset = firstBase;
+        // From the cached batch holding the first offset that may be acquired, so that cached ranges keep their
+        // bounds (the fetch may have been read before the start offset moved into or past its first batch).
+        long baseOffset = Math.max(firstBase, startOffset);
         Map.Entry<Long, InFlightBatch> floor = cache.floorEntry(baseOffset);
-        if (floor == null) {
-            baseOffset = Math.max(baseOffset, startOffset);
-        } else if (floor.getValue().lastOffset >= baseOffset) {
+        if (floor != null && floor.getValue().lastOffset >= baseOffset) {
             baseOffset = floor.getKey();
         }
         if (baseOffset > lastOffsetToAcquire || firstBase > lastOffsetToAcquire) {
@@ -270,12 +270,21 @@ final class InFlightRecords {
         if (cache.isEmpty() && endOffset > firstAcquired) {
             firstAcquired = endOffset; // the fetch started inside a log batch whose head is already done
         }
+        // Cached ranges never overlap: start after any batch holding the first offset, end before the next one.
+        Map.Entry<Long, InFlightBatch> holder = cache.floorEntry(firstAcquired);
+        if (holder != null && holder.getValue().lastOffset >= firstAcquired) {
+            firstAcquired = holder.getValue().lastOffset + 1;
+        }
+        Long nextCached = cache.higherKey(firstAcquired);
+        if (nextCached != null) {
+            last = Math.min(last, nextCached - 1);
+        }
         if (firstAcquired > last) {
             return;
         }
         long lastAcquired = last;
         if (maxRecords < lastAcquired - firstAcquired + 1) {
-            lastAcquired = lastOffsetOfBatchWith(batches, firstAcquired + maxRecords - 1);
+            lastAcquired = Math.min(last, lastOffsetOfBatchWith(batches, firstAcquired + maxRecords - 1));
         }
         if (recordLimit && lastAcquired - firstAcquired + 1 > maxRecords) {
             // The cache keeps the whole log batch; only maxRecords of it are acquired, the rest stays available.

@@ -278,4 +278,43 @@ class SharePartitionAcknowledgeTest {
         assertThat(f.partition.startOffset()).isEqualTo(10);
         assertThat(f.partition.nextFetchOffset()).isEqualTo(10);
     }
+
+    @Test
+    void releasingAMemberWhosePartOfABatchIsDoneWritesOnlyTheRest() {
+        ShareFixture f = ShareFixture.startedAt(0);
+        f.fetch("a", 100, 0, 9);
+        f.acknowledge("a", ack(0, 4, ACCEPT));
+
+        assertThat(f.partition.releaseAcquiredRecords("a").join()).isEqualTo(ErrorCode.NONE);
+
+        f.assertLastWrite(5, state(5, 9, AVAILABLE, 1));
+        assertThat(f.fetch("b", 100, 0, 9)).containsExactly(acquired(5, 9, 2));
+    }
+
+    @Test
+    void releasingAMemberAtTheDeliveryLimitArchivesItsRecords() {
+        ShareFixture f = ShareFixture.startedAt(0, ShareFixture.settings(1, 2000, "latest"));
+        f.fetch("a", 100, 0, 9);
+
+        assertThat(f.partition.releaseAcquiredRecords("a").join()).isEqualTo(ErrorCode.NONE);
+
+        f.assertLastWrite(0, state(0, 9, ARCHIVED, 1));
+        assertThat(f.partition.startOffset()).isEqualTo(10);
+    }
+
+    @Test
+    void cachedRecordsTheLogNoLongerHasAreArchivedWhenAFetchSkipsThem() {
+        ShareFixture f = ShareFixture.startedAt(0);
+        f.fetch("a", 100, 0, 9);
+        f.acknowledge("a", ack(0, 9, RELEASE));
+
+        // Compaction removed 0-4: reading at 0 returns the batch 5-9.
+        assertThat(f.partition.acquire("b", 0, ShareFixture.batches(5, 9), 100, 100, false, Long.MAX_VALUE))
+                .containsExactly(acquired(5, 9, 2));
+        assertThat(f.acknowledge("b", ack(5, 9, ACCEPT))).isEqualTo(ErrorCode.NONE);
+
+        f.assertLastWrite(0, state(5, 9, ACKNOWLEDGED, 2));
+        assertThat(f.persister.lastWrite().deliveryCompleteCount()).as("0-4 archived, 5-9 acknowledged").isEqualTo(10);
+        assertThat(f.partition.startOffset()).isEqualTo(10);
+    }
 }
