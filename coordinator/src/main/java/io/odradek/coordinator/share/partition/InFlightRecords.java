@@ -89,12 +89,15 @@ final class InFlightRecords {
             return endOffset;
         }
         for (InFlightBatch batch : cache.values()) {
+            if (batch.lastOffset < startOffset) {
+                continue; // below the start offset nothing is acquired again
+            }
             if (!batch.split()) {
                 if (batch.batchState().acquirable()) {
-                    return batch.firstOffset;
+                    return Math.max(batch.firstOffset, startOffset);
                 }
             } else {
-                for (Map.Entry<Long, InFlightState> e : batch.offsetStates().entrySet()) {
+                for (Map.Entry<Long, InFlightState> e : batch.offsetStates().tailMap(startOffset, true).entrySet()) {
                     if (e.getValue().acquirable()) {
                         return e.getKey();
                     }
@@ -443,7 +446,7 @@ final class InFlightRecords {
         boolean perOffsetTypes = ack.types().size() > 1;
         boolean startInside = batch.firstOffset < startOffset && batch.lastOffset >= startOffset;
         if (fullMatch && !batch.split() && !perOffsetTypes && !startInside) {
-            return acknowledgeRange(memberId, batch.batchState(), batch.firstOffset, batch.lastOffset, ack.types().get(0), changes);
+            return acknowledgeRange(memberId, batch, batch.batchState(), batch.firstOffset, batch.lastOffset, ack.types().get(0), changes);
         }
         if (!batch.split()) {
             if (batch.batchState().state() != RecordState.ACQUIRED) {
@@ -466,7 +469,7 @@ final class InFlightRecords {
                 state.renew(renewal);
                 continue;
             }
-            ErrorCode error = acknowledgeRange(memberId, state, e.getKey(), e.getKey(), type, changes);
+            ErrorCode error = acknowledgeRange(memberId, batch, state, e.getKey(), e.getKey(), type, changes);
             if (error != ErrorCode.NONE) {
                 return error;
             }
@@ -474,8 +477,8 @@ final class InFlightRecords {
         return ErrorCode.NONE;
     }
 
-    private ErrorCode acknowledgeRange(String memberId, InFlightState state, long first, long last, AcknowledgeType type,
-            List<StateChange> changes) {
+    private ErrorCode acknowledgeRange(String memberId, InFlightBatch batch, InFlightState state, long first, long last,
+            AcknowledgeType type, List<StateChange> changes) {
         if (state.state() != RecordState.ACQUIRED) {
             return ErrorCode.INVALID_RECORD_STATE;
         }
@@ -486,7 +489,7 @@ final class InFlightRecords {
         if (!state.startTransition(RecordState.afterAcknowledge(type), deliveryCountLimit)) {
             return ErrorCode.INVALID_RECORD_STATE;
         }
-        changes.add(new StateChange(state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
+        changes.add(new StateChange(batch, state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
         return ErrorCode.NONE;
     }
 
@@ -501,23 +504,23 @@ final class InFlightRecords {
                 if (batch.firstOffset < startOffset && batch.lastOffset >= startOffset) {
                     batch.splitPerOffset();
                 } else {
-                    releaseRange(state, batch.firstOffset, batch.lastOffset, changes);
+                    releaseRange(batch, state, batch.firstOffset, batch.lastOffset, changes);
                     continue;
                 }
             }
             for (Map.Entry<Long, InFlightState> e : batch.offsetStates().entrySet()) {
                 InFlightState state = e.getValue();
                 if (state.state() == RecordState.ACQUIRED && memberId.equals(state.memberId()) && !state.inTransition()) {
-                    releaseRange(state, e.getKey(), e.getKey(), changes);
+                    releaseRange(batch, state, e.getKey(), e.getKey(), changes);
                 }
             }
         }
     }
 
-    private void releaseRange(InFlightState state, long first, long last, List<StateChange> changes) {
+    private void releaseRange(InFlightBatch batch, InFlightState state, long first, long last, List<StateChange> changes) {
         RecordState next = last < startOffset ? RecordState.ARCHIVED : RecordState.AVAILABLE;
         if (state.startTransition(next, deliveryCountLimit)) {
-            changes.add(new StateChange(state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
+            changes.add(new StateChange(batch, state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
         }
     }
 
@@ -525,6 +528,16 @@ final class InFlightRecords {
     boolean complete(List<StateChange> changes, boolean commit) {
         boolean available = false;
         for (StateChange c : changes) {
+            InFlightBatch batch = c.inFlight();
+            if (batch.split() && batch.offsetStates().get(c.batch().firstOffset()) != c.state()) {
+                // Made on the whole batch, which was split while the write was out (log start offset moved):
+                // its offsets carry the transition now.
+                for (InFlightState s : batch.offsetStates().values()) {
+                    s.complete(commit);
+                    available |= s.state() == RecordState.AVAILABLE;
+                }
+                continue;
+            }
             c.state().complete(commit);
             available |= c.state().state() == RecordState.AVAILABLE;
         }

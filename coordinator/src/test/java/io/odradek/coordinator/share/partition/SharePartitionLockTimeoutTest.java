@@ -11,6 +11,8 @@ import static io.odradek.coordinator.share.partition.ShareFixture.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.wire.ErrorCode;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** Acquisition locks timing out, and the delivery count limit. */
@@ -167,5 +169,24 @@ class SharePartitionLockTimeoutTest {
 
         assertThat(f.persister.writes).isEmpty();
         assertThat(f.acknowledge("a", ack(0, 9, ACCEPT))).isEqualTo(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+    }
+
+    @Test
+    void aLogStartOffsetMovingIntoABatchWhoseReleaseIsBeingWrittenKeepsBothChanges() {
+        ShareFixture f = ShareFixture.startedAt(0);
+        f.fetch("a", 100, 0, 9);
+        f.persister.holdWrites = true;
+        CompletableFuture<ErrorCode> released = f.partition.acknowledge("a", List.of(ack(0, 9, RELEASE)));
+
+        f.partition.updateLogStartOffset(4);
+        f.persister.held.get(0).complete(ErrorCode.NONE);
+
+        assertThat(released).isCompletedWithValue(ErrorCode.NONE);
+        assertThat(f.partition.startOffset()).isEqualTo(4);
+        assertThat(f.partition.nextFetchOffset()).isEqualTo(4);
+        f.persister.holdWrites = false;
+        assertThat(f.fetch("b", 100, 0, 9)).containsExactly(acquired(4, 9, 2));
+        assertThat(f.acknowledge("b", ack(4, 9, ACCEPT))).isEqualTo(ErrorCode.NONE);
+        assertThat(f.partition.startOffset()).isEqualTo(10);
     }
 }
