@@ -23,15 +23,20 @@ import java.util.function.LongUnaryOperator;
  * <ul>
  * <li>Acquisition: new offsets whole log batches at a time (may pass maxRecords up to the batch end; exactly
  *     maxRecords in record-limit mode), cached ranges whole when wholly available, else per offset; bounded by
- *     share.partition.max.record.locks. Records from half the delivery limit on go out in shrinking groups and
- *     a record on its last attempt goes out alone.</li>
+ *     share.partition.max.record.locks. Records already delivered ceil(limit / 2) times go out in groups halved
+ *     per further delivery, and a record on its last attempt goes out alone.</li>
  * <li>Release (RELEASE, session end) and lock timeout make records Available, or Archived once their delivery
  *     count reached share.delivery.count.limit. ACCEPT -> Acknowledged, REJECT and GAP -> Archived, RENEW restarts
  *     the lock.</li>
  * <li>Acknowledge/release are transitions: applied at once, committed when the write succeeds, rolled back
  *     (records Acquired again, or Available if their lock expired meanwhile) when it fails. Lock timeouts are
  *     written but kept even if the write fails. Writes carry the start offset at the time and the changed
- *     ranges; a log start offset move is written with the next write.</li>
+ *     ranges (neighbours with the same state merged); a log start offset move is written with the next write.
+ *     Acknowledgements of offsets already below the start offset are ignored (NONE), as in Kafka.</li>
+ * <li>Initialize: persisted batches come back Available/Acknowledged/Archived with their delivery counts. Odradek
+ *     additions: a persisted start offset of -1 resolves share.auto.offset.reset and is written at once (Kafka
+ *     writes it lazily); UNKNOWN_TOPIC_OR_PARTITION from the read initializes the state (state epoch 0) at the
+ *     reset offset instead of failing.</li>
  * <li>read_committed (share.isolation.level): the batches of aborted transactions are archived when acquired,
  *     from the fetch's aborted-transaction list, and left out of the acquired ranges.</li>
  * <li>Not done: the dead-letter queue (KIP-1191); Kafka's persister-read "gap window" is replaced by making
