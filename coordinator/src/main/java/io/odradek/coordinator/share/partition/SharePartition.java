@@ -56,6 +56,7 @@ public final class SharePartition {
     private final Runnable onAvailable;
     private final ReentrantLock lock = new ReentrantLock();
     private final InFlightRecords records;
+    private final WriteQueue writes = new WriteQueue();
     private Phase phase = Phase.EMPTY;
     private CompletableFuture<ErrorCode> initialized;
     private int leaderEpoch = -1;
@@ -279,6 +280,7 @@ public final class SharePartition {
             return CompletableFuture.completedFuture(malformed);
         }
         List<StateChange> changes = new ArrayList<>();
+        CompletableFuture<ErrorCode> result;
         lock.lock();
         try {
             ErrorCode notActive = notActiveError();
@@ -290,15 +292,18 @@ public final class SharePartition {
                 records.complete(changes, false);
                 return CompletableFuture.completedFuture(error);
             }
+            result = persist(changes);
         } finally {
             lock.unlock();
         }
-        return persist(changes);
+        writes.drain();
+        return result;
     }
 
     /** The member's share session ended or it left the group: what it holds becomes available again. */
     public CompletableFuture<ErrorCode> releaseAcquiredRecords(String memberId) {
         List<StateChange> changes = new ArrayList<>();
+        CompletableFuture<ErrorCode> result;
         lock.lock();
         try {
             ErrorCode notActive = notActiveError();
@@ -306,10 +311,12 @@ public final class SharePartition {
                 return CompletableFuture.completedFuture(notActive);
             }
             records.release(memberId, changes);
+            result = persist(changes);
         } finally {
             lock.unlock();
         }
-        return persist(changes);
+        writes.drain();
+        return result;
     }
 
     private ErrorCode notActiveError() {
@@ -321,48 +328,50 @@ public final class SharePartition {
         };
     }
 
-    /** Writes the transitions, then commits them (and moves the start offset) or rolls them back. */
+    /**
+     * Queues the write of the transitions (under the lock, so writes leave in the order of the changes); once
+     * written they are committed (and the start offset moves) or rolled back.
+     */
     private CompletableFuture<ErrorCode> persist(List<StateChange> changes) {
         if (changes.isEmpty()) {
             return CompletableFuture.completedFuture(ErrorCode.NONE);
         }
         CompletableFuture<ErrorCode> result = new CompletableFuture<>();
-        Write write = prepareWrite(StateChange.batchesOf(changes));
-        persister.write(key, write.stateEpoch, write.leaderEpoch, write.startOffset, write.deliveryCompleteCount, write.batches)
-                .whenComplete((code, e) -> {
-                    ErrorCode error = e != null ? ErrorCode.UNKNOWN_SERVER_ERROR : PersisterErrors.toPartitionError(code);
-                    if (e != null) {
-                        LOG.log(System.Logger.Level.WARNING, "writing share state of " + key.coordinatorKey() + " failed", e);
-                    }
-                    boolean wake;
-                    lock.lock();
-                    try {
-                        boolean committed = error == ErrorCode.NONE;
-                        wake = records.complete(changes, committed);
-                        if (committed) {
-                            wake |= records.advanceStartOffset();
-                        }
-                    } finally {
-                        lock.unlock();
-                    }
-                    result.complete(error);
-                    if (wake) {
-                        onAvailable.run();
-                    }
-                });
+        Write write = currentWrite(StateChange.batchesOf(changes));
+        writes.add(() -> send(write).whenComplete((code, e) -> {
+            ErrorCode error = e != null ? ErrorCode.UNKNOWN_SERVER_ERROR : PersisterErrors.toPartitionError(code);
+            if (e != null) {
+                LOG.log(System.Logger.Level.WARNING, "writing share state of " + key.coordinatorKey() + " failed", e);
+            }
+            boolean wake;
+            lock.lock();
+            try {
+                boolean committed = error == ErrorCode.NONE;
+                wake = records.complete(changes, committed);
+                if (committed) {
+                    wake |= records.advanceStartOffset();
+                }
+            } finally {
+                lock.unlock();
+            }
+            result.complete(error);
+            if (wake) {
+                onAvailable.run();
+            }
+        }));
         return result;
     }
 
     private record Write(int stateEpoch, int leaderEpoch, long startOffset, int deliveryCompleteCount, List<StateBatch> batches) {
     }
 
-    private Write prepareWrite(List<StateBatch> batches) {
-        lock.lock();
-        try {
-            return new Write(stateEpoch, leaderEpoch, records.startOffset(), records.deliveryCompleteCount(), batches);
-        } finally {
-            lock.unlock();
-        }
+    /** A write of these batches with the partition's current epochs, start offset and completed count (under the lock). */
+    private Write currentWrite(List<StateBatch> batches) {
+        return new Write(stateEpoch, leaderEpoch, records.startOffset(), records.deliveryCompleteCount(), batches);
+    }
+
+    private CompletableFuture<ErrorCode> send(Write w) {
+        return persister.write(key, w.stateEpoch, w.leaderEpoch, w.startOffset, w.deliveryCompleteCount, w.batches);
     }
 
     /** The log's start offset moved (retention, DeleteRecords): offsets below it are gone. */
@@ -426,18 +435,9 @@ public final class SharePartition {
                 return;
             }
             available = records.expire(expired, timedOut);
-        } finally {
-            lock.unlock();
-        }
-        if (available) {
-            onAvailable.run();
-        }
-        if (timedOut.isEmpty()) {
-            return;
-        }
-        Write write = prepareWrite(StateChange.coalesce(timedOut));
-        persister.write(key, write.stateEpoch, write.leaderEpoch, write.startOffset, write.deliveryCompleteCount, write.batches)
-                .whenComplete((code, e) -> {
+            if (!timedOut.isEmpty()) {
+                Write write = currentWrite(StateChange.coalesce(timedOut));
+                writes.add(() -> send(write).whenComplete((code, e) -> {
                     // Kept even when the write failed (as Kafka): the records are free again either way.
                     boolean moved;
                     lock.lock();
@@ -449,6 +449,14 @@ public final class SharePartition {
                     if (moved) {
                         onAvailable.run();
                     }
-                });
+                }));
+            }
+        } finally {
+            lock.unlock();
+        }
+        writes.drain();
+        if (available) {
+            onAvailable.run();
+        }
     }
 }
