@@ -17,7 +17,8 @@ import java.util.function.LongUnaryOperator;
  * offsets from the start offset on are Available, Acquired (by which member, until when), Acknowledged or
  * Archived, with delivery counts; persisted through the {@link SharePersister}. Thread-safe: ShareFetch and
  * ShareAcknowledge call it from any event loop; lock timeouts fire on {@link ShareTimers}. One lock per
- * partition, never held while calling the persister or onAvailable.
+ * partition, never held while calling the persister or onAvailable; writes reach the persister in the order
+ * the state changed.
  *
  * <p>Behaviour notes (Kafka 4.4):
  * <ul>
@@ -66,7 +67,8 @@ public final class SharePartition {
      * @param offsetForReset the log's offset for the auto.offset.reset policy: called with -2 (earliest), -1 (latest)
      *                       or a timestamp (by_duration), answers the offset (ListOffsets semantics)
      * @param onAvailable    called (on any thread) whenever records become acquirable again (released, lock timed
-     *                       out, start offset moved): the broker wakes share fetches parked on this partition
+     *                       out, start offset moved): the broker wakes share fetches parked on this partition.
+     *                       It may run inside a persister callback: it must not block on this partition's futures
      */
     public SharePartition(SharePartitionKey key, SharePartitionSettings settings, SharePersister persister, ShareTimers timers,
             LongUnaryOperator offsetForReset, Runnable onAvailable) {
