@@ -48,6 +48,11 @@ public final class ScheduledShareTimers implements ShareTimers, AutoCloseable {
         return () -> f.cancel(false);
     }
 
+    /** Timers waiting to fire (cancelled ones leave at once). */
+    int pending() {
+        return executor.getQueue().size();
+    }
+
     @Override
     public void close() {
         executor.shutdownNow();

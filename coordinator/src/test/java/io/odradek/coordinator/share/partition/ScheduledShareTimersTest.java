@@ -4,19 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ScheduledShareTimersTest {
     @Test
-    void aTimerRunsOnTheDaemonTimerThreadUnlessCancelled() throws InterruptedException {
+    void aTimerRunsOnTheDaemonTimerThread() throws InterruptedException {
         try (ScheduledShareTimers timers = new ScheduledShareTimers("test-share-timers")) {
-            AtomicBoolean cancelledRan = new AtomicBoolean();
-            timers.schedule(20, () -> cancelledRan.set(true)).cancel();
             CountDownLatch ran = new CountDownLatch(1);
             AtomicReference<Thread> on = new AtomicReference<>();
-            timers.schedule(40, () -> {
+            timers.schedule(20, () -> {
                 on.set(Thread.currentThread());
                 ran.countDown();
             });
@@ -24,7 +21,20 @@ class ScheduledShareTimersTest {
             assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(on.get().getName()).isEqualTo("test-share-timers");
             assertThat(on.get().isDaemon()).isTrue();
-            assertThat(cancelledRan).isFalse();
+        }
+    }
+
+    @Test
+    void aCancelledTimerLeavesTheQueueAtOnce() {
+        try (ScheduledShareTimers timers = new ScheduledShareTimers("test-share-timers")) {
+            ShareTimers.Timer kept = timers.schedule(600_000, () -> { });
+            ShareTimers.Timer cancelled = timers.schedule(600_000, () -> { });
+
+            cancelled.cancel();
+
+            assertThat(timers.pending()).isEqualTo(1);
+            kept.cancel();
+            assertThat(timers.pending()).isZero();
         }
     }
 
