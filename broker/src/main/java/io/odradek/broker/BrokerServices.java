@@ -10,6 +10,7 @@ import io.odradek.broker.coordinators.ClusterCoordinators;
 import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.security.InterBrokerSecurity;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
@@ -86,6 +87,11 @@ final class BrokerServices implements AutoCloseable {
      * image's security section in a cluster (changed through the controller); open before any handler serves.
      */
     public final SecurityMetadataStore security;
+    /**
+     * Issue 12 (groupconfigs): the groups' dynamic configs (GROUP resources) over the broker's group.* defaults, in
+     * the same store as the broker configs; the GroupConfigSource the group coordinator and share partitions read.
+     */
+    public final GroupConfigs groupConfigs;
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
@@ -111,6 +117,7 @@ final class BrokerServices implements AutoCloseable {
         this.dynamicBrokerConfig = dynamicBrokerConfig;
         this.dynamicConfigs = dynamicBrokerConfig.store();
         this.security = security;
+        this.groupConfigs = new GroupConfigs(dynamicBrokerConfig);
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
