@@ -176,8 +176,8 @@ class SecurityCommandsTest {
         Cluster.expectOk(c.run(new ControllerCommand.AlterDynamicConfigs(Map.of("", Map.of("log.retention.ms", "1")),
                 Map.of())));
         byte[] current = ImageCodec.encode(c.image);
-        // Format 3 is format 4 without the trailing security section (two empty counts).
-        byte[] old = Arrays.copyOf(current, current.length - 8);
+        // Format 3 is format 5 without the trailing security section (two empty counts) and group configs (one).
+        byte[] old = Arrays.copyOf(current, current.length - 12);
         old[0] = 3;
 
         ClusterImage decoded = ImageCodec.decode(old);
