@@ -162,7 +162,7 @@ class SecurityCommandsTest {
         assertThat(a.security().acls()).containsExactly(BOB_READS_ORD_PREFIX);
 
         byte[] bytes = ImageCodec.encode(a);
-        assertThat(bytes[0]).isEqualTo((byte) 4);
+        assertThat(bytes[0]).isEqualTo(ImageCodec.FORMAT);
         ClusterImage decoded = ImageCodec.decode(bytes);
         assertThat(decoded).isEqualTo(a);
         assertThat(decoded.security().scram().get("alice").get(ScramMechanism.SCRAM_SHA_256).storedKey())
