@@ -3,6 +3,7 @@ package io.odradek.broker.group;
 import io.odradek.broker.BrokerConfig;
 import io.odradek.broker.config.DynamicBrokerConfig;
 import io.odradek.coordinator.group.GroupConfigSource;
+import io.odradek.coordinator.share.partition.SharePartitionSettings;
 import io.odradek.replication.config.DynamicConfigStore;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -82,6 +83,16 @@ public final class GroupConfigs implements GroupConfigSource {
         return bounded(groupId, GroupConfigDef.SHARE_PARTITION_MAX_RECORD_LOCKS,
                 "group.share.partition.max.record.locks", "group.share.min.partition.max.record.locks",
                 "group.share.max.partition.max.record.locks");
+    }
+
+    /**
+     * Everything a new share partition of {@code groupId} is governed by, resolved now (Kafka reads the group
+     * config when it creates the SharePartition too): share.record.lock.duration.ms, share.delivery.count.limit,
+     * share.partition.max.record.locks, share.auto.offset.reset and share.isolation.level.
+     */
+    public SharePartitionSettings sharePartitionSettings(String groupId) {
+        return new SharePartitionSettings(shareRecordLockDurationMs(groupId), shareDeliveryCountLimit(groupId),
+                sharePartitionMaxRecordLocks(groupId), shareAutoOffsetReset(groupId), shareReadCommitted(groupId));
     }
 
     /** share.auto.offset.reset: "latest" (default), "earliest" or "by_duration:&lt;ISO-8601&gt;" (no broker key). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.odradek.broker.config.DynamicBrokerConfig;
 import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.topics.ConfigDescriber;
+import io.odradek.coordinator.share.partition.SharePartitionSettings;
 import io.odradek.replication.config.LocalDynamicConfigStore;
 import io.odradek.replication.metadata.ClusterMetadata;
 import io.odradek.wire.api.AlterConfigsApi;
@@ -97,6 +98,8 @@ class GroupConfigsHandlerTest {
         assertThat(groups.shareAutoOffsetReset("orders-queue")).isEqualTo("earliest");
         assertThat(groups.shareRecordLockDurationMs("orders-queue")).isEqualTo(20000);
         assertThat(groups.shareDeliveryCountLimit("orders-queue")).isEqualTo(7);
+        assertThat(groups.sharePartitionSettings("orders-queue"))
+                .isEqualTo(new SharePartitionSettings(20000, 7, 2000, "earliest", false));
         assertThat(groups.shareAutoOffsetReset("another")).isEqualTo("latest");
         assertThat(groups.shareRecordLockDurationMs("another")).isEqualTo(30000);
     }
