@@ -10,6 +10,7 @@ import io.odradek.broker.coordinators.ClusterCoordinators;
 import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.security.InterBrokerSecurity;
 import io.odradek.broker.sharestate.ShareStateTopic;
 import io.odradek.broker.topics.LocalNode;
@@ -96,6 +97,11 @@ final class BrokerServices implements AutoCloseable {
     final ShareCoordinator shareCoordinator;
     /** Share-partition state: this broker's share coordinator on one node; in a cluster the key's coordinator, wherever it is. */
     final SharePersister sharePersister;
+    /**
+     * Issue 12 (groupconfigs): the groups' dynamic configs (GROUP resources) over the broker's group.* defaults, in
+     * the same store as the broker configs; the GroupConfigSource the group coordinator and share partitions read.
+     */
+    public final GroupConfigs groupConfigs;
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
@@ -123,6 +129,7 @@ final class BrokerServices implements AutoCloseable {
         this.security = security;
         this.shareCoordinator = shareCoordinator;
         this.sharePersister = sharePersister;
+        this.groupConfigs = new GroupConfigs(dynamicBrokerConfig);
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */

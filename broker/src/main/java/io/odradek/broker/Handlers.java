@@ -26,6 +26,7 @@ import io.odradek.broker.handlers.DescribeAclsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.AlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
+import io.odradek.broker.handlers.ListConfigResourcesHandler;
 import io.odradek.broker.handlers.IncrementalAlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
 import io.odradek.broker.handlers.DescribeLogDirsHandler;
@@ -99,6 +100,9 @@ final class Handlers {
         // Dynamic configs (issue 9, configs): topic and broker configs altered, stored and applied live.
         registry.register(new AlterConfigsHandler(services.topics, services.dynamicBrokerConfig))
                 .register(new IncrementalAlterConfigsHandler(services.topics, services.dynamicBrokerConfig));
+        // Group configs (issue 12, groupconfigs): GROUP resources are altered and described by the handlers above;
+        // this one lists them (kafka-configs --entity-type groups --describe without a name).
+        registry.register(new ListConfigResourcesHandler(services.cluster, services.groupConfigs));
 
         // Client quotas (issue 9, quotas): stored in the dynamic configs; enforced on the request path.
         registry.register(new DescribeClientQuotasHandler(services.dynamicConfigs))
