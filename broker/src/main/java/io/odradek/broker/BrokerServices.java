@@ -11,11 +11,16 @@ import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.security.InterBrokerSecurity;
+import io.odradek.broker.share.ScheduledShareTimers;
+import io.odradek.broker.share.ShareGroupDefaults;
+import io.odradek.broker.share.SharePartitionManager;
+import io.odradek.broker.share.UnavailableSharePersister;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
 import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 import io.odradek.broker.txn.TransactionStateTopic;
+import io.odradek.coordinator.group.GroupConfigSource;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
@@ -86,6 +91,8 @@ final class BrokerServices implements AutoCloseable {
      * image's security section in a cluster (changed through the controller); open before any handler serves.
      */
     public final SecurityMetadataStore security;
+    /** issue 12 share fetch: the share partitions led here and the share sessions (set by {@link #withShares}). */
+    SharePartitionManager shares;
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
@@ -179,9 +186,10 @@ final class BrokerServices implements AutoCloseable {
                 clusterNode.addSecurityImageListener(security::apply);
                 // After the first image's topic configs and dynamic defaults apply (the listener above), not before.
                 clusterNode.addImageListener(image -> topics.releaseRetention());
-                return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
-                        coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
-                        coordinators.verifier, coordinators.localMarkers, coordinators, dynamic, security);
+                return withShares(config, new BrokerServices(clusterNode, replicaManager, cluster, topics,
+                        coordinators.producerIds, coordinators.groups, partitions, features, coordinators.transactions,
+                        null, coordinators.locator, coordinators.verifier, coordinators.localMarkers, coordinators,
+                        dynamic, security));
             }
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
@@ -191,9 +199,9 @@ final class BrokerServices implements AutoCloseable {
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
             DynamicBrokerConfig dynamic = follow(storedDynamic, topics);
-            return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
-                    transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
-                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic, storedSecurity);
+            return withShares(config, new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions,
+                    features, transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
+                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic, storedSecurity));
         } catch (RuntimeException e) {
             if (coordinators != null) {
                 coordinators.close();
@@ -219,6 +227,23 @@ final class BrokerServices implements AutoCloseable {
             topics.close();
             throw e;
         }
+    }
+
+    /**
+     * issue 12 share fetch: the share partition manager over the partitions, closed with leadership moving away
+     * (cluster) and with deleted topics. Its persister and group configs: the share coordinator's
+     * ({@code sharePersister}, part sharestate) and the group configs' ({@code groupConfigs}, part groupconfigs)
+     * once merged; until then none (share partitions cannot initialize) and no group overrides.
+     */
+    private static BrokerServices withShares(BrokerConfig config, BrokerServices services) {
+        SharePartitionManager shares = new SharePartitionManager(services.partitions, new UnavailableSharePersister(),
+                GroupConfigSource.NONE, ShareGroupDefaults.from(config::get), new ScheduledShareTimers());
+        services.topics.onTopicDeleted(shares::onTopicDeleted);
+        if (services.replicaManager != null) {
+            services.replicaManager.addLeadershipListener(shares::onLeadershipChange);
+        }
+        services.shares = shares;
+        return services;
     }
 
     /**
@@ -309,6 +334,9 @@ final class BrokerServices implements AutoCloseable {
         }
         if (replicaManager != null) {
             replicaManager.close(); // fetchers and the ISR task stop
+        }
+        if (shares != null) {
+            shares.close(); // issue 12 share fetch: lock timers stop before the partitions close
         }
         partitions.close(); // appends already handed to the writers finish before the logs close
         if (clusterNode != null) {
