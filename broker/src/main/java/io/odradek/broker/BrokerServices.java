@@ -11,7 +11,7 @@ import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.security.InterBrokerSecurity;
-import io.odradek.broker.share.ScheduledShareTimers;
+import io.odradek.coordinator.share.partition.ScheduledShareTimers;
 import io.odradek.broker.share.ShareGroupDefaults;
 import io.odradek.broker.share.SharePartitionManager;
 import io.odradek.broker.share.UnavailableSharePersister;

@@ -83,9 +83,9 @@ import java.util.concurrent.CompletableFuture;
  *     acquired ranges go too; consumers keep only acquired ones (as Kafka sends its whole fetched slice).</li>
  * <li>Sizes: MaxBytes capped at fetch.max.bytes, shared uniformly by the partitions fetched (Kafka's
  *     PartitionMaxBytesStrategy UNIFORM), each partition's first batch whole (KIP-74). MaxRecords bounds what
- *     is acquired over all partitions. ShareAcquireMode (v2) and BatchSize are read but acquisition follows the
- *     share partition's own rule (batch-optimized: whole batches, which may pass MaxRecords); record-limit
- *     mode and splitting AcquiredRecords by BatchSize are not done.</li>
+ *     is acquired over all partitions: in ShareAcquireMode 0 (batch-optimized, and before v2) whole batches,
+ *     which may pass it; in mode 1 (record_limit, v2) never more. BatchSize is handed to the share partition,
+ *     which cuts the acquired ranges by it.</li>
  * <li>Nothing acquired (fewer bytes than MinBytes) and MaxWaitMs > 0: the fetch parks in the waiting-operations
  *     set on its partitions and tries again whenever one moves (an append, the high watermark) or its share
  *     partition says records became acquirable (released, lock timed out, initialized, acknowledged); at
@@ -435,6 +435,10 @@ public final class ShareFetchHandler implements ApiHandler {
         final int minBytes;
         final int maxBytes;
         final int maxRecords;
+        /** BatchSize: acquired ranges are cut at multiples of it (Kafka's batch-optimized acquisition). */
+        final int batchSize;
+        /** ShareAcquireMode 1 (v2, record_limit): never more than MaxRecords, even inside a batch. */
+        final boolean recordLimit;
         final FetchIsolation isolation;
         final List<PartitionShareFetch> fetches = new ArrayList<>();
         final List<Partition> watched = new ArrayList<>();
@@ -452,6 +456,9 @@ public final class ShareFetchHandler implements ApiHandler {
             this.maxBytes = Math.min(request.get(Request.MAX_BYTES), fetchMaxBytes);
             this.minBytes = Math.min(request.get(Request.MIN_BYTES), maxBytes);
             this.maxRecords = request.get(Request.MAX_RECORDS);
+            int requestedBatchSize = request.get(Request.BATCH_SIZE);
+            this.batchSize = requestedBatchSize > 0 ? requestedBatchSize : Integer.MAX_VALUE;
+            this.recordLimit = context.version() >= 2 && request.get(Request.SHARE_ACQUIRE_MODE) == 1;
             this.remainingBytes = maxBytes;
             this.isolation = shares.isolation(groupId);
             for (TopicIdPartition id : session.partitions()) {
@@ -568,8 +575,8 @@ public final class ShareFetchHandler implements ApiHandler {
             if (batches.isEmpty()) {
                 return;
             }
-            List<AcquiredRecords> acquired = sharePartition.acquire(memberId, batches.batches(),
-                    maxRecords - acquiredRecords, partition.fetchableEnd(isolation));
+            List<AcquiredRecords> acquired = sharePartition.acquire(memberId, fetchOffset, batches.batches(),
+                    maxRecords - acquiredRecords, batchSize, recordLimit, partition.fetchableEnd(isolation));
             if (acquired.isEmpty()) {
                 return;
             }
