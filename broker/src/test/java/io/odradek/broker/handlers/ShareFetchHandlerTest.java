@@ -150,6 +150,42 @@ class ShareFetchHandlerTest {
     }
 
     @Test
+    void onlyTheBatchesHoldingAcquiredRecordsAreSent() {
+        fx.append("orders", 0, 1L, "a", "b");
+        fx.append("orders", 0, 2L, "c", "d");
+        Struct request = shareFetch(A, 0, 0).set(Request.MAX_RECORDS, 2);
+
+        Struct first = partition(fx.callAndWait(fetch, 2, request));
+        Struct rest = partition(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0)));
+
+        assertThat(acquired(first)).containsExactly("0-1 x1");
+        assertThat(DataPathFixture.records(first.get(PartitionData.RECORDS))).containsExactly("0:k-a=a", "1:k-b=b");
+        assertThat(acquired(rest)).containsExactly("2-3 x1");
+        assertThat(DataPathFixture.records(rest.get(PartitionData.RECORDS))).containsExactly("2:k-c=c", "3:k-d=d");
+    }
+
+    @Test
+    void aContinuedSessionAnswersOnlyPartitionsWithSomethingToSay() {
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+
+        Struct quiet = fx.callAndWait(fetch, 2, shareFetch(A, 1, 0));
+
+        assertThat(quiet.get(Response.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(quiet.get(Response.RESPONSES)).isEmpty();
+    }
+
+    @Test
+    void deletingTheTopicClosesItsSharePartitions() {
+        fx.append("orders", 0, 1L, "a");
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        assertThat(shares.openSharePartitions()).isEqualTo(1);
+
+        shares.onTopicDeleted("orders");
+
+        assertThat(shares.openSharePartitions()).isZero();
+    }
+
+    @Test
     void aShareFetchWithNothingToAcquireAnswersEmptyAfterMaxWait() {
         Struct response = fx.call(fetch, 2, shareFetch(A, 0, 50)).orTimeout(10, TimeUnit.SECONDS).join();
 
