@@ -14,6 +14,8 @@ import io.odradek.coordinator.share.SharePersister;
 import io.odradek.coordinator.share.ShareStateSummary;
 import io.odradek.coordinator.share.StateBatch;
 import io.odradek.coordinator.share.partition.ScheduledShareTimers;
+import io.odradek.security.acl.AclOperation;
+import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
 import io.odradek.wire.api.ShareAcknowledgeApi;
 import io.odradek.wire.api.ShareFetchApi;
@@ -183,6 +185,43 @@ class ShareFetchHandlerTest {
         shares.onTopicDeleted("orders");
 
         assertThat(shares.openSharePartitions()).isZero();
+    }
+
+    @Test
+    void aPartitionLedElsewhereNamesItsLeaderAndEndpoint() {
+        UUID moved = UUID.randomUUID();
+        fx.cluster.addBroker(DataPathClusterView.broker(2, "broker-2.example", 9192, "rack-b", false));
+        fx.cluster.addTopic("moved", moved, 1);
+        fx.cluster.moveLeader("moved", 0, 2, 3);
+        Struct request = shareFetch(A, 0, 10_000);
+        request.get(Request.TOPICS).get(0).set(FetchTopic.TOPIC_ID, moved);
+
+        Struct response = fx.call(fetch, 2, request).orTimeout(10, TimeUnit.SECONDS).join();
+
+        Struct p = partition(response);
+        assertThat(p.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NOT_LEADER_OR_FOLLOWER.code());
+        assertThat(p.get(PartitionData.CURRENT_LEADER).get(PartitionData.LeaderIdAndEpoch.LEADER_ID)).isEqualTo(2);
+        assertThat(p.get(PartitionData.CURRENT_LEADER).get(PartitionData.LeaderIdAndEpoch.LEADER_EPOCH)).isEqualTo(3);
+        Struct endpoint = response.get(Response.NODE_ENDPOINTS).get(0);
+        assertThat(endpoint.get(Response.NodeEndpoint.NODE_ID)).isEqualTo(2);
+        assertThat(endpoint.get(Response.NodeEndpoint.HOST)).isEqualTo("broker-2.example");
+        assertThat(endpoint.get(Response.NodeEndpoint.PORT)).isEqualTo(9192);
+    }
+
+    @Test
+    void readOnTheGroupAndOnTheTopicAreRequired() {
+        fx.append("orders", 0, 1L, "a");
+        ScriptedAuthorizer acls = new ScriptedAuthorizer();
+        fx.session = acls.session();
+
+        assertThat(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0)).get(Response.ERROR_CODE))
+                .isEqualTo(ErrorCode.GROUP_AUTHORIZATION_FAILED.code());
+        acls.allow(AclOperation.READ, ResourceType.GROUP, GROUP);
+        Struct refused = partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0)));
+        assertThat(refused.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(acquired(refused)).isEmpty();
+        acls.allowTopic(AclOperation.READ, "orders");
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0))))).containsExactly("0-0 x1");
     }
 
     @Test
