@@ -225,6 +225,52 @@ class ShareFetchHandlerTest {
     }
 
     @Test
+    void aGroupWithoutAutoOffsetResetStartsAtTheEndOfTheLog() {
+        groupConfigs.remove("share.auto.offset.reset"); // Kafka's default: latest
+        fx.append("orders", 0, 1L, "old");
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0))))).isEmpty();
+
+        fx.append("orders", 0, 2L, "new");
+
+        Struct next = partition(fx.callAndWait(fetch, 2, shareFetch(A, 1, 0)));
+        assertThat(acquired(next)).containsExactly("1-1 x1");
+        assertThat(DataPathFixture.records(next.get(PartitionData.RECORDS))).containsExactly("1:k-new=new");
+    }
+
+    @Test
+    void aRenewOnlyShareFetchMustAskForNoRecords() {
+        fx.append("orders", 0, 1L, "a");
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        Struct renewWithLimits = shareFetch(A, 1, 0).set(Request.IS_RENEW_ACK, true);
+        addAcknowledgement(renewWithLimits.get(Request.TOPICS).get(0).get(FetchTopic.PARTITIONS).get(0), 0, 0, (byte) 4);
+
+        Struct refused = fx.callAndWait(fetch, 2, renewWithLimits);
+
+        assertThat(refused.get(Response.ERROR_CODE)).isEqualTo(ErrorCode.INVALID_REQUEST.code());
+        assertThat(refused.get(Response.ERROR_MESSAGE)).isEqualTo(
+                "maxBytes must be set to 0, minBytes must be set to 0, maxRecords must be set to 0, if isRenewAck is true.");
+        renewWithLimits.set(Request.MAX_BYTES, 0).set(Request.MIN_BYTES, 0).set(Request.MAX_RECORDS, 0);
+        Struct renewed = partition(fx.callAndWait(fetch, 2, renewWithLimits));
+        assertThat(renewed.get(PartitionData.ACKNOWLEDGE_ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(acquired(renewed)).isEmpty();
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0))))).as("still A's").isEmpty();
+    }
+
+    @Test
+    void losingLeadershipOrChangingEpochClosesTheSharePartitions() {
+        fx.append("orders", 0, 1L, "a");
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+
+        shares.onLeadershipChange("orders", 0, 0, true);
+        assertThat(shares.openSharePartitions()).isEqualTo(1);
+        shares.onLeadershipChange("orders", 0, 1, true);
+        assertThat(shares.openSharePartitions()).isZero();
+        fx.callAndWait(fetch, 2, shareFetch(B, 0, 0));
+        shares.onLeadershipChange("orders", 0, 1, false);
+        assertThat(shares.openSharePartitions()).isZero();
+    }
+
+    @Test
     void aShareFetchWithNothingToAcquireAnswersEmptyAfterMaxWait() {
         Struct response = fx.call(fetch, 2, shareFetch(A, 0, 50)).orTimeout(10, TimeUnit.SECONDS).join();
 
