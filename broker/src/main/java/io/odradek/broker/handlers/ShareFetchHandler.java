@@ -1,6 +1,8 @@
 package io.odradek.broker.handlers;
 
 import io.netty.buffer.Unpooled;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GenericFutureListener;
 import io.odradek.broker.api.ApiHandler;
 import io.odradek.broker.api.RequestContext;
 import io.odradek.broker.cluster.ClusterView;
@@ -194,9 +196,7 @@ public final class ShareFetchHandler implements ApiHandler {
             return done(error(e.error(), e.getMessage()));
         }
         if (session.kind() == ShareSessionCache.Kind.INITIAL) {
-            ShareSession opened = session.session();
-            // Kafka's connection-disconnect listener: the session ends with the connection that opened it.
-            context.connectionClosed().addListener(f -> shares.endSession(opened));
+            endWithConnection(session.session(), context.connectionClosed());
         }
 
         Resolver resolver = new Resolver(context);
@@ -221,6 +221,17 @@ public final class ShareFetchHandler implements ApiHandler {
             }
             return response(context, session, fetches, ackErrors, lockMs);
         });
+    }
+
+    /**
+     * Kafka's connection-disconnect listener: the session ends with the connection that opened it (releasing
+     * what the member holds); the listener goes when the session ends first, so a long-lived connection does not
+     * collect one per session it opened.
+     */
+    private <T> void endWithConnection(ShareSession session, Future<T> closed) {
+        GenericFutureListener<Future<T>> end = f -> shares.endSession(session);
+        closed.addListener(end);
+        shares.sessions().onRemoved(session, () -> closed.removeListener(end));
     }
 
     /** Kafka 4.4: with IsRenewAck the request only acknowledges, so its fetch limits must all be 0. */

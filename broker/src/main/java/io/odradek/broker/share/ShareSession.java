@@ -18,6 +18,8 @@ public final class ShareSession {
     /** Each partition, with whether the next answer must carry it (added since, or last answered with an error). */
     private final LinkedHashMap<TopicIdPartition, Boolean> partitions = new LinkedHashMap<>();
     private int epoch;
+    /** Run once when the session leaves the cache (the handler drops its connection-close listener). */
+    private Runnable onRemoved;
 
     ShareSession(Key key, List<TopicIdPartition> initial, int epoch) {
         this.key = key;
@@ -37,6 +39,18 @@ public final class ShareSession {
 
     void epoch(int epoch) {
         this.epoch = epoch;
+    }
+
+    void onRemoved(Runnable action) {
+        this.onRemoved = action;
+    }
+
+    void removed() {
+        Runnable action = onRemoved;
+        onRemoved = null;
+        if (action != null) {
+            action.run();
+        }
     }
 
     int size() {

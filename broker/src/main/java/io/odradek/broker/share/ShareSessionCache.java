@@ -64,7 +64,7 @@ public final class ShareSessionCache {
                 throw new ShareSessionException(ErrorCode.INVALID_REQUEST,
                         "Acknowledge data present in initial share fetch request");
             }
-            sessions.remove(key);
+            removed(sessions.remove(key));
             if (sessions.size() >= maxSessions) {
                 throw new ShareSessionException(ErrorCode.SHARE_SESSION_LIMIT_REACHED, null);
             }
@@ -134,12 +134,32 @@ public final class ShareSessionCache {
 
     /** Removes the member's session; returns it, or null when there was none. */
     public synchronized ShareSession remove(String groupId, String memberId) {
-        return sessions.remove(new ShareSession.Key(groupId, memberId));
+        return removed(sessions.remove(new ShareSession.Key(groupId, memberId)));
     }
 
     /** Removes exactly this session (a connection closing ends the session it opened, not a later one). */
     public synchronized boolean remove(ShareSession session) {
-        return sessions.remove(session.key(), session);
+        boolean removed = sessions.remove(session.key(), session);
+        if (removed) {
+            session.removed();
+        }
+        return removed;
+    }
+
+    /** Runs {@code action} once when the session leaves the cache, however it leaves (at once if it has). */
+    public synchronized void onRemoved(ShareSession session, Runnable action) {
+        if (sessions.get(session.key()) == session) {
+            session.onRemoved(action);
+        } else {
+            action.run();
+        }
+    }
+
+    private static ShareSession removed(ShareSession session) {
+        if (session != null) {
+            session.removed();
+        }
+        return session;
     }
 
     public synchronized int size() {

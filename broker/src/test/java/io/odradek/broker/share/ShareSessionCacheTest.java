@@ -78,6 +78,21 @@ class ShareSessionCacheTest {
     }
 
     @Test
+    void aSessionToldWhenItLeavesTheCacheHearsItOnceHoweverItLeaves() {
+        List<String> heard = new java.util.ArrayList<>();
+        ShareSession first = cache.newContext("g", "m", 0, List.of(P0), List.of(), false).session();
+        cache.onRemoved(first, () -> heard.add("first"));
+        ShareSession second = cache.newContext("g", "m", 0, List.of(P0), List.of(), false).session(); // replaces it
+        cache.onRemoved(second, () -> heard.add("second"));
+
+        assertThat(cache.remove(first)).isFalse();
+        cache.remove("g", "m");
+        cache.onRemoved(second, () -> heard.add("late"));
+
+        assertThat(heard).containsExactly("first", "second", "late");
+    }
+
+    @Test
     void epochsWrapToOneAfterTheLargestInt() {
         assertThat(ShareSessionCache.nextEpoch(Integer.MAX_VALUE)).isEqualTo(1);
         assertThat(ShareSessionCache.nextEpoch(0)).isEqualTo(1);
