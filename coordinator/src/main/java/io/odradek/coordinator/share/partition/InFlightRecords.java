@@ -89,12 +89,15 @@ final class InFlightRecords {
             return endOffset;
         }
         for (InFlightBatch batch : cache.values()) {
+            if (batch.lastOffset < startOffset) {
+                continue; // below the start offset nothing is acquired again
+            }
             if (!batch.split()) {
                 if (batch.batchState().acquirable()) {
-                    return batch.firstOffset;
+                    return Math.max(batch.firstOffset, startOffset);
                 }
             } else {
-                for (Map.Entry<Long, InFlightState> e : batch.offsetStates().entrySet()) {
+                for (Map.Entry<Long, InFlightState> e : batch.offsetStates().tailMap(startOffset, true).entrySet()) {
                     if (e.getValue().acquirable()) {
                         return e.getKey();
                     }
@@ -142,12 +145,15 @@ final class InFlightRecords {
         }
         archiveStaleBatches(fetchOffset, firstBase);
 
-        long baseOffset = firstBase;
+        // From the cached batch holding the first offset that may be acquired, so that cached ranges keep their
+        // bounds (the fetch may have been read before the start offset moved into or past its first batch).
+        long baseOffset = Math.max(firstBase, startOffset);
         Map.Entry<Long, InFlightBatch> floor = cache.floorEntry(baseOffset);
-        if (floor == null) {
-            baseOffset = Math.max(baseOffset, startOffset);
-        } else if (floor.getValue().lastOffset >= baseOffset) {
+        if (floor != null && floor.getValue().lastOffset >= baseOffset) {
             baseOffset = floor.getKey();
+        }
+        if (baseOffset > lastOffsetToAcquire || firstBase > lastOffsetToAcquire) {
+            return result; // everything fetched is below the start offset or past the in-flight limit
         }
         NavigableMap<Long, InFlightBatch> overlap = cache.subMap(baseOffset, true, lastOffsetToAcquire, true);
         if (overlap.isEmpty()) {
@@ -200,7 +206,8 @@ final class InFlightRecords {
     /** Whether a cached range's available records have been delivered often enough to be handed out in small groups. */
     private boolean throttled(InFlightBatch batch, long first, long last) {
         if (!batch.split()) {
-            return batch.batchState().deliveryCount() >= throttleDeliveryCount;
+            // Only when it could be acquired now (Kafka checks the count alone, so a done batch stopped the fetch too).
+            return batch.batchState().acquirable() && batch.batchState().deliveryCount() >= throttleDeliveryCount;
         }
         int max = 0;
         for (InFlightState s : batch.offsetStates().subMap(first, true, last, true).values()) {
@@ -262,16 +269,25 @@ final class InFlightRecords {
 
     private void acquireNew(String memberId, List<LogBatch> batches, long first, long last, int batchSize, long maxRecords,
             boolean recordLimit, List<AcquiredRecords> result) {
-        long firstAcquired = first;
+        long firstAcquired = Math.max(first, startOffset); // never below the start offset: those are done
         if (cache.isEmpty() && endOffset > firstAcquired) {
             firstAcquired = endOffset; // the fetch started inside a log batch whose head is already done
+        }
+        // Cached ranges never overlap: start after any batch holding the first offset, end before the next one.
+        Map.Entry<Long, InFlightBatch> holder = cache.floorEntry(firstAcquired);
+        if (holder != null && holder.getValue().lastOffset >= firstAcquired) {
+            firstAcquired = holder.getValue().lastOffset + 1;
+        }
+        Long nextCached = cache.higherKey(firstAcquired);
+        if (nextCached != null) {
+            last = Math.min(last, nextCached - 1);
         }
         if (firstAcquired > last) {
             return;
         }
         long lastAcquired = last;
         if (maxRecords < lastAcquired - firstAcquired + 1) {
-            lastAcquired = lastOffsetOfBatchWith(batches, firstAcquired + maxRecords - 1);
+            lastAcquired = Math.min(last, lastOffsetOfBatchWith(batches, firstAcquired + maxRecords - 1));
         }
         if (recordLimit && lastAcquired - firstAcquired + 1 > maxRecords) {
             // The cache keeps the whole log batch; only maxRecords of it are acquired, the rest stays available.
@@ -342,6 +358,45 @@ final class InFlightRecords {
         }
     }
 
+    /**
+     * read_committed: the records of aborted batches just acquired by {@code memberId} are archived at once
+     * (never delivered; persisted with the next write, as Kafka). True when any was.
+     */
+    boolean archiveAcquired(String memberId, List<LogBatch> aborted) {
+        boolean any = false;
+        for (LogBatch b : aborted) {
+            Map.Entry<Long, InFlightBatch> floor = cache.floorEntry(b.baseOffset());
+            long from = floor != null && floor.getValue().lastOffset >= b.baseOffset() ? floor.getKey() : b.baseOffset();
+            for (InFlightBatch batch : new ArrayList<>(cache.subMap(from, true, b.lastOffset(), true).values())) {
+                boolean whole = batch.firstOffset >= b.baseOffset() && batch.lastOffset <= b.lastOffset();
+                if (whole && !batch.split()) {
+                    if (heldBy(batch.batchState(), memberId)) {
+                        batch.batchState().archive();
+                        any = true;
+                    }
+                    continue;
+                }
+                if (!batch.split()) {
+                    if (!heldBy(batch.batchState(), memberId)) {
+                        continue;
+                    }
+                    batch.splitPerOffset();
+                }
+                for (InFlightState s : batch.offsetStates().subMap(b.baseOffset(), true, b.lastOffset(), true).values()) {
+                    if (heldBy(s, memberId)) {
+                        s.archive();
+                        any = true;
+                    }
+                }
+            }
+        }
+        return any;
+    }
+
+    private static boolean heldBy(InFlightState s, String memberId) {
+        return s.state() == RecordState.ACQUIRED && !s.inTransition() && memberId.equals(s.memberId());
+    }
+
     // ---- acknowledging ----
 
     /**
@@ -391,7 +446,7 @@ final class InFlightRecords {
         boolean perOffsetTypes = ack.types().size() > 1;
         boolean startInside = batch.firstOffset < startOffset && batch.lastOffset >= startOffset;
         if (fullMatch && !batch.split() && !perOffsetTypes && !startInside) {
-            return acknowledgeRange(memberId, batch.batchState(), batch.firstOffset, batch.lastOffset, ack.types().get(0), changes);
+            return acknowledgeRange(memberId, batch, batch.batchState(), batch.firstOffset, batch.lastOffset, ack.types().get(0), changes);
         }
         if (!batch.split()) {
             if (batch.batchState().state() != RecordState.ACQUIRED) {
@@ -400,13 +455,21 @@ final class InFlightRecords {
             batch.splitPerOffset();
         }
         long from = Math.max(ack.firstOffset(), startOffset);
+        AcquisitionLock renewal = null; // one fresh lock for all the offsets this ack renews here
         for (Map.Entry<Long, InFlightState> e : batch.offsetStates().subMap(from, true, ack.lastOffset(), true).entrySet()) {
             InFlightState state = e.getValue();
-            if (state.inTransition() || state.memberId() == null || !state.memberId().equals(memberId)) {
+            if (state.state() != RecordState.ACQUIRED || state.inTransition() || !memberId.equals(state.memberId())) {
                 return ErrorCode.INVALID_RECORD_STATE;
             }
             AcknowledgeType type = perOffsetTypes ? ack.types().get((int) (e.getKey() - ack.firstOffset())) : ack.types().get(0);
-            ErrorCode error = acknowledgeRange(memberId, state, e.getKey(), e.getKey(), type, changes);
+            if (type == AcknowledgeType.RENEW) {
+                if (renewal == null) {
+                    renewal = locks.lock(memberId, e.getKey(), Math.min(ack.lastOffset(), batch.lastOffset));
+                }
+                state.renew(renewal);
+                continue;
+            }
+            ErrorCode error = acknowledgeRange(memberId, batch, state, e.getKey(), e.getKey(), type, changes);
             if (error != ErrorCode.NONE) {
                 return error;
             }
@@ -414,8 +477,8 @@ final class InFlightRecords {
         return ErrorCode.NONE;
     }
 
-    private ErrorCode acknowledgeRange(String memberId, InFlightState state, long first, long last, AcknowledgeType type,
-            List<StateChange> changes) {
+    private ErrorCode acknowledgeRange(String memberId, InFlightBatch batch, InFlightState state, long first, long last,
+            AcknowledgeType type, List<StateChange> changes) {
         if (state.state() != RecordState.ACQUIRED) {
             return ErrorCode.INVALID_RECORD_STATE;
         }
@@ -426,7 +489,7 @@ final class InFlightRecords {
         if (!state.startTransition(RecordState.afterAcknowledge(type), deliveryCountLimit)) {
             return ErrorCode.INVALID_RECORD_STATE;
         }
-        changes.add(new StateChange(state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
+        changes.add(new StateChange(batch, state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
         return ErrorCode.NONE;
     }
 
@@ -441,23 +504,23 @@ final class InFlightRecords {
                 if (batch.firstOffset < startOffset && batch.lastOffset >= startOffset) {
                     batch.splitPerOffset();
                 } else {
-                    releaseRange(state, batch.firstOffset, batch.lastOffset, changes);
+                    releaseRange(batch, state, batch.firstOffset, batch.lastOffset, changes);
                     continue;
                 }
             }
             for (Map.Entry<Long, InFlightState> e : batch.offsetStates().entrySet()) {
                 InFlightState state = e.getValue();
                 if (state.state() == RecordState.ACQUIRED && memberId.equals(state.memberId()) && !state.inTransition()) {
-                    releaseRange(state, e.getKey(), e.getKey(), changes);
+                    releaseRange(batch, state, e.getKey(), e.getKey(), changes);
                 }
             }
         }
     }
 
-    private void releaseRange(InFlightState state, long first, long last, List<StateChange> changes) {
+    private void releaseRange(InFlightBatch batch, InFlightState state, long first, long last, List<StateChange> changes) {
         RecordState next = last < startOffset ? RecordState.ARCHIVED : RecordState.AVAILABLE;
         if (state.startTransition(next, deliveryCountLimit)) {
-            changes.add(new StateChange(state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
+            changes.add(new StateChange(batch, state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
         }
     }
 
@@ -465,6 +528,16 @@ final class InFlightRecords {
     boolean complete(List<StateChange> changes, boolean commit) {
         boolean available = false;
         for (StateChange c : changes) {
+            InFlightBatch batch = c.inFlight();
+            if (batch.split() && batch.offsetStates().get(c.batch().firstOffset()) != c.state()) {
+                // Made on the whole batch, which was split while the write was out (log start offset moved):
+                // its offsets carry the transition now.
+                for (InFlightState s : batch.offsetStates().values()) {
+                    s.complete(commit);
+                    available |= s.state() == RecordState.AVAILABLE;
+                }
+                continue;
+            }
             c.state().complete(commit);
             available |= c.state().state() == RecordState.AVAILABLE;
         }

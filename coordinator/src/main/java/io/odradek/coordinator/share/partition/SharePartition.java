@@ -4,6 +4,7 @@ import io.odradek.coordinator.share.PersistedShareState;
 import io.odradek.coordinator.share.SharePartitionKey;
 import io.odradek.coordinator.share.SharePersister;
 import io.odradek.coordinator.share.StateBatch;
+import io.odradek.log.txn.AbortedTxn;
 import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +32,10 @@ import java.util.function.LongUnaryOperator;
  *     (records Acquired again, or Available if their lock expired meanwhile) when it fails. Lock timeouts are
  *     written but kept even if the write fails. Writes carry the start offset at the time and the changed
  *     ranges; a log start offset move is written with the next write.</li>
- * <li>Not done: read_committed filtering of aborted transactions (Kafka archives the batches of aborted
- *     transactions at acquisition, from the fetch's aborted-transaction list); the dead-letter queue.</li>
+ * <li>read_committed (share.isolation.level): the batches of aborted transactions are archived when acquired,
+ *     from the fetch's aborted-transaction list, and left out of the acquired ranges.</li>
+ * <li>Not done: the dead-letter queue (KIP-1191); Kafka's persister-read "gap window" is replaced by making
+ *     the never-written offsets between persisted batches Available on load (same deliveries, simpler).</li>
  * </ul>
  */
 public final class SharePartition {
@@ -218,19 +221,41 @@ public final class SharePartition {
      */
     public List<AcquiredRecords> acquire(String memberId, long fetchOffset, List<LogBatch> batches, int maxRecords, int batchSize,
             boolean recordLimit, long highWatermark) {
+        return acquire(memberId, fetchOffset, batches, maxRecords, batchSize, recordLimit, highWatermark, List.of());
+    }
+
+    /**
+     * Acquire as ShareFetch v1-2 asks, for a group whose share.isolation.level is read_committed: the batches
+     * are read up to the last stable offset (pass it as {@code highWatermark}) with their producer ids and
+     * transactional flags, and {@code abortedTransactions} are the partition's aborted transactions over the
+     * range read (what a read_committed Fetch answers). Records of aborted transactions are archived instead of
+     * delivered, as Kafka does. Ignored when the settings say read_uncommitted.
+     */
+    public List<AcquiredRecords> acquire(String memberId, long fetchOffset, List<LogBatch> batches, int maxRecords, int batchSize,
+            boolean recordLimit, long highWatermark, List<AbortedTxn> abortedTransactions) {
         List<LogBatch> visible = new ArrayList<>(batches.size());
         for (LogBatch b : batches) {
             if (b.baseOffset() >= highWatermark) {
                 break;
             }
-            visible.add(b.lastOffset() < highWatermark ? b : new LogBatch(b.baseOffset(), highWatermark - 1));
+            visible.add(b.lastOffset() < highWatermark ? b : new LogBatch(b.baseOffset(), highWatermark - 1, b.producerId(), b.transactional()));
         }
         lock.lock();
         try {
             if (phase != Phase.ACTIVE) {
                 return List.of();
             }
-            return records.acquire(memberId, visible, fetchOffset, maxRecords, Math.max(1, batchSize), recordLimit);
+            List<AcquiredRecords> acquired = records.acquire(memberId, visible, fetchOffset, maxRecords, Math.max(1, batchSize), recordLimit);
+            if (!settings.readCommitted() || acquired.isEmpty()) {
+                return acquired;
+            }
+            List<LogBatch> aborted = AbortedBatches.of(visible, abortedTransactions);
+            if (aborted.isEmpty()) {
+                return acquired;
+            }
+            records.archiveAcquired(memberId, aborted);
+            records.advanceStartOffset();
+            return AbortedBatches.without(acquired, aborted);
         } finally {
             lock.unlock();
         }

@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One state transition waiting for its write (acknowledge, release): the state to commit or roll back, and
- * the batch the write carries for it.
+ * One state transition waiting for its write (acknowledge, release): the in-flight batch and state (the
+ * batch's own or one offset's) to commit or roll back, and the batch the write carries for it.
  */
-record StateChange(InFlightState state, StateBatch batch) {
+record StateChange(InFlightBatch inFlight, InFlightState state, StateBatch batch) {
     /**
      * The batches of a write in offset order, neighbours with the same state and delivery count merged (Kafka
      * sends one batch per changed range or offset; the share coordinator merges them into the same result).

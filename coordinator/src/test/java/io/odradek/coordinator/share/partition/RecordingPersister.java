@@ -7,10 +7,11 @@ import io.odradek.coordinator.share.ShareStateSummary;
 import io.odradek.coordinator.share.StateBatch;
 import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** A persister that answers reads with a given state and records every write (answering NONE unless told otherwise). */
+/** A persister that answers reads with a given state and records every write (answering NONE unless told otherwise); writes may come from any thread. */
 final class RecordingPersister implements SharePersister {
     record Write(int stateEpoch, int leaderEpoch, long startOffset, int deliveryCompleteCount, List<StateBatch> batches) {
     }
@@ -18,8 +19,8 @@ final class RecordingPersister implements SharePersister {
     record Init(int stateEpoch, long startOffset) {
     }
 
-    final List<Write> writes = new ArrayList<>();
-    final List<Init> inits = new ArrayList<>();
+    final List<Write> writes = Collections.synchronizedList(new ArrayList<>());
+    final List<Init> inits = Collections.synchronizedList(new ArrayList<>());
     PersistedShareState readAnswer = new PersistedShareState(ErrorCode.NONE, null, 0, -1, -1, List.of());
     ErrorCode writeAnswer = ErrorCode.NONE;
     /** When set, writes stay pending here until the test completes them. */

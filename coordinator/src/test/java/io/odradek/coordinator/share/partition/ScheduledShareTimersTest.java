@@ -1,0 +1,40 @@
+package io.odradek.coordinator.share.partition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class ScheduledShareTimersTest {
+    @Test
+    void aTimerRunsOnTheDaemonTimerThreadUnlessCancelled() throws InterruptedException {
+        try (ScheduledShareTimers timers = new ScheduledShareTimers("test-share-timers")) {
+            AtomicBoolean cancelledRan = new AtomicBoolean();
+            timers.schedule(20, () -> cancelledRan.set(true)).cancel();
+            CountDownLatch ran = new CountDownLatch(1);
+            AtomicReference<Thread> on = new AtomicReference<>();
+            timers.schedule(40, () -> {
+                on.set(Thread.currentThread());
+                ran.countDown();
+            });
+
+            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(on.get().getName()).isEqualTo("test-share-timers");
+            assertThat(on.get().isDaemon()).isTrue();
+            assertThat(cancelledRan).isFalse();
+        }
+    }
+
+    @Test
+    void schedulingAfterCloseIsANoOp() {
+        ScheduledShareTimers timers = new ScheduledShareTimers();
+        timers.close();
+
+        ShareTimers.Timer t = timers.schedule(1, () -> { });
+        t.cancel();
+        assertThat(timers.nowMs()).isPositive();
+    }
+}
