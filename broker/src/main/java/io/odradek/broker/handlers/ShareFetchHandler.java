@@ -23,6 +23,7 @@ import io.odradek.coordinator.share.partition.AcquiredRecords;
 import io.odradek.coordinator.share.partition.SharePartition;
 import io.odradek.log.FileSlice;
 import io.odradek.log.LogException;
+import io.odradek.log.txn.AbortedTxn;
 import io.odradek.replication.partition.DelayedOperation;
 import io.odradek.replication.partition.FetchIsolation;
 import io.odradek.replication.partition.Partition;
@@ -97,8 +98,9 @@ import java.util.concurrent.CompletableFuture;
  * <li>A read past the log start (OFFSET_OUT_OF_RANGE: retention moved it) moves the share partition's start
  *     offset to the log start and the partition answers without error, as Kafka's ShareFetchUtils does.
  *     AcquisitionLockTimeoutMs is the group's share.record.lock.duration.ms (else the broker's
- *     group.share.record.lock.duration.ms). Not done: read_committed groups still get records of aborted
- *     transactions (Kafka archives them); quotas and share-fetch metrics; throttling.</li>
+ *     group.share.record.lock.duration.ms). A read_committed group reads up to the LSO, and the partition's
+ *     aborted transactions over the range read go to the share partition, which archives their batches instead of
+ *     handing them out (as Kafka). Not done: client quotas, throttling and share-fetch metrics.</li>
  * </ul>
  */
 public final class ShareFetchHandler implements ApiHandler {
@@ -570,9 +572,13 @@ public final class ShareFetchHandler implements ApiHandler {
             try {
                 slice = partition.read(fetchOffset, limit, isolation);
             } catch (LogException e) {
-                if (e.errorCode() == ErrorCode.OFFSET_OUT_OF_RANGE) {
-                    // Retention moved the log start past the share partition's: it starts there now (Kafka).
+                if (e.errorCode() == ErrorCode.OFFSET_OUT_OF_RANGE && fetchOffset < partition.logStartOffset()) {
+                    // Retention moved the log start past the share partition's: it starts there now (Kafka), and
+                    // this pass reads again from there.
                     sharePartition.updateLogStartOffset(partition.logStartOffset());
+                    if (sharePartition.nextFetchOffset() > fetchOffset) {
+                        readAndAcquire(p, limit);
+                    }
                     return;
                 }
                 p.error = e.errorCode();
@@ -586,8 +592,12 @@ public final class ShareFetchHandler implements ApiHandler {
             if (batches.isEmpty()) {
                 return;
             }
+            // read_committed: the aborted transactions over the range read, whose batches the share partition
+            // archives instead of handing out (as Kafka's share partitions do).
+            List<AbortedTxn> aborted = isolation == FetchIsolation.TXN_COMMITTED
+                    ? partition.abortedTransactions(fetchOffset, slice.upperBoundOffset()) : List.of();
             List<AcquiredRecords> acquired = sharePartition.acquire(memberId, fetchOffset, batches.batches(),
-                    maxRecords - acquiredRecords, batchSize, recordLimit, partition.fetchableEnd(isolation));
+                    maxRecords - acquiredRecords, batchSize, recordLimit, partition.fetchableEnd(isolation), aborted);
             if (acquired.isEmpty()) {
                 return;
             }

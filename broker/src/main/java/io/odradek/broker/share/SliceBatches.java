@@ -13,15 +13,18 @@ import java.util.List;
  * The whole record batches of a fetched file slice, found from their headers only: positional reads of each
  * batch's first bytes (offsets, length, magic), never its records, so a share fetch decides what to acquire
  * without bringing record bytes into the heap. A batch cut off by the end of the slice is left out (the next
- * fetch starts at it). v2 batches give base and last offset; an old-format (magic 0/1) entry counts as the
+ * fetch starts at it). v2 batches give base and last offset, producer id and transactional flag; an old-format (magic 0/1) entry counts as the
  * one offset it carries (a compressed magic 0/1 wrapper's inner offsets are not looked at).
  */
 public final class SliceBatches {
-    /** A v2 batch header: base offset, length, leader epoch, magic, crc, attributes, last offset delta (27 bytes of 61). */
-    private static final int HEADER_READ = 27;
+    /** A v2 batch header (61 bytes): what is read of each batch, never more. */
+    private static final int HEADER_READ = 61;
     private static final int LOG_OVERHEAD = 12;
     private static final int MAGIC_AT = 16;
+    private static final int ATTRIBUTES_AT = 21;
     private static final int LAST_OFFSET_DELTA_AT = 23;
+    private static final int PRODUCER_ID_AT = 43;
+    private static final short TRANSACTIONAL = 0x10;
 
     private final FileSlice slice;
     private final List<LogBatch> batches;
@@ -54,8 +57,13 @@ public final class SliceBatches {
                     break; // cut off by the slice's end (or not a batch): a later fetch reads it whole
                 }
                 byte magic = header.get(MAGIC_AT);
-                long lastOffset = magic >= 2 ? baseOffset + header.getInt(LAST_OFFSET_DELTA_AT) : baseOffset;
-                batches.add(new LogBatch(baseOffset, lastOffset));
+                if (magic >= 2 && want >= PRODUCER_ID_AT + 8) {
+                    // With the producer id and transactional flag: read_committed share groups archive aborted batches.
+                    batches.add(new LogBatch(baseOffset, baseOffset + header.getInt(LAST_OFFSET_DELTA_AT),
+                            header.getLong(PRODUCER_ID_AT), (header.getShort(ATTRIBUTES_AT) & TRANSACTIONAL) != 0));
+                } else {
+                    batches.add(new LogBatch(baseOffset, baseOffset));
+                }
                 where.add(new long[] {at, size});
                 at += size;
             }

@@ -271,6 +271,41 @@ class ShareFetchHandlerTest {
     }
 
     @Test
+    void recordsDeletedBelowTheSharePartitionsStartAreSkipped() {
+        fx.append("orders", 0, 1L, "a");
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        fx.callAndWait(acknowledge, 2, shareAcknowledge(A, 1, 0, 0, (byte) 1));
+        fx.append("orders", 0, 2L, "b", "c");
+        fx.append("orders", 0, 3L, "d");
+        fx.partition("orders", 0).deleteRecordsOnLeader(3).orTimeout(10, TimeUnit.SECONDS).join();
+
+        Struct next = partition(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0)));
+
+        assertThat(next.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(acquired(next)).containsExactly("3-3 x1");
+        assertThat(DataPathFixture.records(next.get(PartitionData.RECORDS))).containsExactly("3:k-d=d");
+    }
+
+    @Test
+    void aReadCommittedGroupNeverGetsRecordsOfAbortedTransactions() {
+        groupConfigs.put("share.isolation.level", "read_committed");
+        short epoch = 0;
+        fx.partition("orders", 0).appendAsLeader(DataPathFixture.transactionalBatch(7L, epoch, 0, 1L, "aborted"), (short) 1)
+                .orTimeout(10, TimeUnit.SECONDS).join();
+        fx.partition("orders", 0).appendMarker(7L, epoch, 0, false).orTimeout(10, TimeUnit.SECONDS).join();
+        fx.partition("orders", 0).appendAsLeader(DataPathFixture.transactionalBatch(8L, epoch, 0, 1L, "open"), (short) 1)
+                .orTimeout(10, TimeUnit.SECONDS).join();
+
+        Struct beforeCommit = partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0)));
+        fx.partition("orders", 0).appendMarker(8L, epoch, 0, true).orTimeout(10, TimeUnit.SECONDS).join();
+        Struct afterCommit = partition(fx.callAndWait(fetch, 2, shareFetch(A, 1, 0)));
+
+        assertThat(acquired(beforeCommit)).as("offset 0 aborted, 1 its marker, 2 still open").isEmpty();
+        // The markers (1 and 3) go with the committed record, as in Kafka (the consumer acknowledges them as gaps).
+        assertThat(acquired(afterCommit)).containsExactly("1-3 x1");
+    }
+
+    @Test
     void aShareFetchWithNothingToAcquireAnswersEmptyAfterMaxWait() {
         Struct response = fx.call(fetch, 2, shareFetch(A, 0, 50)).orTimeout(10, TimeUnit.SECONDS).join();
 
