@@ -36,6 +36,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.message.ShareAcknowledgeResponseData;
 import org.apache.kafka.common.message.ShareFetchResponseData;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -431,21 +432,45 @@ class ShareFetchHandlerTest {
         fx.append("orders", 0, 2L, "c");
         Struct response = fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
 
-        List<Object> parts = ResponseEncoder.encode(ByteBufAllocator.DEFAULT, ShareFetchApi.SPEC, (short) 2, 9, response);
-        assertThat(parts).anySatisfy(part -> assertThat(part).isInstanceOf(FileRegion.class));
-        ByteBuffer frame = FetchHandlerTest.gather(parts);
+        for (short version = 1; version <= 2; version++) {
+            List<Object> parts = ResponseEncoder.encode(ByteBufAllocator.DEFAULT, ShareFetchApi.SPEC, version, 9, response);
+            assertThat(parts).anySatisfy(part -> assertThat(part).isInstanceOf(FileRegion.class));
+            ByteBuffer frame = FetchHandlerTest.gather(parts);
 
-        assertThat(frame.getInt()).isEqualTo(frame.remaining());
-        assertThat(frame.getInt()).isEqualTo(9);
-        assertThat(frame.get()).isZero(); // no tagged fields in the response header
-        ShareFetchResponseData kafka = new ShareFetchResponseData(new ByteBufferAccessor(frame), (short) 2);
-        assertThat(kafka.errorCode()).isZero();
-        assertThat(kafka.acquisitionLockTimeoutMs()).isEqualTo(30000);
-        ShareFetchResponseData.PartitionData p = kafka.responses().iterator().next().partitions().get(0);
-        assertThat(p.acquiredRecords()).extracting(a -> a.firstOffset() + "-" + a.lastOffset() + " x" + a.deliveryCount())
-                .containsExactly("0-2 x1");
-        assertThat(DataPathFixture.records(((MemoryRecords) p.records()).buffer()))
-                .containsExactly("0:k-a=a", "1:k-b=b", "2:k-c=c");
+            assertThat(frame.getInt()).isEqualTo(frame.remaining());
+            assertThat(frame.getInt()).isEqualTo(9);
+            assertThat(frame.get()).isZero(); // no tagged fields in the response header
+            ShareFetchResponseData kafka = new ShareFetchResponseData(new ByteBufferAccessor(frame), version);
+            assertThat(kafka.errorCode()).isZero();
+            assertThat(kafka.acquisitionLockTimeoutMs()).isEqualTo(30000);
+            ShareFetchResponseData.PartitionData p = kafka.responses().iterator().next().partitions().get(0);
+            assertThat(p.acquiredRecords()).extracting(a -> a.firstOffset() + "-" + a.lastOffset() + " x" + a.deliveryCount())
+                    .as("version %d", version).containsExactly("0-2 x1");
+            assertThat(DataPathFixture.records(((MemoryRecords) p.records()).buffer()))
+                    .containsExactly("0:k-a=a", "1:k-b=b", "2:k-c=c");
+        }
+    }
+
+    @Test
+    void shareAcknowledgeAnswersAreWhatKafkasClientsRead() throws Exception {
+        fx.append("orders", 0, 1L, "a");
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        for (short version = 1; version <= 2; version++) {
+            Struct response = fx.callAndWait(acknowledge, version, shareAcknowledge(A, version, 0, 0, (byte) 2));
+
+            ByteBuffer frame = FetchHandlerTest.gather(ResponseEncoder.encode(ByteBufAllocator.DEFAULT,
+                    ShareAcknowledgeApi.SPEC, version, 5, response));
+            frame.getInt();
+            frame.getInt();
+            frame.get();
+            ShareAcknowledgeResponseData kafka = new ShareAcknowledgeResponseData(new ByteBufferAccessor(frame), version);
+            assertThat(kafka.errorCode()).isZero();
+            assertThat(kafka.acquisitionLockTimeoutMs()).as("version %d", version).isEqualTo(version >= 2 ? 30000 : 0);
+            ShareAcknowledgeResponseData.PartitionData p = kafka.responses().iterator().next().partitions().get(0);
+            assertThat(p.partitionIndex()).isZero();
+            assertThat(p.errorCode()).as("version %d", version)
+                    .isEqualTo(version == 1 ? ErrorCode.NONE.code() : ErrorCode.INVALID_RECORD_STATE.code());
+        }
     }
 
     // ------------------------------------------------------------------ requests and answers
