@@ -13,6 +13,9 @@ import io.odradek.broker.fetch.PartitionLogs;
 import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.security.InterBrokerSecurity;
 import io.odradek.broker.sharestate.ShareStateTopic;
+import io.odradek.coordinator.share.partition.ScheduledShareTimers;
+import io.odradek.broker.share.ShareGroupDefaults;
+import io.odradek.broker.share.SharePartitionManager;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
@@ -102,6 +105,8 @@ final class BrokerServices implements AutoCloseable {
      * the same store as the broker configs; the GroupConfigSource the group coordinator and share partitions read.
      */
     public final GroupConfigs groupConfigs;
+    /** issue 12 share fetch: the share partitions led here and the share sessions (set by {@link #withShares}). */
+    SharePartitionManager shares;
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
@@ -199,10 +204,10 @@ final class BrokerServices implements AutoCloseable {
                 clusterNode.addSecurityImageListener(security::apply);
                 // After the first image's topic configs and dynamic defaults apply (the listener above), not before.
                 clusterNode.addImageListener(image -> topics.releaseRetention());
-                return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
+                return withShares(config, new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
                         coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
                         coordinators.verifier, coordinators.localMarkers, coordinators, dynamic, security,
-                        coordinators.shares, coordinators.sharePersister);
+                        coordinators.shares, coordinators.sharePersister));
             }
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
@@ -214,10 +219,10 @@ final class BrokerServices implements AutoCloseable {
             shares = startShareCoordinator(config, topics, partitions);
             ShareStateTopic shareStateTopic = ShareStateTopic.start(topics, shares);
             DynamicBrokerConfig dynamic = follow(storedDynamic, topics);
-            return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
+            return withShares(config, new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
                     transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic, shareStateTopic), transactions,
                     new LocalTransactionMarkerWriter(partitions, groups), null, dynamic, storedSecurity,
-                    shares, new LocalSharePersister(shares, shareStateTopic::ready));
+                    shares, new LocalSharePersister(shares, shareStateTopic::ready)));
         } catch (RuntimeException e) {
             if (coordinators != null) {
                 coordinators.close();
@@ -246,6 +251,22 @@ final class BrokerServices implements AutoCloseable {
             topics.close();
             throw e;
         }
+    }
+
+    /**
+     * issue 12 share fetch: the share partition manager over the partitions, closed with leadership moving away
+     * (cluster) and with deleted topics; share state through the share coordinator ({@code sharePersister}), group
+     * overrides from {@code groupConfigs}.
+     */
+    private static BrokerServices withShares(BrokerConfig config, BrokerServices services) {
+        SharePartitionManager shares = new SharePartitionManager(services.partitions, services.sharePersister,
+                services.groupConfigs, ShareGroupDefaults.from(config::get), new ScheduledShareTimers());
+        services.topics.onTopicDeleted(shares::onTopicDeleted);
+        if (services.replicaManager != null) {
+            services.replicaManager.addLeadershipListener(shares::onLeadershipChange);
+        }
+        services.shares = shares;
+        return services;
     }
 
     /**
@@ -351,6 +372,9 @@ final class BrokerServices implements AutoCloseable {
         }
         if (replicaManager != null) {
             replicaManager.close(); // fetchers and the ISR task stop
+        }
+        if (shares != null) {
+            shares.close(); // issue 12 share fetch: lock timers stop before the partitions close
         }
         partitions.close(); // appends already handed to the writers finish before the logs close
         if (clusterNode != null) {

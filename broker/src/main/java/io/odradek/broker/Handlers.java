@@ -60,6 +60,8 @@ import io.odradek.broker.handlers.OffsetForLeaderEpochHandler;
 import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SaslAuthenticateHandler;
 import io.odradek.broker.handlers.SaslHandshakeHandler;
+import io.odradek.broker.handlers.ShareAcknowledgeHandler;
+import io.odradek.broker.handlers.ShareFetchHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
@@ -124,6 +126,11 @@ final class Handlers {
                 .register(new ListOffsetsHandler(services.partitions, services.cluster))
                 .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));
+
+        // issue 12 share fetch: share consumers' fetches and acknowledgements, through the share partitions led here.
+        registry.register(new ShareFetchHandler(services.shares, logs, services.partitions, services.cluster,
+                        config.fetchMaxBytes()))
+                .register(new ShareAcknowledgeHandler(services.shares, logs, services.partitions, services.cluster));
 
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
         registry.register(new FindCoordinatorHandler(services.coordinatorLocator))
