@@ -362,6 +362,9 @@ final class BrokerServices implements AutoCloseable {
     /** Call once no handler runs any more: nothing may append while the logs flush and close. */
     @Override
     public void close() {
+        if (shares != null) {
+            shares.close(); // issue 12 share fetch: lock timers stop and sessions end before the share coordinator goes
+        }
         if (clusterCoordinators != null) {
             clusterCoordinators.close(); // shares, transactions, groups, inter-broker senders, producer id blocks
         } else {
@@ -372,9 +375,6 @@ final class BrokerServices implements AutoCloseable {
         }
         if (replicaManager != null) {
             replicaManager.close(); // fetchers and the ISR task stop
-        }
-        if (shares != null) {
-            shares.close(); // issue 12 share fetch: lock timers stop before the partitions close
         }
         partitions.close(); // appends already handed to the writers finish before the logs close
         if (clusterNode != null) {
