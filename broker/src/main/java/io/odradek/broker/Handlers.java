@@ -54,6 +54,8 @@ import io.odradek.broker.handlers.OffsetForLeaderEpochHandler;
 import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SaslAuthenticateHandler;
 import io.odradek.broker.handlers.SaslHandshakeHandler;
+import io.odradek.broker.handlers.StreamsGroupDescribeHandler;
+import io.odradek.broker.handlers.StreamsGroupHeartbeatHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
@@ -130,6 +132,9 @@ final class Handlers {
                 .register(new OffsetDeleteHandler(services.groups, services.topics))
                 .register(new ConsumerGroupHeartbeatHandler(services.groups))
                 .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+        // issue 12, streams groups (KIP-1071)
+        registry.register(new StreamsGroupHeartbeatHandler(services.groups, services.topics))
+                .register(new StreamsGroupDescribeHandler(services.groups));
 
         // Transactions: the transaction coordinator over __transaction_state; offsets committed in a transaction
         // (verified with that coordinator); markers from outside tools (kafka-transactions abort) and the

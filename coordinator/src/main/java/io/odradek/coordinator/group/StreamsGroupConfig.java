@@ -1,5 +1,6 @@
 package io.odradek.coordinator.group;
 
+import io.odradek.coordinator.group.streams.StickyTaskAssignor;
 import io.odradek.coordinator.group.streams.TaskAssignor;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -18,6 +19,11 @@ public record StreamsGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, 
     public static final int TASK_OFFSET_INTERVAL_MS = 60_000;
     /** Kafka Streams' acceptable.recovery.lag default, which Kafka 4.4's coordinator answers. */
     public static final long ACCEPTABLE_RECOVERY_LAG = 10_000;
+
+    /** The broker's keys, the groups' dynamic configs, and Kafka's sticky task assignor. */
+    public static StreamsGroupConfig from(Map<String, String> props, GroupConfigSource groupConfigs) {
+        return from(props, groupConfigs, StickyTaskAssignor::new);
+    }
 
     public static StreamsGroupConfig from(Map<String, String> props, GroupConfigSource groupConfigs, Supplier<TaskAssignor> assignor) {
         return new StreamsGroupConfig(
