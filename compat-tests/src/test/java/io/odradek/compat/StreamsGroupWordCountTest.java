@@ -60,12 +60,18 @@ class StreamsGroupWordCountTest {
 
     private final List<Path> stateDirs = new ArrayList<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** Every count read from the output by the last {@link #awaitCounts}, by word, in order. */
+    private final Map<String, List<Long>> sequences = new TreeMap<>();
     private KafkaStreams streams;
+    private final List<KafkaStreams> others = new ArrayList<>();
 
     @AfterEach
     void closeStreams() throws IOException {
         if (streams != null) {
             streams.close(Duration.ofSeconds(30));
+        }
+        for (KafkaStreams other : others) {
+            other.close(Duration.ofSeconds(30));
         }
         for (Path dir : stateDirs) {
             try (var files = Files.walk(dir)) {
@@ -105,7 +111,61 @@ class StreamsGroupWordCountTest {
                 .allSatisfy(t -> assertThat(t.partitions()).containsExactly(0, 1));
     }
 
+    /**
+     * Exactly-once (transactional offset commits with the member's epoch): a second instance joins and takes half
+     * the tasks, then leaves and its tasks move back; every word's counts are 1, 2, ..., n in order, exactly.
+     */
+    @Test
+    void aSecondInstanceTakesHalfTheTasksAndGivesThemBackWhenItLeavesWithExactCounts() throws Exception {
+        broker.createTopic(INPUT, 2);
+        broker.createTopic(OUTPUT, 2);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            lines.add(WORDS.get(i % WORDS.size()) + " " + WORDS.get((i * 3) % WORDS.size()));
+        }
+        produce(lines.subList(0, 100));
+        streams = start(StreamsConfig.EXACTLY_ONCE_V2);
+        awaitCounts(counts(lines.subList(0, 100)));
+
+        KafkaStreams second = start(StreamsConfig.EXACTLY_ONCE_V2);
+        others.add(second);
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (true) {
+            StreamsGroupDescription g = OdradekBroker.await(broker.admin().describeStreamsGroups(List.of(APP)).all()).get(APP);
+            if (g.members().size() == 2 && g.groupState() == org.apache.kafka.common.GroupState.STABLE
+                    && g.members().stream().allMatch(m -> m.assignment().activeTasks().stream().mapToInt(t -> t.partitions().size()).sum() == 2)) {
+                break;
+            }
+            assertThat(System.nanoTime()).as("two members with two tasks each; last seen " + g).isLessThan(deadline);
+            Thread.sleep(200);
+        }
+        produce(lines.subList(100, 200));
+        awaitCounts(counts(lines.subList(0, 200)));
+
+        second.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
+                org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30)));
+        others.clear();
+        produce(lines.subList(200, 300));
+        awaitCounts(counts(lines));
+        StreamsGroupDescription g = OdradekBroker.await(broker.admin().describeStreamsGroups(List.of(APP)).all()).get(APP);
+        assertThat(g.members()).hasSize(1);
+        assertThat(g.members().iterator().next().assignment().activeTasks())
+                .allSatisfy(t -> assertThat(t.partitions()).containsExactly(0, 1));
+        assertThat(sequences).allSatisfy((word, seen) -> assertThat(seen).as(word)
+                .isEqualTo(java.util.stream.LongStream.rangeClosed(1, seen.size()).boxed().toList()));
+    }
+
+    private static Map<String, Long> counts(List<String> lines) {
+        Map<String, Long> expected = new TreeMap<>();
+        lines.forEach(l -> Arrays.stream(l.split(" ")).forEach(w -> expected.merge(w, 1L, Long::sum)));
+        return expected;
+    }
+
     private KafkaStreams start() throws IOException {
+        return start(StreamsConfig.AT_LEAST_ONCE);
+    }
+
+    private KafkaStreams start(String guarantee) throws IOException {
         Path stateDir = Files.createTempDirectory("odradek-streams-");
         stateDirs.add(stateDir);
         Properties props = new Properties();
@@ -116,6 +176,7 @@ class StreamsGroupWordCountTest {
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(INPUT, Consumed.with(Serdes.String(), Serdes.String()))
                 .flatMapValues(line -> Arrays.asList(line.split(" ")))
@@ -146,11 +207,13 @@ class StreamsGroupWordCountTest {
     private Map<String, Long> awaitCounts(Map<String, Long> expected) {
         try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new LongDeserializer())) {
             List<TopicPartition> partitions = Clients.partitions(OUTPUT, 2);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<String, Long> latest = new TreeMap<>();
+            sequences.clear();
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (!latest.equals(expected)) {
                 if (failure.get() != null) {
@@ -162,6 +225,7 @@ class StreamsGroupWordCountTest {
                 }
                 for (ConsumerRecord<String, Long> r : consumer.poll(Duration.ofMillis(200))) {
                     latest.put(r.key(), r.value());
+                    sequences.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value());
                 }
             }
             return latest;
