@@ -59,12 +59,15 @@ final class StreamsGroup {
         return members.isEmpty();
     }
 
-    /** Kafka's StreamsGroupState, by its display name (Empty, NotReady, Assigning, Reconciling, Stable). */
+    /**
+     * Kafka's StreamsGroupState, by its display name: Empty, NotReady (the topology's topics were not found ready
+     * at the last group epoch), Assigning, Reconciling, Stable.
+     */
     String state() {
         if (members.isEmpty()) {
             return "Empty";
         }
-        if (topology == null || configured == null || !configured.isReady()) {
+        if (topology == null || topology.epoch() != validatedTopologyEpoch) {
             return "NotReady";
         }
         if (assignmentEpoch != groupEpoch) {

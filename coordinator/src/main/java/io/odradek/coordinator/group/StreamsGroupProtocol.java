@@ -269,7 +269,7 @@ final class StreamsGroupProtocol {
         int groupEpoch = group.groupEpoch;
         if (metadataChanged || topologyChanged || hash != group.metadataHash || !assignmentConfigs.equals(group.lastAssignmentConfigs)) {
             groupEpoch++;
-            int validated = configured.isReady() ? topology.epoch() : group.validatedTopologyEpoch;
+            int validated = configured.isReady() ? topology.epoch() : -1;
             records.add(new StreamsGroupRecord.Metadata(groupId,
                     new StreamsGroupRecord.GroupEpoch(groupEpoch, hash, validated, assignmentConfigs)));
             LOG.log(System.Logger.Level.INFO, "bumped streams group " + groupId + " to epoch " + groupEpoch

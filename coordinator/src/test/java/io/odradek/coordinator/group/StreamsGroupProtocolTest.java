@@ -346,6 +346,38 @@ class StreamsGroupProtocolTest {
         assertThat(f.coordinator.describeStreamsGroup("app").join().error()).isEqualTo(ErrorCode.GROUP_ID_NOT_FOUND);
     }
 
+    @Test
+    void groupConfigsOverrideTheBrokersIntervalsAndStandbyReplicasAndTheMaxSizeHolds() {
+        f.close();
+        Map<String, String> groupConfigs = Map.of("streams.heartbeat.interval.ms", "700", "streams.session.timeout.ms", "9000",
+                "streams.num.standby.replicas", "1");
+        f = new CoordinatorFixture(dir, GroupCoordinatorConfig.from(Map.of("offsets.topic.num.partitions", "3")),
+                StreamsGroupConfig.from(Map.of("group.streams.max.size", "2"), id -> id.equals("app") ? groupConfigs : Map.of(),
+                        StickyTaskAssignor::new));
+        f.topics.create("lines", 4);
+        f.topics.create(REPARTITION, 4);
+        f.topics.create(CHANGELOG, 4);
+        Member m1 = readyMember("m1");
+        assertThat(m1.heartbeat().heartbeatIntervalMs()).isEqualTo(700);
+        Member m2 = new Member("m2");
+        m2.join();
+        for (int i = 0; i < 3; i++) {
+            m1.heartbeat();
+            m2.heartbeat();
+        }
+        // One standby per task of the stateful subtopology, on the other process than its active task.
+        StreamsGroupDescription d = f.coordinator.describeStreamsGroup("app").join();
+        for (StreamsGroupDescription.Member m : d.members()) {
+            Set<Integer> standby = m.assignment().standby().getOrDefault("1", Set.of());
+            assertThat(standby).hasSize(2).doesNotContainAnyElementsOf(m.assignment().active().getOrDefault("1", Set.of()));
+            assertThat(m.assignment().standby()).doesNotContainKey("0"); // stateless: no standbys
+        }
+        assertThat(new Member("m3").join().error()).isEqualTo(ErrorCode.GROUP_MAX_SIZE_REACHED);
+
+        f.clock.advance(9001); // streams.session.timeout.ms of the group, not the broker's 45 s
+        assertThat(f.coordinator.describeStreamsGroup("app").join().members()).isEmpty();
+    }
+
     private static int count(Map<String, Set<Integer>> tasks) {
         return tasks.values().stream().mapToInt(Set::size).sum();
     }
