@@ -1,6 +1,7 @@
 package io.odradek.coordinator.group.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.odradek.coordinator.group.streams.TaskAssignor.GroupAssignment;
 import io.odradek.coordinator.group.streams.TaskAssignor.GroupSpec;
@@ -522,5 +523,54 @@ class StickyTaskAssignorTest {
             }
             assertThat(assignor.assign(g.spec(), topology)).as(context).isEqualTo(out);
         }
+    }
+
+    @Test
+    void anEmptyGroupGetsAnEmptyAssignment() {
+        assertThat(assignor.assign(group().spec(), Topology.stateless("0", 3)).members()).isEmpty();
+    }
+
+    @Test
+    void tasksOfSubtopologiesOrPartitionsThatNoLongerExistAreDropped() {
+        Topology topology = Topology.stateful("0", 2);
+        GroupSpec spec = group()
+                .member("m1", "p1", Map.of("0", Set.of(0, 5), "gone", Set.of(0)), Map.of("gone", Set.of(1)))
+                .member("m2", "p2", Map.of("0", Set.of(1)))
+                .standbys(1).spec();
+        GroupAssignment out = assignor.assign(spec, topology);
+
+        assertThat(out.members().get("m1"))
+                .isEqualTo(new MemberAssignment(Map.of("0", Set.of(0)), Map.of("0", Set.of(1)), Map.of()));
+        assertThat(out.members().get("m2"))
+                .isEqualTo(new MemberAssignment(Map.of("0", Set.of(1)), Map.of("0", Set.of(0)), Map.of()));
+    }
+
+    @Test
+    void aWarmStandbyTakesAFreedActiveAndStandbysStopAtTheTotalQuota() {
+        Topology topology = Topology.stateful("0", 4);
+        // m3 held standbys of all four tasks; 4 actives + 4 standbys over 3 members: at most 3 tasks each
+        GroupSpec spec = group()
+                .member("m1", "p1", Map.of("0", Set.of(0, 2)))
+                .member("m2", "p2", Map.of("0", Set.of(1, 3)))
+                .member("m3", "p3", Map.of(), Map.of("0", Set.of(0, 1, 2, 3)))
+                .standbys(1).spec();
+        GroupAssignment out = assignor.assign(spec, topology);
+
+        // active quota 2 then 1: m2 gives up 0_3, which goes to its warm standby m3; m2 keeps 0_3's state as
+        // standby; m3 keeps standbys 0_2 and 0_1, is then full, so 0_0's standby goes to the least loaded m2
+        assertThat(out.members().get("m1"))
+                .isEqualTo(new MemberAssignment(Map.of("0", Set.of(0, 2)), Map.of(), Map.of()));
+        assertThat(out.members().get("m2"))
+                .isEqualTo(new MemberAssignment(Map.of("0", Set.of(1)), Map.of("0", Set.of(0, 3)), Map.of()));
+        assertThat(out.members().get("m3"))
+                .isEqualTo(new MemberAssignment(Map.of("0", Set.of(3)), Map.of("0", Set.of(1, 2)), Map.of()));
+    }
+
+    @Test
+    void aStandbyReplicaCountThatIsNotANumberIsRejected() {
+        GroupSpec spec = new GroupSpec(group().member("m1", "p1").members, Map.of("num.standby.replicas", "two"));
+        assertThatThrownBy(() -> assignor.assign(spec, Topology.stateful("0", 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("num.standby.replicas");
     }
 }
