@@ -28,7 +28,10 @@ final class StreamsGroup {
     ConfiguredTopology configured;
     /** A member asked for the whole application to shut down (in memory, as in Kafka, until the group empties). */
     boolean shutdownRequested;
-    /** Bumped (in memory) whenever a member's tasks or endpoint change, so members refresh their endpoint map. */
+    /**
+     * Bumped (in memory, as in Kafka) after each write that changes a member or its tasks: a member whose heartbeat
+     * carries another epoch is sent every member's partitions by endpoint again.
+     */
     int endpointInformationEpoch;
 
     StreamsGroup(String groupId) {

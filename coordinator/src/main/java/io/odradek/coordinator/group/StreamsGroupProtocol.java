@@ -322,11 +322,16 @@ final class StreamsGroupProtocol {
         }
 
         MemberAssignment before = current;
+        boolean endpointsChange = records.stream().anyMatch(r -> r instanceof StreamsGroupRecord.MemberMetadata
+                || r instanceof StreamsGroupRecord.CurrentAssignment);
         writer.write(records, error -> {
             if (error != ErrorCode.NONE) {
                 return;
             }
             StreamsGroup stored = groups.get(groupId);
+            if (stored != null && endpointsChange) {
+                stored.endpointInformationEpoch++;
+            }
             StreamsGroupMember m = stored == null ? null : stored.member(memberId);
             if (m == null) {
                 return;
@@ -343,9 +348,9 @@ final class StreamsGroupProtocol {
         boolean changed = !next.assigned().equals(current.assigned());
         boolean ownedDiffers = owned != null && !owned.equals(next.assigned());
         Tasks tasks = joining || changed || ownedDiffers ? next.assigned() : null;
-        int endpointEpoch = group.endpointInformationEpoch + (records.isEmpty() ? 0 : 1);
+        int endpointEpoch = group.endpointInformationEpoch + (endpointsChange ? 1 : 0);
         List<StreamsGroupHeartbeatResult.EndpointPartitions> endpoints = null;
-        if (meta.userEndpoint() != null && req.endpointInformationEpoch() < endpointEpoch) {
+        if (meta.userEndpoint() != null && req.endpointInformationEpoch() != endpointEpoch) {
             endpoints = endpoints(group, memberId, meta, next, topology);
         }
         return new StreamsGroupHeartbeatResult(ErrorCode.NONE, null, memberId, next.memberEpoch(),
@@ -592,6 +597,7 @@ final class StreamsGroupProtocol {
                 group.validatedTopologyEpoch, group.lastAssignmentConfigs)));
         writer.write(records, error -> {
             if (error == ErrorCode.NONE) {
+                group.endpointInformationEpoch++;
                 LOG.log(System.Logger.Level.INFO, "member " + member + " removed from streams group " + groupId + " because "
                         + reason + "; group epoch is now " + epoch);
             } else if (onFailure != null) {
@@ -675,13 +681,11 @@ final class StreamsGroupProtocol {
             if (r.value() != null) {
                 StreamsGroup g = getOrCreate(groupId);
                 g.members.computeIfAbsent(r.memberId(), StreamsGroupMember::new).metadata = r.value();
-                g.endpointInformationEpoch++;
             } else if (groups.containsKey(groupId)) {
                 StreamsGroup g = groups.get(groupId);
                 StreamsGroupMember m = g.members.remove(r.memberId());
                 if (m != null) {
                     m.cancelTimers();
-                    g.endpointInformationEpoch++;
                 }
                 if (g.members.isEmpty()) {
                     g.shutdownRequested = false;
@@ -703,7 +707,6 @@ final class StreamsGroupProtocol {
                     : g.member(r.memberId());
             if (m != null) {
                 m.assignment = r.value() != null ? r.value() : MemberAssignment.INITIAL;
-                g.endpointInformationEpoch++;
             }
         }
     }

@@ -63,6 +63,10 @@ class StreamsGroupProtocolTest {
         int epoch;
         Map<String, Set<Integer>> active = new TreeMap<>();
         boolean holdRevoked;
+        /** Its interactive-queries endpoint (null: none), and the endpoint epoch it last heard. */
+        StreamsGroupRecord.Endpoint endpoint;
+        int endpointEpoch;
+        List<StreamsGroupHeartbeatResult.EndpointPartitions> endpoints;
 
         Member(String memberId) {
             this.memberId = memberId;
@@ -84,9 +88,10 @@ class StreamsGroupProtocolTest {
         }
 
         StreamsGroupHeartbeatRequest request(int memberEpoch, StreamsTopology topology, Map<String, Set<Integer>> owned) {
-            return new StreamsGroupHeartbeatRequest("app", memberId, memberEpoch, 0, null, null,
+            return new StreamsGroupHeartbeatRequest("app", memberId, memberEpoch, endpointEpoch, null, null,
                     memberEpoch == 0 ? 30_000 : -1, topology, owned, owned == null ? null : Map.of(), owned == null ? null : Map.of(),
-                    memberEpoch == 0 ? processId : null, null, memberEpoch == 0 ? Map.of() : null, false, "client-" + memberId,
+                    memberEpoch == 0 ? processId : null, memberEpoch == 0 ? endpoint : null, memberEpoch == 0 ? Map.of() : null, false,
+                    "client-" + memberId,
                     "/127.0.0.1", (short) 1);
         }
 
@@ -94,6 +99,10 @@ class StreamsGroupProtocolTest {
             StreamsGroupHeartbeatResult r = f.coordinator.streamsGroupHeartbeat(req).join();
             if (r.error() == ErrorCode.NONE) {
                 epoch = r.memberEpoch();
+                endpointEpoch = r.endpointInformationEpoch();
+                if (r.partitionsByEndpoint() != null) {
+                    endpoints = r.partitionsByEndpoint();
+                }
                 if (r.tasks() != null) {
                     if (holdRevoked) {
                         Map<String, Set<Integer>> union = new TreeMap<>(active);
@@ -376,6 +385,36 @@ class StreamsGroupProtocolTest {
 
         f.clock.advance(9001); // streams.session.timeout.ms of the group, not the broker's 45 s
         assertThat(f.coordinator.describeStreamsGroup("app").join().members()).isEmpty();
+    }
+
+    @Test
+    void membersWithEndpointsLearnWhichPartitionsEachEndpointServes() {
+        f.topics.create("lines", 4);
+        f.topics.create(REPARTITION, 4);
+        f.topics.create(CHANGELOG, 4);
+        Member m1 = new Member("m1");
+        m1.endpoint = new StreamsGroupRecord.Endpoint("host-1", 7001);
+        m1.join();
+        assertThat(m1.endpoints).containsExactly(new StreamsGroupHeartbeatResult.EndpointPartitions(m1.endpoint,
+                Map.of("lines", Set.of(0, 1, 2, 3), REPARTITION, Set.of(0, 1, 2, 3)), Map.of()));
+        StreamsGroupHeartbeatResult quiet = m1.heartbeat();
+        assertThat(quiet.partitionsByEndpoint()).as("nothing changed since the epoch it heard").isNull();
+
+        Member m2 = new Member("m2");
+        m2.endpoint = new StreamsGroupRecord.Endpoint("host-2", 7002);
+        m2.join();
+        for (int i = 0; i < 3; i++) {
+            m1.heartbeat();
+            m2.heartbeat();
+        }
+        m1.heartbeat();
+        assertThat(m1.endpoints).extracting(e -> e.endpoint().host()).containsExactlyInAnyOrder("host-1", "host-2");
+        Map<String, Set<Integer>> all = new TreeMap<>();
+        for (StreamsGroupHeartbeatResult.EndpointPartitions e : m1.endpoints) {
+            e.activePartitions().forEach((t, p) -> all.computeIfAbsent(t, x -> new TreeSet<>()).addAll(p));
+            assertThat(e.activePartitions().values().stream().mapToInt(Set::size).sum()).isEqualTo(4);
+        }
+        assertThat(all).isEqualTo(Map.of("lines", Set.of(0, 1, 2, 3), REPARTITION, Set.of(0, 1, 2, 3)));
     }
 
     private static int count(Map<String, Set<Integer>> tasks) {
