@@ -109,6 +109,19 @@ class StreamsGroupWordCountTest {
         // Every task of both subtopologies (2 partitions each) is the one member's.
         assertThat(group.members().iterator().next().assignment().activeTasks())
                 .allSatisfy(t -> assertThat(t.partitions()).containsExactly(0, 1));
+
+        // kafka-streams-groups (Kafka 4.4's tool) lists and describes it.
+        KafkaTool.Exited list = KafkaTool.runToExit(org.apache.kafka.tools.streams.StreamsGroupCommand::main,
+                "--bootstrap-server", broker.bootstrap(), "--list");
+        assertThat(list.status()).isZero();
+        assertThat(list.stdout().lines()).containsExactly(APP);
+        KafkaTool.Exited describe = KafkaTool.runToExit(org.apache.kafka.tools.streams.StreamsGroupCommand::main,
+                "--bootstrap-server", broker.bootstrap(), "--describe", "--group", APP);
+        assertThat(describe.status()).as(describe.stderr()).isZero();
+        // Its input and repartition partitions, each with no lag.
+        assertThat(describe.stdout().lines().skip(1).map(l -> String.join(" ", l.trim().split("\\s+"))))
+                .containsExactlyInAnyOrder(APP + " " + INPUT + " 0 0", APP + " " + INPUT + " 1 0",
+                        APP + " " + APP + "-counts-repartition 0 0", APP + " " + APP + "-counts-repartition 1 0");
     }
 
     /**
