@@ -844,8 +844,27 @@ final class StreamsGroupProtocol {
             members.add(new StreamsGroupDescription.Member(m.memberId, m.memberEpoch(), m.metadata, m.assignment.assigned(),
                     g.target(m.memberId), false));
         }
+        // As Kafka: once the topics are ready, the topology with the partition counts of its internal topics.
+        StreamsTopology topology = g.topology;
+        if (topology != null && g.configured.isReady()) {
+            Map<String, Integer> counts = g.configured.internalTopicPartitions();
+            List<Subtopology> configured = new ArrayList<>();
+            for (Subtopology s : topology.subtopologies()) {
+                configured.add(new Subtopology(s.subtopologyId(), s.sourceTopics(), s.sourceTopicRegex(),
+                        withPartitions(s.stateChangelogTopics(), counts), s.repartitionSinkTopics(),
+                        withPartitions(s.repartitionSourceTopics(), counts), s.copartitionGroups()));
+            }
+            topology = new StreamsTopology(topology.epoch(), configured);
+        }
         return new StreamsGroupDescription(groupId, ErrorCode.NONE, null, g.state(), g.groupEpoch, g.assignmentEpoch,
-                g.topology, sources, members);
+                topology, sources, members);
+    }
+
+    private static List<TopicInfo> withPartitions(List<TopicInfo> topics, Map<String, Integer> counts) {
+        List<TopicInfo> out = new ArrayList<>();
+        topics.forEach(t -> out.add(new TopicInfo(t.name(), counts.getOrDefault(t.name(), t.partitions()), t.replicationFactor(),
+                t.configs())));
+        return out;
     }
 
     @Override

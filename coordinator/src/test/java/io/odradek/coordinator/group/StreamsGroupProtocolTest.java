@@ -158,7 +158,12 @@ class StreamsGroupProtocolTest {
         assertThat(r.statuses()).isEmpty();
         assertThat(r.internalTopicsToCreate()).isEmpty();
         assertThat(r.tasks().active()).isEqualTo(allTasks());
-        assertThat(f.coordinator.describeStreamsGroup("app").join().state()).isEqualTo("Stable");
+        StreamsGroupDescription d = f.coordinator.describeStreamsGroup("app").join();
+        assertThat(d.state()).isEqualTo("Stable");
+        // Described as configured: the internal topics with their partition counts.
+        Subtopology counting = d.topology().subtopologies().get(1);
+        assertThat(counting.stateChangelogTopics()).extracting(TopicInfo::partitions).containsExactly(4);
+        assertThat(counting.repartitionSourceTopics()).extracting(TopicInfo::partitions).containsExactly(4);
     }
 
     @Test

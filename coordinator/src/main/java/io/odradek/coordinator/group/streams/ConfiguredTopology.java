@@ -29,10 +29,11 @@ import java.util.regex.PatternSyntaxException;
  * same result.
  *
  * @param tasksPerSubtopology     subtopology id to its number of tasks (only when {@link #isReady})
+ * @param internalTopicPartitions every internal topic's partition count as configured (empty on an error)
  * @param internalTopicsToCreate  missing internal topics with the partitions they must have, by name
  * @param errorStatus             a status code of StreamsGroupHeartbeatResponse.Status, or -1
  */
-public record ConfiguredTopology(int epoch, Map<String, Integer> tasksPerSubtopology,
+public record ConfiguredTopology(int epoch, Map<String, Integer> tasksPerSubtopology, Map<String, Integer> internalTopicPartitions,
         Map<String, TopicToCreate> internalTopicsToCreate, int errorStatus, String errorDetail) {
 
     /** Kafka's StreamsGroupHeartbeatResponse.Status codes. */
@@ -55,7 +56,7 @@ public record ConfiguredTopology(int epoch, Map<String, Integer> tasksPerSubtopo
         try {
             return new Configurator(topology, topics).configure();
         } catch (TopologyException e) {
-            return new ConfiguredTopology(topology.epoch(), Map.of(), Map.of(), e.status, e.getMessage());
+            return new ConfiguredTopology(topology.epoch(), Map.of(), Map.of(), Map.of(), e.status, e.getMessage());
         }
     }
 
@@ -143,7 +144,7 @@ public record ConfiguredTopology(int epoch, Map<String, Integer> tasksPerSubtopo
             if (!wrong.isEmpty()) {
                 throw new TopologyException(INCORRECTLY_PARTITIONED_TOPICS, String.join(" ", wrong));
             }
-            return new ConfiguredTopology(topology.epoch(), tasks, toCreate, -1, null);
+            return new ConfiguredTopology(topology.epoch(), tasks, expected, toCreate, -1, null);
         }
 
         private void checkSourceTopics() {
