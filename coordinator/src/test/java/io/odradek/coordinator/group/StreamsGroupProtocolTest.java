@@ -66,6 +66,8 @@ class StreamsGroupProtocolTest {
         /** Its interactive-queries endpoint (null: none), and the endpoint epoch it last heard. */
         StreamsGroupRecord.Endpoint endpoint;
         int endpointEpoch;
+        /** Static membership (KIP-345): its group.instance.id, or null. */
+        String instanceId;
         List<StreamsGroupHeartbeatResult.EndpointPartitions> endpoints;
 
         Member(String memberId) {
@@ -88,7 +90,7 @@ class StreamsGroupProtocolTest {
         }
 
         StreamsGroupHeartbeatRequest request(int memberEpoch, StreamsTopology topology, Map<String, Set<Integer>> owned) {
-            return new StreamsGroupHeartbeatRequest("app", memberId, memberEpoch, endpointEpoch, null, null,
+            return new StreamsGroupHeartbeatRequest("app", memberId, memberEpoch, endpointEpoch, instanceId, null,
                     memberEpoch == 0 ? 30_000 : -1, topology, owned, owned == null ? null : Map.of(), owned == null ? null : Map.of(),
                     memberEpoch == 0 ? processId : null, memberEpoch == 0 ? endpoint : null, memberEpoch == 0 ? Map.of() : null, false,
                     "client-" + memberId,
@@ -420,6 +422,37 @@ class StreamsGroupProtocolTest {
             assertThat(e.activePartitions().values().stream().mapToInt(Set::size).sum()).isEqualTo(4);
         }
         assertThat(all).isEqualTo(Map.of("lines", Set.of(0, 1, 2, 3), REPARTITION, Set.of(0, 1, 2, 3)));
+    }
+
+    @Test
+    void aStaticMemberRestartedUnderANewMemberIdKeepsItsTasks() {
+        f.topics.create("lines", 4);
+        f.topics.create(REPARTITION, 4);
+        f.topics.create(CHANGELOG, 4);
+        Member m1 = new Member("m1");
+        m1.instanceId = "instance-1";
+        m1.join();
+        Member m2 = readyMember("m2");
+        for (int i = 0; i < 3; i++) {
+            m1.heartbeat();
+            m2.heartbeat();
+        }
+        Map<String, Set<Integer>> held = m1.active;
+        assertThat(count(held)).isEqualTo(4);
+
+        StreamsGroupHeartbeatResult paused = m1.send(m1.request(-2, null, null));
+        assertThat(paused.memberEpoch()).isEqualTo(-2);
+        Member restarted = new Member("m1-again");
+        restarted.instanceId = "instance-1";
+        StreamsGroupHeartbeatResult back = restarted.join();
+        assertThat(back.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(back.tasks().active()).isEqualTo(held);
+        assertThat(f.coordinator.describeStreamsGroup("app").join().members()).extracting(StreamsGroupDescription.Member::memberId)
+                .containsExactlyInAnyOrder("m2", "m1-again");
+
+        Member impostor = new Member("m3");
+        impostor.instanceId = "instance-1";
+        assertThat(impostor.join().error()).isEqualTo(ErrorCode.UNRELEASED_INSTANCE_ID);
     }
 
     private static int count(Map<String, Set<Integer>> tasks) {
