@@ -22,7 +22,9 @@ import io.odradek.broker.topics.TopicServiceCatalog;
 import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.group.GroupConfigSource;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
+import io.odradek.coordinator.group.StreamsGroupConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
@@ -309,12 +311,15 @@ final class BrokerServices implements AutoCloseable {
         GroupCoordinator groups;
         if (existing.isPresent()) {
             groups = GroupCoordinator.create(groupConfig.withOffsetsTopicPartitions(existing.get().partitions()), logs, catalog);
+            // issue 12, streams: before any partition loads
+            groups.configureStreams(StreamsGroupConfig.from(config.effectiveConfigs(), GroupConfigSource.NONE));
             groups.startup();
         } else {
             groups = GroupCoordinator.createOnDemand(groupConfig, logs, catalog, () -> topics.async(() -> topics.topic(OffsetsTopic.NAME)
                     .orElseGet(() -> topics.createTopic(OffsetsTopic.NAME, groupConfig.offsetsTopicPartitions(),
                             groupConfig.offsetsTopicConfigs(), false))
                     .partitions()));
+            groups.configureStreams(StreamsGroupConfig.from(config.effectiveConfigs(), GroupConfigSource.NONE)); // issue 12, streams
         }
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
         return groups;

@@ -62,6 +62,8 @@ import io.odradek.broker.handlers.SaslAuthenticateHandler;
 import io.odradek.broker.handlers.SaslHandshakeHandler;
 import io.odradek.broker.handlers.ShareAcknowledgeHandler;
 import io.odradek.broker.handlers.ShareFetchHandler;
+import io.odradek.broker.handlers.StreamsGroupDescribeHandler;
+import io.odradek.broker.handlers.StreamsGroupHeartbeatHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
@@ -146,6 +148,9 @@ final class Handlers {
                 .register(new OffsetDeleteHandler(services.groups, services.topics))
                 .register(new ConsumerGroupHeartbeatHandler(services.groups))
                 .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+        // issue 12, streams groups (KIP-1071)
+        registry.register(new StreamsGroupHeartbeatHandler(services.groups, services.topics))
+                .register(new StreamsGroupDescribeHandler(services.groups));
 
         // issue 12 (sharestate): the share-state APIs brokers send the share coordinator of a share partition
         // (FindCoordinator key type 2); answered for the __share_group_state partitions led here.

@@ -140,6 +140,8 @@ public final class ClusterCoordinators implements AutoCloseable {
         InternalTopics.Spec offsets = InternalTopics.offsets(config, groupConfig);
         GroupCoordinator groups = GroupCoordinator.createForElections(groupConfig, leaderLog(partitions, OffsetsTopic.NAME),
                 new TopicServiceCatalog(topics), () -> internal.ensure(offsets));
+        groups.configureStreams(io.odradek.coordinator.group.StreamsGroupConfig.from(config.effectiveConfigs(),
+                io.odradek.coordinator.group.GroupConfigSource.NONE)); // issue 12, streams (GROUP configs: groupconfigs part)
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
 
         TransactionCoordinatorConfig txnConfig = TransactionCoordinatorConfig.from(config.effectiveConfigs())
