@@ -38,9 +38,17 @@ final class CoordinatorFixture implements AutoCloseable {
     final List<PartitionLog> logs = new ArrayList<>();
     GroupCoordinator coordinator;
 
+    /** Share groups' settings and persister (issue 12). */
+    final ShareGroupServices shares;
+
     CoordinatorFixture(Path dir, GroupCoordinatorConfig config) {
+        this(dir, config, ShareGroupServices.DEFAULTS);
+    }
+
+    CoordinatorFixture(Path dir, GroupCoordinatorConfig config, ShareGroupServices shares) {
         this.dir = dir;
         this.config = config;
+        this.shares = shares;
         open();
     }
 
@@ -55,6 +63,7 @@ final class CoordinatorFixture implements AutoCloseable {
             logs.add(PartitionLog.open(dir, OffsetsTopic.NAME, p, LogConfig.defaults()));
         }
         coordinator = GroupCoordinator.create(config, this::coordinatorLog, p -> clock, topics);
+        coordinator.setShareGroups(shares);
         coordinator.startup();
     }
 
