@@ -15,6 +15,11 @@ import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.DescribeClientQuotasHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
+import io.odradek.broker.handlers.AlterShareGroupOffsetsHandler;
+import io.odradek.broker.handlers.DeleteShareGroupOffsetsHandler;
+import io.odradek.broker.handlers.DescribeShareGroupOffsetsHandler;
+import io.odradek.broker.handlers.ShareGroupDescribeHandler;
+import io.odradek.broker.handlers.ShareGroupHeartbeatHandler;
 import io.odradek.broker.handlers.CreateAclsHandler;
 import io.odradek.broker.handlers.CreatePartitionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
@@ -130,6 +135,12 @@ final class Handlers {
                 .register(new OffsetDeleteHandler(services.groups, services.topics))
                 .register(new ConsumerGroupHeartbeatHandler(services.groups))
                 .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+        // Share groups (issue 12, sharegroup): membership and the share group offsets, in the group coordinator.
+        registry.register(new ShareGroupHeartbeatHandler(services.groups))
+                .register(new ShareGroupDescribeHandler(services.groups, services.topics))
+                .register(new DescribeShareGroupOffsetsHandler(services.groups, services.topics))
+                .register(new AlterShareGroupOffsetsHandler(services.groups, services.topics))
+                .register(new DeleteShareGroupOffsetsHandler(services.groups, services.topics));
 
         // Transactions: the transaction coordinator over __transaction_state; offsets committed in a transaction
         // (verified with that coordinator); markers from outside tools (kafka-transactions abort) and the
