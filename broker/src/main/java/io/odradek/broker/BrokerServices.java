@@ -18,6 +18,9 @@ import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
+import io.odradek.coordinator.group.GroupConfigSource;
+import io.odradek.coordinator.group.ShareGroupConfig;
+import io.odradek.coordinator.group.ShareGroupServices;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
@@ -269,6 +272,9 @@ final class BrokerServices implements AutoCloseable {
                     .partitions()));
         }
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
+        // Share groups (issue 12, sharegroup): group.share.* settings; the integrator passes the group configs
+        // (groupconfigs) and the SharePersister (sharestate) here once they exist.
+        groups.setShareGroups(new ShareGroupServices(ShareGroupConfig.from(config.effectiveConfigs()), GroupConfigSource.NONE, null));
         return groups;
     }
 

@@ -13,6 +13,9 @@ import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
+import io.odradek.coordinator.group.GroupConfigSource;
+import io.odradek.coordinator.group.ShareGroupConfig;
+import io.odradek.coordinator.group.ShareGroupServices;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.BlockProducerIdManager;
 import io.odradek.coordinator.producer.ProducerIdManager;
@@ -117,6 +120,8 @@ public final class ClusterCoordinators implements AutoCloseable {
         GroupCoordinator groups = GroupCoordinator.createForElections(groupConfig, leaderLog(partitions, OffsetsTopic.NAME),
                 new TopicServiceCatalog(topics), () -> internal.ensure(offsets));
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
+        // Share groups (issue 12, sharegroup): group.share.* settings; group configs and SharePersister wired by the integrator.
+        groups.setShareGroups(new ShareGroupServices(ShareGroupConfig.from(config.effectiveConfigs()), GroupConfigSource.NONE, null));
 
         TransactionCoordinatorConfig txnConfig = TransactionCoordinatorConfig.from(config.effectiveConfigs())
                 .withTransactionVersionLevel(features.transactionVersion());

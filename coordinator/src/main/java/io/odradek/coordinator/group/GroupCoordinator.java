@@ -89,7 +89,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsetsTopicCreator = offsetsTopicCreator;
         this.loadsOnElection = loadsOnElection;
         this.runtime = new CoordinatorRuntime<>(OffsetsTopic.NAME, OffsetsRecordCodec.SERDE, schedulers,
-                config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics, shares));
+                config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics, () -> shares));
         if (offsetsTopicCreator == null) {
             this.partitions = config.offsetsTopicPartitions();
         } else {
@@ -285,8 +285,8 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /**
      * Share groups (issue 12): their settings, the groups' dynamic configs and the SharePersister the share
-     * state is initialized, summarized and deleted through. Call before {@link #startup()} (or before the
-     * partitions are elected): partitions loaded earlier keep what they had.
+     * state is initialized, summarized and deleted through. May be called at any time (partitions read it when
+     * they use it); until then share groups have Kafka's default settings and no share state is kept.
      */
     public void setShareGroups(ShareGroupServices services) {
         this.shares = services == null ? ShareGroupServices.DEFAULTS : services;

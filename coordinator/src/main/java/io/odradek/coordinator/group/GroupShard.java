@@ -68,11 +68,12 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private PendingWrite pending;
 
     GroupShard(CoordinatorContext<OffsetsRecord> context, GroupCoordinatorConfig config, TopicCatalog topics) {
-        this(context, config, topics, ShareGroupServices.DEFAULTS);
+        this(context, config, topics, () -> ShareGroupServices.DEFAULTS);
     }
 
+    /** @param shares share groups' settings, group configs and persister (issue 12), read when used */
     GroupShard(CoordinatorContext<OffsetsRecord> context, GroupCoordinatorConfig config, TopicCatalog topics,
-            ShareGroupServices shares) {
+            Supplier<ShareGroupServices> shares) {
         this.partition = context.partition();
         this.config = config;
         this.context = context;
@@ -81,7 +82,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         this.consumer = new ConsumerGroupProtocol(partition, config.consumer(), scheduler, topics, groups,
                 (records, after) -> write(records, true, after));
         // Share groups (issue 12): a group id of another type is "not a share group".
-        this.share = new ShareGroupProtocol(partition, shares.config(), shares.groupConfigs(), scheduler, topics,
+        this.share = new ShareGroupProtocol(partition, shares, scheduler, topics,
                 this::hasNonShareGroup, (records, after) -> write(records, true, after));
         this.streams = new StreamsGroupProtocol(partition, scheduler, (records, after) -> write(records, true, after));
     }

@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Kafka's share group protocol (KIP-932) for the share groups of one {@code __consumer_offsets} partition:
@@ -56,8 +57,8 @@ final class ShareGroupProtocol {
     }
 
     private final int partition;
-    private final ShareGroupConfig config;
-    private final GroupConfigSource groupConfigs;
+    /** Settings and group configs, read when used (the broker may wire them after the partition loaded). */
+    private final Supplier<ShareGroupServices> services;
     private final Scheduler scheduler;
     private final TopicCatalog topics;
     /** Whether a group of another type (classic, consumer, streams) has this id. */
@@ -68,15 +69,22 @@ final class ShareGroupProtocol {
     /** When each topic started initializing, per group: after the retry interval it is initialized again. */
     private final Map<String, Map<UUID, Long>> initializingSince = new HashMap<>();
 
-    ShareGroupProtocol(int partition, ShareGroupConfig config, GroupConfigSource groupConfigs, Scheduler scheduler,
+    ShareGroupProtocol(int partition, Supplier<ShareGroupServices> services, Scheduler scheduler,
             TopicCatalog topics, Predicate<String> otherGroup, ConsumerGroupProtocol.RecordWriter writer) {
         this.partition = partition;
-        this.config = config;
-        this.groupConfigs = groupConfigs;
+        this.services = services;
         this.scheduler = scheduler;
         this.topics = topics;
         this.otherGroup = otherGroup;
         this.writer = writer;
+    }
+
+    private ShareGroupConfig config() {
+        return services.get().config();
+    }
+
+    private Map<String, String> groupConfigs(String groupId) {
+        return services.get().groupConfigs().configs(groupId);
     }
 
     /** Whether a share group of this id exists here (a group id is of one type only). */
@@ -140,9 +148,9 @@ final class ShareGroupProtocol {
         String memberId = req.memberId();
         boolean joining = req.memberEpoch() == 0;
         ShareGroup group = groupFor(groupId, joining);
-        if (group.members.size() >= config.maxSize() && group.member(memberId) == null) {
+        if (group.members.size() >= config().maxSize() && group.member(memberId) == null) {
             throw new GroupException(ErrorCode.GROUP_MAX_SIZE_REACHED, "The share group has reached its maximum capacity of "
-                    + config.maxSize() + " members.");
+                    + config().maxSize() + " members.");
         }
         ShareGroupMember member = group.member(memberId);
         boolean isNew = member == null;
@@ -215,7 +223,7 @@ final class ShareGroupProtocol {
             records.add(new ShareGroupRecord.StatePartitionMetadata(groupId, withInitializing(group.statePartitions, toInitialize)));
         }
 
-        int sessionTimeoutMs = config.sessionTimeoutMs(groupConfigs.configs(groupId));
+        int sessionTimeoutMs = config().sessionTimeoutMs(groupConfigs(groupId));
         writer.write(records, error -> {
             if (error == ErrorCode.NONE) {
                 ShareGroup stored = groups.get(groupId);
@@ -229,7 +237,7 @@ final class ShareGroupProtocol {
         Map<UUID, Set<Integer>> assignment = joining || fullRequest || !nextAssignment.partitions().equals(current.partitions())
                 ? nextAssignment.partitions() : null;
         ShareGroupHeartbeatResult result = new ShareGroupHeartbeatResult(ErrorCode.NONE, null, memberId,
-                nextAssignment.memberEpoch(), config.heartbeatIntervalMs(groupConfigs.configs(groupId)), assignment);
+                nextAssignment.memberEpoch(), config().heartbeatIntervalMs(groupConfigs(groupId)), assignment);
         return new HeartbeatOutcome(result, groupEpoch, toInitialize);
     }
 
@@ -322,7 +330,7 @@ final class ShareGroupProtocol {
                 known.addAll(initialized.partitions());
             }
             ShareGroupRecord.TopicPartitions initializing = group.statePartitions.initializing().get(t.id());
-            if (initializing != null && now - since.getOrDefault(t.id(), now) < config.initializeRetryIntervalMs()) {
+            if (initializing != null && now - since.getOrDefault(t.id(), now) < config().initializeRetryIntervalMs()) {
                 known.addAll(initializing.partitions());
             }
             Set<Integer> missing = new TreeSet<>();
@@ -674,7 +682,7 @@ final class ShareGroupProtocol {
     /** The log has been replayed: every member gets a fresh session. */
     void onLoaded() {
         for (ShareGroup g : groups.values()) {
-            int timeoutMs = config.sessionTimeoutMs(groupConfigs.configs(g.groupId));
+            int timeoutMs = config().sessionTimeoutMs(groupConfigs(g.groupId));
             for (ShareGroupMember m : g.members.values()) {
                 scheduleSessionTimeout(g.groupId, m, timeoutMs);
             }
