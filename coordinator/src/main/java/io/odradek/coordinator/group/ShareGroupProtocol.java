@@ -484,28 +484,15 @@ final class ShareGroupProtocol {
     }
 
     /**
-     * AlterShareGroupOffsets, once checked: records the partitions as initializing (creating the group if it is
-     * new, as Kafka does) and returns the state epoch to initialize them under.
+     * AlterShareGroupOffsets, once checked: records the partitions as initializing and returns the state epoch to
+     * initialize them under (the group epoch). An id nobody uses becomes an empty share group with epoch 0 by
+     * replaying that record, as in Kafka 4.4.
      */
     int alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions) {
         ShareGroup group = groups.get(groupId);
-        List<OffsetsRecord> records = new ArrayList<>();
-        int epoch;
-        ShareGroupRecord.StatePartitions state;
-        if (group == null) {
-            epoch = 1;
-            records.add(new ShareGroupRecord.GroupMetadata(groupId, new ShareGroupRecord.GroupEpoch(epoch, 0)));
-            state = ShareGroupRecord.StatePartitions.EMPTY;
-        } else {
-            epoch = group.groupEpoch;
-            state = group.statePartitions;
-        }
-        // Moved out of initialized while being reset: assigned again once initialized at the new offset.
-        Map<UUID, ShareGroupRecord.TopicPartitions> initialized = without(state.initialized(), partitions);
-        records.add(new ShareGroupRecord.StatePartitionMetadata(groupId, withInitializing(
-                new ShareGroupRecord.StatePartitions(state.initializing(), initialized, state.deleting()), partitions)));
-        writer.write(records, null);
-        return epoch;
+        ShareGroupRecord.StatePartitions state = group == null ? ShareGroupRecord.StatePartitions.EMPTY : group.statePartitions;
+        writer.write(List.of(new ShareGroupRecord.StatePartitionMetadata(groupId, withInitializing(state, partitions))), null);
+        return group == null ? 0 : group.groupEpoch;
     }
 
     /**

@@ -285,4 +285,21 @@ class ShareGroupProtocolTest {
                 .isEqualTo(ErrorCode.GROUP_ID_NOT_FOUND);
     }
 
+
+    @Test
+    void aGroupsOwnSessionTimeoutAndHeartbeatIntervalWinOverTheBrokers() {
+        f.close();
+        Map<String, Map<String, String>> configs = Map.of("tuned",
+                Map.of("share.session.timeout.ms", "60000", "share.heartbeat.interval.ms", "7000"));
+        f = new CoordinatorFixture(dir, CoordinatorFixture.config(0), new ShareGroupServices(ShareGroupConfig.defaults(),
+                groupId -> configs.getOrDefault(groupId, Map.of()), persister));
+        f.topics.create("orders", 1);
+        Member tuned = new Member("tuned");
+        Member plain = new Member("plain");
+        assertThat(tuned.join("orders").heartbeatIntervalMs()).isEqualTo(7000);
+        assertThat(plain.join("orders").heartbeatIntervalMs()).isEqualTo(5000);
+        f.clock.advance(50_000); // past the broker's 45 s, within the group's 60 s
+        assertThat(plain.heartbeat().error()).isEqualTo(ErrorCode.UNKNOWN_MEMBER_ID);
+        assertThat(tuned.heartbeat().error()).isEqualTo(ErrorCode.NONE);
+    }
 }
