@@ -678,7 +678,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
                 }
             }
         });
-        write(tombstones, true, error -> {
+        List<OffsetsRecord> records = new ArrayList<>(tombstones);
+        records.addAll(share.forgetDeletedTopics(deletedTopics)); // share groups' state metadata (issue 12)
+        write(records, true, error -> {
             if (error != ErrorCode.NONE) {
                 LOG.log(System.Logger.Level.WARNING, "failed to delete the offsets of deleted topics " + deletedTopics
                         + " in " + OffsetsTopic.NAME + "-" + partition + ": " + error);

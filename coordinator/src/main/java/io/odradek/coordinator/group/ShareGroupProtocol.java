@@ -546,6 +546,28 @@ final class ShareGroupProtocol {
         }
     }
 
+    /**
+     * Deleted topics leave every share group's state metadata (Kafka's maybeCleanupShareGroupState), by the names
+     * the metadata recorded: a topic created again later under that name starts its share state afresh.
+     */
+    List<OffsetsRecord> forgetDeletedTopics(Set<String> deletedTopics) {
+        List<OffsetsRecord> out = new ArrayList<>();
+        for (ShareGroup g : groups.values()) {
+            ShareGroupRecord.StatePartitions state = g.statePartitions;
+            Map<UUID, ShareGroupRecord.TopicPartitions> initializing = new HashMap<>(state.initializing());
+            Map<UUID, ShareGroupRecord.TopicPartitions> initialized = new HashMap<>(state.initialized());
+            Map<UUID, String> deleting = new HashMap<>(state.deleting());
+            boolean changed = initializing.values().removeIf(t -> deletedTopics.contains(t.topicName()));
+            changed |= initialized.values().removeIf(t -> deletedTopics.contains(t.topicName()));
+            changed |= deleting.values().removeIf(deletedTopics::contains);
+            if (changed) {
+                out.add(new ShareGroupRecord.StatePartitionMetadata(g.groupId,
+                        new ShareGroupRecord.StatePartitions(initializing, initialized, deleting)));
+            }
+        }
+        return out;
+    }
+
     // ------------------------------------------------------------------ leaving and fencing
 
     private ShareGroupHeartbeatResult leave(ShareGroupHeartbeatRequest req) {

@@ -302,4 +302,23 @@ class ShareGroupProtocolTest {
         assertThat(plain.heartbeat().error()).isEqualTo(ErrorCode.UNKNOWN_MEMBER_ID);
         assertThat(tuned.heartbeat().error()).isEqualTo(ErrorCode.NONE);
     }
+
+    @Test
+    void aDeletedTopicLeavesTheGroupsShareStateAndARecreatedOneIsInitializedAfresh() {
+        Member a = new Member("g");
+        a.join("orders");
+        a.heartbeat();
+        f.topics.delete("orders");
+        f.coordinator.onTopicsDeleted(List.of("orders")).join();
+        assertThat(f.coordinator.describeShareGroupOffsets("g", null).join().topics()).isEmpty();
+        a.heartbeat();
+        assertThat(a.assigned).isEmpty();
+
+        f.topics.create("orders", 2); // created again (with the same id here: TestTopics derives ids from names)
+        a.send(a.epoch, List.of("orders"));
+        a.heartbeat();
+        assertThat(a.assigned).isEqualTo(Map.of(orders, Set.of(0, 1)));
+        // Partition 0's state was forgotten with the topic: it is initialized again, with the new partition 1.
+        assertThat(persister.initialized).extracting(i -> i.key().partition()).containsExactly(0, 0, 1);
+    }
 }
