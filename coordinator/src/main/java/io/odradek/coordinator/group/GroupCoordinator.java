@@ -48,6 +48,11 @@ import java.util.function.Supplier;
  *
  * <p>Transactions: {@link #txnOffsetCommit} writes offsets in a producer's transaction, pending until
  * {@link #completeTransaction} writes its marker (WriteTxnMarkers for a {@code __consumer_offsets} partition).
+ *
+ * <p>Share groups (KIP-932, issue 12): {@link #shareGroupHeartbeat} and the share group administration
+ * ({@link #describeShareGroup}, the share group offset APIs, and share groups in list/delete), with the share
+ * state of their partitions initialized, summarized and deleted through the SharePersister given by
+ * {@link #setShareGroups} (see {@link ShareGroupProtocol}).
  */
 public final class GroupCoordinator implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(GroupCoordinator.class.getName());
