@@ -537,8 +537,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 errors.forEach((t, m) -> m.forEach((p, e) -> (e == ErrorCode.NONE ? ok : failed)
                         .computeIfAbsent(t, x -> new TreeSet<>()).add(p)));
                 return write(groupId, "share-group-offsets-altered", e -> e, shard -> {
-                    shard.shareStateInitialized(groupId, ok);
-                    shard.shareStateUninitialized(groupId, failed);
+                    shard.shareStateSettled(groupId, ok, failed);
                     return ErrorCode.NONE;
                 }).thenApply(e -> new ShareGroupOffsets.Altered(ErrorCode.NONE, null, errors));
             });

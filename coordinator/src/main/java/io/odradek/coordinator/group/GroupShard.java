@@ -391,6 +391,11 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         share.uninitialized(groupId, partitions);
     }
 
+    /** AlterShareGroupOffsets: the partitions the SharePersister initialized, and those it failed to. */
+    void shareStateSettled(String groupId, Map<java.util.UUID, Set<Integer>> succeeded, Map<java.util.UUID, Set<Integer>> failed) {
+        share.settleInitialization(groupId, succeeded, failed);
+    }
+
     /** The partitions with share state of an empty share group about to be deleted; NON_EMPTY_GROUP etc. otherwise. */
     ShareGroupProtocol.StateToDelete shareStateToDelete(String groupId) {
         ErrorCode refused = share.deletionRefused(groupId);

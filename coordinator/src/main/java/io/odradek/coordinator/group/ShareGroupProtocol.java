@@ -396,13 +396,23 @@ final class ShareGroupProtocol {
      * heartbeat assigns them (Kafka's initializeShareGroupState). Nothing when the group is gone.
      */
     void initialized(String groupId, Map<UUID, Set<Integer>> partitions) {
+        settleInitialization(groupId, partitions, Map.of());
+    }
+
+    /** Initialization failed: the partitions are no longer initializing, so the next heartbeat tries them again. */
+    void uninitialized(String groupId, Map<UUID, Set<Integer>> partitions) {
+        settleInitialization(groupId, Map.of(), partitions);
+    }
+
+    /** Both at once, as one record (two records computed from the same state would undo each other). */
+    void settleInitialization(String groupId, Map<UUID, Set<Integer>> succeeded, Map<UUID, Set<Integer>> failed) {
         ShareGroup group = groups.get(groupId);
-        if (group == null || partitions.isEmpty()) {
+        if (group == null || (succeeded.isEmpty() && failed.isEmpty())) {
             return;
         }
         ShareGroupRecord.StatePartitions state = group.statePartitions;
         Map<UUID, ShareGroupRecord.TopicPartitions> initialized = new HashMap<>(state.initialized());
-        partitions.forEach((id, parts) -> {
+        succeeded.forEach((id, parts) -> {
             ShareGroupRecord.TopicPartitions before = initialized.get(id);
             Set<Integer> all = new TreeSet<>(parts);
             if (before != null) {
@@ -411,20 +421,9 @@ final class ShareGroupProtocol {
             initialized.put(id, new ShareGroupRecord.TopicPartitions(
                     topicName(id, before != null ? before : state.initializing().get(id)), all));
         });
-        Map<UUID, ShareGroupRecord.TopicPartitions> initializing = without(state.initializing(), partitions);
+        Map<UUID, ShareGroupRecord.TopicPartitions> initializing = without(without(state.initializing(), succeeded), failed);
         writer.write(List.of(new ShareGroupRecord.StatePartitionMetadata(groupId,
                 new ShareGroupRecord.StatePartitions(initializing, initialized, state.deleting()))), null);
-    }
-
-    /** Initialization failed: the partitions are no longer initializing, so the next heartbeat tries them again. */
-    void uninitialized(String groupId, Map<UUID, Set<Integer>> partitions) {
-        ShareGroup group = groups.get(groupId);
-        if (group == null || partitions.isEmpty()) {
-            return;
-        }
-        ShareGroupRecord.StatePartitions state = group.statePartitions;
-        writer.write(List.of(new ShareGroupRecord.StatePartitionMetadata(groupId, new ShareGroupRecord.StatePartitions(
-                without(state.initializing(), partitions), state.initialized(), state.deleting()))), null);
     }
 
     private static Map<UUID, ShareGroupRecord.TopicPartitions> without(Map<UUID, ShareGroupRecord.TopicPartitions> from,

@@ -22,11 +22,16 @@ final class FakeSharePersister implements SharePersister {
     final Map<SharePartitionKey, ShareStateSummary> summaries = new ConcurrentHashMap<>();
     /** The error the next initialize calls answer (NONE: they succeed). */
     volatile ErrorCode initializeError = ErrorCode.NONE;
+    /** Partitions whose initialize answers FENCED_STATE_EPOCH whatever {@link #initializeError} says. */
+    final java.util.Set<Integer> failingPartitions = ConcurrentHashMap.newKeySet();
 
     @Override
     public synchronized CompletableFuture<ErrorCode> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
         if (initializeError != ErrorCode.NONE) {
             return CompletableFuture.completedFuture(initializeError);
+        }
+        if (failingPartitions.contains(key.partition())) {
+            return CompletableFuture.completedFuture(ErrorCode.FENCED_STATE_EPOCH);
         }
         initialized.add(new Initialized(key, stateEpoch, startOffset));
         summaries.put(key, new ShareStateSummary(ErrorCode.NONE, null, stateEpoch, 0, startOffset, 0));

@@ -321,4 +321,13 @@ class ShareGroupProtocolTest {
         // Partition 0's state was forgotten with the topic: it is initialized again, with the new partition 1.
         assertThat(persister.initialized).extracting(i -> i.key().partition()).containsExactly(0, 0, 1);
     }
+
+    @Test
+    void alteringOffsetsAnswersEachPartitionAndKeepsOnlyThoseInitialized() {
+        UUID events = f.topics.create("events", 2);
+        persister.failingPartitions.add(1);
+        ShareGroupOffsets.Altered altered = f.coordinator.alterShareGroupOffsets("g", Map.of(events, Map.of(0, 5L, 1, 6L))).join();
+        assertThat(altered.partitions()).isEqualTo(Map.of(events, Map.of(0, ErrorCode.NONE, 1, ErrorCode.FENCED_STATE_EPOCH)));
+        assertThat(f.coordinator.describeShareGroupOffsets("g", null).join().topics().get(events).keySet()).containsExactly(0);
+    }
 }
