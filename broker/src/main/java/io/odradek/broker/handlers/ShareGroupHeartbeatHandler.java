@@ -32,10 +32,14 @@ import java.util.function.Predicate;
  * Errors as Kafka 4.4's coordinator: INVALID_REQUEST with its messages, GROUP_ID_NOT_FOUND ("Share group X
  * not found." / "Group X is not a share group."), UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH, GROUP_MAX_SIZE_REACHED.
  *
- * <p>Authorization, as Kafka 4.4's KafkaApis: READ on the group, else GROUP_AUTHORIZATION_FAILED; then, when
- * the heartbeat names subscribed topics, DESCRIBE on every one of them, else TOPIC_AUTHORIZATION_FAILED.
+ * <p>As Kafka 4.4's KafkaApis: READ on the group, else GROUP_AUTHORIZATION_FAILED; a member id that is empty or
+ * longer than 36 characters is INVALID_REQUEST ("Invalid member id in the request."); then, when the heartbeat
+ * names subscribed topics, DESCRIBE on every one of them, else TOPIC_AUTHORIZATION_FAILED.
  */
 public final class ShareGroupHeartbeatHandler implements ApiHandler {
+    /** Kafka 4.4's KafkaApis.isMemberIdValid: a member id is 1 to 36 characters (a UUID's string form). */
+    private static final int MAX_MEMBER_ID_LENGTH = 36;
+
     private final GroupCoordinator groups;
 
     public ShareGroupHeartbeatHandler(GroupCoordinator groups) {
@@ -52,8 +56,13 @@ public final class ShareGroupHeartbeatHandler implements ApiHandler {
         if (!CoordinatorAccess.allowed(context, AclOperation.READ, ResourceType.GROUP, request.get(Request.GROUP_ID))) {
             return CompletableFuture.completedFuture(refused(ErrorCode.GROUP_AUTHORIZATION_FAILED));
         }
+        String memberId = request.get(Request.MEMBER_ID);
+        if (memberId == null || memberId.isEmpty() || memberId.length() > MAX_MEMBER_ID_LENGTH) {
+            return CompletableFuture.completedFuture(refused(ErrorCode.INVALID_REQUEST)
+                    .set(Response.ERROR_MESSAGE, "Invalid member id in the request."));
+        }
         List<String> subscribed = request.get(Request.SUBSCRIBED_TOPIC_NAMES);
-        if (subscribed != null && CoordinatorAccess.enabled(context)) {
+        if (subscribed != null && !subscribed.isEmpty() && CoordinatorAccess.enabled(context)) {
             Predicate<String> mayDescribe = CoordinatorAccess.topics(context, AclOperation.DESCRIBE);
             for (String topic : subscribed) {
                 if (!mayDescribe.test(topic)) {

@@ -107,6 +107,10 @@ class ShareGroupAuthorizationTest {
         assertThat(error(noTopic, ShareGroupHeartbeatApi.Response.ERROR_CODE)).isEqualTo(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
         assertThat(noTopic.get(ShareGroupHeartbeatApi.Response.MEMBER_ID)).isNull();
 
+        Struct badId = call(heartbeat, 1, join("sg", "x".repeat(37), "orders"), alice("READ GROUP sg", "DESCRIBE TOPIC orders"));
+        assertThat(error(badId, ShareGroupHeartbeatApi.Response.ERROR_CODE)).isEqualTo(ErrorCode.INVALID_REQUEST);
+        assertThat(badId.get(ShareGroupHeartbeatApi.Response.ERROR_MESSAGE)).isEqualTo("Invalid member id in the request.");
+
         Struct joined = call(heartbeat, 1, join, alice("READ GROUP sg", "DESCRIBE TOPIC orders", "DESCRIBE TOPIC secret"));
         assertThat(error(joined, ShareGroupHeartbeatApi.Response.ERROR_CODE)).isEqualTo(ErrorCode.NONE);
         assertThat(joined.get(ShareGroupHeartbeatApi.Response.MEMBER_EPOCH)).isEqualTo(1);
