@@ -28,13 +28,16 @@ import java.util.function.Predicate;
  * ({@code kafka-share-groups --delete-offsets}): the share coordinator deletes each partition's state and the
  * group no longer counts them initialized (a later member starts them afresh, from share.auto.offset.reset).
  * The group must be an empty share group (NON_EMPTY_GROUP; GROUP_ID_NOT_FOUND, top level). Per-topic errors:
- * UNKNOWN_TOPIC_OR_PARTITION for an unknown topic, the share coordinator's error otherwise; a topic the group
- * has no state for answers NONE.
+ * UNKNOWN_TOPIC_OR_PARTITION for an unknown topic, and for a topic the group has no state for ("There is no
+ * offset information to delete."), the share coordinator's error otherwise.
  *
  * <p>Authorization, as Kafka 4.4: DELETE on the group, else GROUP_AUTHORIZATION_FAILED (top level); READ on each
  * topic, else TOPIC_AUTHORIZATION_FAILED for it.
  */
 public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
+    /** Kafka 4.4's message for a topic the group has no share state for. */
+    static final String NO_STATE_MESSAGE = "There is no offset information to delete.";
+
     private final GroupCoordinator groups;
     private final TopicService topics;
 
@@ -74,18 +77,22 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
                 return topLevel(d.error(), d.message() != null ? d.message() : ShareGroupErrors.message(d.error()));
             }
             Struct response = topLevel(ErrorCode.NONE, null);
-            known.forEach((id, name) -> addTopic(response, name, id, d.topics().getOrDefault(id, ErrorCode.NONE)));
-            refused.forEach((name, error) -> addTopic(response, name, new UUID(0, 0), error));
+            known.forEach((id, name) -> {
+                ErrorCode error = d.topics().getOrDefault(id, ErrorCode.NONE);
+                addTopic(response, name, id, error, error == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION ? NO_STATE_MESSAGE
+                        : ShareGroupErrors.message(error));
+            });
+            refused.forEach((name, error) -> addTopic(response, name, new UUID(0, 0), error, ShareGroupErrors.message(error)));
             return response;
         });
     }
 
-    private static void addTopic(Struct response, String name, UUID id, ErrorCode error) {
+    private static void addTopic(Struct response, String name, UUID id, ErrorCode error, String message) {
         response.add(Response.RESPONSES)
                 .set(DeleteShareGroupOffsetsResponseTopic.TOPIC_NAME, name)
                 .set(DeleteShareGroupOffsetsResponseTopic.TOPIC_ID, id)
                 .set(DeleteShareGroupOffsetsResponseTopic.ERROR_CODE, error.code())
-                .set(DeleteShareGroupOffsetsResponseTopic.ERROR_MESSAGE, ShareGroupErrors.message(error));
+                .set(DeleteShareGroupOffsetsResponseTopic.ERROR_MESSAGE, message);
     }
 
     private static Struct topLevel(ErrorCode error, String message) {

@@ -547,7 +547,7 @@ public final class GroupCoordinator implements AutoCloseable {
     /**
      * DeleteShareGroupOffsets: the group must be a share group without members; the share state of each of
      * these topics it has is deleted through the SharePersister, and the topics leave the group's state metadata.
-     * Topics the group has no state for answer NONE.
+     * Topics the group has no state for answer UNKNOWN_TOPIC_OR_PARTITION, as in Kafka 4.4.
      */
     public CompletableFuture<ShareGroupOffsets.Deleted> deleteShareGroupOffsets(String groupId, Set<UUID> topicIds) {
         if (groupId == null || groupId.isEmpty()) {
@@ -561,7 +561,8 @@ public final class GroupCoordinator implements AutoCloseable {
                     Map<UUID, Set<Integer>> deleting = checked.partitions();
                     return deleteShareState(groupId, deleting).thenCompose(errors -> {
                     Map<UUID, ErrorCode> byTopic = new TreeMap<>();
-                    topicIds.forEach(t -> byTopic.put(t, ErrorCode.NONE));
+                    // A topic the group has no share state for: Kafka's "There is no offset information to delete."
+                    topicIds.forEach(t -> byTopic.put(t, deleting.containsKey(t) ? ErrorCode.NONE : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
                     errors.forEach((t, m) -> m.values().stream().filter(e -> e != ErrorCode.NONE).findFirst()
                             .ifPresent(e -> byTopic.put(t, e)));
                     Set<UUID> done = new TreeSet<>(deleting.keySet());

@@ -496,7 +496,8 @@ final class ShareGroupProtocol {
 
     /**
      * DeleteShareGroupOffsets, once checked: the group's initialized topics among {@code topicIds} are marked
-     * deleting (Kafka's DeletingTopics); returns their partitions for the SharePersister to delete.
+     * deleting (Kafka's DeletingTopics); returns their partitions for the SharePersister to delete (those of a
+     * topic still marked deleting are returned again). Topics left out have no share state in the group.
      */
     Map<UUID, Set<Integer>> startDeletingOffsets(String groupId, Set<UUID> topicIds) {
         ShareGroup group = groups.get(groupId);
@@ -512,6 +513,15 @@ final class ShareGroupProtocol {
             ShareGroupRecord.TopicPartitions a = initialized.remove(id);
             ShareGroupRecord.TopicPartitions b = initializing.remove(id);
             if (a == null && b == null) {
+                TopicCatalog.Topic t = topics.topic(id);
+                if (deleting.containsKey(id) && t != null) {
+                    // A deletion that did not complete before: tried again for every partition, as Kafka does.
+                    Set<Integer> all = new TreeSet<>();
+                    for (int p = 0; p < t.partitions(); p++) {
+                        all.add(p);
+                    }
+                    out.put(id, all);
+                }
                 continue;
             }
             Set<Integer> parts = new TreeSet<>();

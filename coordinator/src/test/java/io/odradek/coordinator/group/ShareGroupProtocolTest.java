@@ -274,6 +274,8 @@ class ShareGroupProtocolTest {
         assertThat(deleted.topics()).isEqualTo(Map.of(orders, ErrorCode.NONE));
         assertThat(persister.deleted).containsExactly(new SharePartitionKey("g", orders, 0));
         assertThat(f.coordinator.describeShareGroupOffsets("g", null).join().topics()).isEmpty();
+        assertThat(f.coordinator.deleteShareGroupOffsets("g", Set.of(orders)).join().topics())
+                .isEqualTo(Map.of(orders, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)); // nothing left to delete
     }
 
     @Test
