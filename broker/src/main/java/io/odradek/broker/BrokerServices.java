@@ -10,7 +10,9 @@ import io.odradek.broker.coordinators.ClusterCoordinators;
 import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.security.InterBrokerSecurity;
+import io.odradek.broker.sharestate.ShareStateTopic;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
@@ -24,6 +26,10 @@ import io.odradek.coordinator.group.ShareGroupServices;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.share.SharePersister;
+import io.odradek.coordinator.share.state.LocalSharePersister;
+import io.odradek.coordinator.share.state.ShareCoordinator;
+import io.odradek.coordinator.share.state.ShareCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionVerifier;
@@ -89,6 +95,16 @@ final class BrokerServices implements AutoCloseable {
      * image's security section in a cluster (changed through the controller); open before any handler serves.
      */
     public final SecurityMetadataStore security;
+    // issue 12 (sharestate): the share coordinator over __share_group_state (the share-state APIs 83-87 answer for
+    // the partitions led here) and where share partitions and the group coordinator keep share state through it.
+    final ShareCoordinator shareCoordinator;
+    /** Share-partition state: this broker's share coordinator on one node; in a cluster the key's coordinator, wherever it is. */
+    final SharePersister sharePersister;
+    /**
+     * Issue 12 (groupconfigs): the groups' dynamic configs (GROUP resources) over the broker's group.* defaults, in
+     * the same store as the broker configs; the GroupConfigSource the group coordinator and share partitions read.
+     */
+    public final GroupConfigs groupConfigs;
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
@@ -96,7 +112,7 @@ final class BrokerServices implements AutoCloseable {
             TransactionStateTopic transactionStateTopic, CoordinatorLocator coordinatorLocator,
             TransactionVerifier transactionVerifier, LocalTransactionMarkerWriter localMarkers,
             ClusterCoordinators clusterCoordinators, DynamicBrokerConfig dynamicBrokerConfig,
-            SecurityMetadataStore security) {
+            SecurityMetadataStore security, ShareCoordinator shareCoordinator, SharePersister sharePersister) {
         this.clusterNode = clusterNode;
         this.replicaManager = replicaManager;
         this.cluster = cluster;
@@ -114,6 +130,9 @@ final class BrokerServices implements AutoCloseable {
         this.dynamicBrokerConfig = dynamicBrokerConfig;
         this.dynamicConfigs = dynamicBrokerConfig.store();
         this.security = security;
+        this.shareCoordinator = shareCoordinator;
+        this.sharePersister = sharePersister;
+        this.groupConfigs = new GroupConfigs(dynamicBrokerConfig);
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
@@ -142,6 +161,7 @@ final class BrokerServices implements AutoCloseable {
         Partitions partitions = null;
         GroupCoordinator groups = null;
         TransactionCoordinator transactions = null;
+        ShareCoordinator shares = null;
         ClusterCoordinators coordinators = null;
         try {
             ClusterView cluster;
@@ -184,7 +204,8 @@ final class BrokerServices implements AutoCloseable {
                 clusterNode.addImageListener(image -> topics.releaseRetention());
                 return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
                         coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
-                        coordinators.verifier, coordinators.localMarkers, coordinators, dynamic, security);
+                        coordinators.verifier, coordinators.localMarkers, coordinators, dynamic, security,
+                        coordinators.shares, coordinators.sharePersister);
             }
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
@@ -193,13 +214,19 @@ final class BrokerServices implements AutoCloseable {
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
+            shares = startShareCoordinator(config, topics, partitions);
+            ShareStateTopic shareStateTopic = ShareStateTopic.start(topics, shares);
             DynamicBrokerConfig dynamic = follow(storedDynamic, topics);
             return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
-                    transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
-                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic, storedSecurity);
+                    transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic, shareStateTopic), transactions,
+                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic, storedSecurity,
+                    shares, new LocalSharePersister(shares, shareStateTopic::ready));
         } catch (RuntimeException e) {
             if (coordinators != null) {
                 coordinators.close();
+            }
+            if (shares != null) {
+                shares.close();
             }
             if (transactions != null) {
                 transactions.close();
@@ -304,12 +331,27 @@ final class BrokerServices implements AutoCloseable {
                 groups::partitionFor);
     }
 
+    /**
+     * issue 12 (sharestate): the share coordinator over {@code __share_group_state}'s partitions, with Kafka's
+     * {@code share.coordinator.*} keys; share partitions must be partitions of the catalog's topics. Loading (or
+     * creating the topic on first need) is {@link ShareStateTopic}'s; a deleted topic's share state is dropped.
+     */
+    private static ShareCoordinator startShareCoordinator(BrokerConfig config, TopicService topics, Partitions partitions) {
+        IntFunction<CoordinatorLog> logs = p -> new PartitionCoordinatorLog(partitions.partition(ShareStateTopic.NAME, p).orElseThrow());
+        ShareCoordinator shares = ShareCoordinator.create(ShareCoordinatorConfig.from(config.effectiveConfigs()), logs,
+                new TopicServiceCatalog(topics));
+        topics.onTopicDeleted(topic -> shares.onTopicsDeleted());
+        return shares;
+    }
+
     /** Call once no handler runs any more: nothing may append while the logs flush and close. */
     @Override
     public void close() {
         if (clusterCoordinators != null) {
-            clusterCoordinators.close(); // transactions, groups, inter-broker senders, producer id blocks
+            clusterCoordinators.close(); // shares, transactions, groups, inter-broker senders, producer id blocks
         } else {
+            // issue 12 (sharestate): after the share partitions (which write their state through it), before the logs.
+            shareCoordinator.close();
             transactions.close(); // its markers still reach open partitions and the group coordinator
             groups.close();
         }

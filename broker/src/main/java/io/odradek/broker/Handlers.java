@@ -31,6 +31,7 @@ import io.odradek.broker.handlers.DescribeAclsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.AlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
+import io.odradek.broker.handlers.ListConfigResourcesHandler;
 import io.odradek.broker.handlers.IncrementalAlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
 import io.odradek.broker.handlers.DescribeLogDirsHandler;
@@ -43,6 +44,11 @@ import io.odradek.broker.handlers.ElectLeadersHandler;
 import io.odradek.broker.handlers.EndTxnHandler;
 import io.odradek.broker.handlers.FetchHandler;
 import io.odradek.broker.handlers.FindCoordinatorHandler;
+import io.odradek.broker.handlers.DeleteShareGroupStateHandler;
+import io.odradek.broker.handlers.InitializeShareGroupStateHandler;
+import io.odradek.broker.handlers.ReadShareGroupStateHandler;
+import io.odradek.broker.handlers.ReadShareGroupStateSummaryHandler;
+import io.odradek.broker.handlers.WriteShareGroupStateHandler;
 import io.odradek.broker.handlers.HeartbeatHandler;
 import io.odradek.broker.handlers.InitProducerIdHandler;
 import io.odradek.broker.handlers.JoinGroupHandler;
@@ -99,6 +105,9 @@ final class Handlers {
         // Dynamic configs (issue 9, configs): topic and broker configs altered, stored and applied live.
         registry.register(new AlterConfigsHandler(services.topics, services.dynamicBrokerConfig))
                 .register(new IncrementalAlterConfigsHandler(services.topics, services.dynamicBrokerConfig));
+        // Group configs (issue 12, groupconfigs): GROUP resources are altered and described by the handlers above;
+        // this one lists them (kafka-configs --entity-type groups --describe without a name).
+        registry.register(new ListConfigResourcesHandler(services.cluster, services.groupConfigs));
 
         // Client quotas (issue 9, quotas): stored in the dynamic configs; enforced on the request path.
         registry.register(new DescribeClientQuotasHandler(services.dynamicConfigs))
@@ -141,6 +150,14 @@ final class Handlers {
                 .register(new DescribeShareGroupOffsetsHandler(services.groups, services.topics))
                 .register(new AlterShareGroupOffsetsHandler(services.groups, services.topics))
                 .register(new DeleteShareGroupOffsetsHandler(services.groups, services.topics));
+
+        // issue 12 (sharestate): the share-state APIs brokers send the share coordinator of a share partition
+        // (FindCoordinator key type 2); answered for the __share_group_state partitions led here.
+        registry.register(new InitializeShareGroupStateHandler(services.shareCoordinator))
+                .register(new ReadShareGroupStateHandler(services.shareCoordinator))
+                .register(new WriteShareGroupStateHandler(services.shareCoordinator))
+                .register(new DeleteShareGroupStateHandler(services.shareCoordinator))
+                .register(new ReadShareGroupStateSummaryHandler(services.shareCoordinator));
 
         // Transactions: the transaction coordinator over __transaction_state; offsets committed in a transaction
         // (verified with that coordinator); markers from outside tools (kafka-transactions abort) and the
