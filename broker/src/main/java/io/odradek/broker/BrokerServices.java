@@ -133,6 +133,9 @@ final class BrokerServices implements AutoCloseable {
         this.shareCoordinator = shareCoordinator;
         this.sharePersister = sharePersister;
         this.groupConfigs = new GroupConfigs(dynamicBrokerConfig);
+        // Share groups (issue 12, sharegroup): the group coordinator reads share.session.timeout.ms /
+        // share.heartbeat.interval.ms from the group configs and keeps share state through the SharePersister.
+        groups.setShareGroups(new ShareGroupServices(groups.shareGroups().config(), groupConfigs, sharePersister));
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
@@ -299,8 +302,7 @@ final class BrokerServices implements AutoCloseable {
                     .partitions()));
         }
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
-        // Share groups (issue 12, sharegroup): group.share.* settings; the integrator passes the group configs
-        // (groupconfigs) and the SharePersister (sharestate) here once they exist.
+        // Share groups (issue 12, sharegroup): group.share.* settings; group configs and persister once the services exist.
         groups.setShareGroups(new ShareGroupServices(ShareGroupConfig.from(config.effectiveConfigs()), GroupConfigSource.NONE, null));
         return groups;
     }

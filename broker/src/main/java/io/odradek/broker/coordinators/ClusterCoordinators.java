@@ -144,7 +144,7 @@ public final class ClusterCoordinators implements AutoCloseable {
         GroupCoordinator groups = GroupCoordinator.createForElections(groupConfig, leaderLog(partitions, OffsetsTopic.NAME),
                 new TopicServiceCatalog(topics), () -> internal.ensure(offsets));
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
-        // Share groups (issue 12, sharegroup): group.share.* settings; group configs and SharePersister wired by the integrator.
+        // Share groups (issue 12, sharegroup): group.share.* settings; group configs and persister set by BrokerServices.
         groups.setShareGroups(new ShareGroupServices(ShareGroupConfig.from(config.effectiveConfigs()), GroupConfigSource.NONE, null));
 
         TransactionCoordinatorConfig txnConfig = TransactionCoordinatorConfig.from(config.effectiveConfigs())

@@ -297,6 +297,11 @@ public final class GroupCoordinator implements AutoCloseable {
         this.shares = services == null ? ShareGroupServices.DEFAULTS : services;
     }
 
+    /** What {@link #setShareGroups} set last (Kafka's defaults and no persister until then). */
+    public ShareGroupServices shareGroups() {
+        return shares;
+    }
+
     /** The {@code __consumer_offsets} partition that holds this group. */
     public int partitionFor(String groupId) {
         int current = partitions;
@@ -508,11 +513,8 @@ public final class GroupCoordinator implements AutoCloseable {
         return allOf(calls).thenApply(all -> new ShareGroupOffsets.Described(ErrorCode.NONE, null, all));
     }
 
-    /** A partition never initialized is not an error here: it has no start offset yet (-1). */
+    /** The share coordinator's summary as it is (a partition never initialized: NONE with start offset -1). */
     private static ShareGroupOffsets.PartitionOffset partitionOffset(int partition, ShareStateSummary s) {
-        if (s.error() == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) {
-            return ShareGroupOffsets.PartitionOffset.none(partition);
-        }
         return new ShareGroupOffsets.PartitionOffset(partition, s.error(), s.message(), s.startOffset(), s.leaderEpoch(),
                 s.deliveryCompleteCount());
     }

@@ -52,8 +52,8 @@ final class FakeSharePersister implements SharePersister {
     @Override
     public CompletableFuture<ShareStateSummary> readSummary(SharePartitionKey key, int leaderEpoch) {
         ShareStateSummary s = summaries.get(key);
-        return CompletableFuture.completedFuture(s != null ? s
-                : ShareStateSummary.error(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "never initialized"));
+        // As Kafka 4.4's share coordinator: a partition never initialized (or deleted) is NONE with start offset -1.
+        return CompletableFuture.completedFuture(s != null ? s : new ShareStateSummary(ErrorCode.NONE, null, -1, -1, -1, -1));
     }
 
     @Override
