@@ -42,8 +42,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Share groups (KIP-932) in the group coordinator, through a broker on a loopback port: members heartbeat with
  * Kafka's own ShareGroupHeartbeat request classes (as KafkaShareConsumer does), and Kafka 4.4's Admin lists,
- * describes, resets, deletes offsets of and deletes the group. (Fetching is the share-fetch part's; without a
- * share coordinator wired here, partitions count as initialized at once and start offsets read -1.)
+ * describes, resets, deletes offsets of and deletes the group, with the share state kept by the broker's own share
+ * coordinator in {@code __share_group_state}. (Fetching is the share-fetch part's.)
  */
 class ShareGroupEndToEndTest extends GroupScenarios {
     @Override
@@ -195,6 +195,9 @@ class ShareGroupEndToEndTest extends GroupScenarios {
 
         assertThat(m.heartbeat(-1, null).memberEpoch()).isEqualTo(-1);
         admin.alterShareGroupOffsets("resettable", reset).all().get(30, TimeUnit.SECONDS);
+        Map<TopicPartition, SharePartitionOffsetInfo> afterReset = admin.listShareGroupOffsets(
+                Map.of("resettable", new ListShareGroupOffsetsSpec())).partitionsToOffsetInfo("resettable").get(30, TimeUnit.SECONDS);
+        assertThat(afterReset.get(new TopicPartition("queue", 0)).startOffset()).isEqualTo(5L);
         admin.deleteShareGroupOffsets("resettable", Set.of("queue")).all().get(30, TimeUnit.SECONDS);
         assertThat(admin.listShareGroupOffsets(Map.of("resettable", new ListShareGroupOffsetsSpec()))
                 .partitionsToOffsetInfo("resettable").get(30, TimeUnit.SECONDS)).isEmpty();
