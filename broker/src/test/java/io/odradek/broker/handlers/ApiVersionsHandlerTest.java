@@ -135,7 +135,7 @@ class ApiVersionsHandlerTest {
         BrokerFeatures features = BrokerFeatures.kafka44(0);
         assertThat(features.transactionVersion()).isEqualTo((short) 2);
         assertThat(features.finalizedLevel("share.version")).isEqualTo((short) 2); // share groups (issue 12)
-        assertThat(features.finalizedLevel("streams.version")).isZero();
+        assertThat(features.finalizedLevel("streams.version")).isEqualTo((short) 1); // streams groups (issue 12)
         assertThat(features.features()).extracting(BrokerFeatures.Feature::name)
                 .isEqualTo(List.of("metadata.version", "transaction.version", "group.version", "share.version",
                         "streams.version"));
