@@ -18,7 +18,11 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -254,6 +258,39 @@ class ShareConsumerTest {
                 .containsExactly("4@3", "7@3", "8@3", "9@3");
         assertThat(ShareClients.pollFor(after, Duration.ofSeconds(2))).isEmpty();
         ShareClients.awaitLag(broker, GROUP, PARTITION, 0);
+    }
+
+    @Test
+    void aShareConsumerUsingTheIdOfAConsumerGroupGetsGroupIdNotFound() throws Exception {
+        broker.createTopic(TOPIC, 1);
+        ShareClients.produce(broker, TOPIC, 0, 1);
+        KafkaConsumer<String, String> member = Clients.consumer(broker, Map.of(
+                ConsumerConfig.GROUP_ID_CONFIG, GROUP,
+                ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"));
+        member.subscribe(List.of(TOPIC));
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (member.assignment().isEmpty() && System.nanoTime() < deadline) {
+            member.poll(Duration.ofMillis(200));
+        }
+        assertThat(member.assignment()).containsExactly(PARTITION);
+
+        KafkaShareConsumer<String, String> intruder = consumer("intruder");
+        Throwable thrown = null;
+        deadline = System.nanoTime() + WAIT.toNanos();
+        while (thrown == null && System.nanoTime() < deadline) {
+            try {
+                intruder.poll(Duration.ofMillis(500)).forEach(r -> {
+                    throw new AssertionError("a record delivered to a share consumer of a consumer group: " + r);
+                });
+            } catch (KafkaException e) {
+                thrown = e;
+            }
+        }
+        assertThat(thrown).isInstanceOf(GroupIdNotFoundException.class)
+                .hasMessage("Group " + GROUP + " is not a share group.");
+        assertThat(OdradekBroker.await(broker.admin().describeConsumerGroups(List.of(GROUP)).all()).get(GROUP)
+                .members()).hasSize(1);
     }
 
     private static void sleep(long ms) {
