@@ -55,6 +55,14 @@ final class ShareClients {
         producer.flush();
     }
 
+    /** As {@link #produce}, but each record acknowledged before the next is sent: one batch per record. */
+    static void produceOneByOne(OdradekBroker broker, String topic, int from, int to) throws Exception {
+        KafkaProducer<String, String> producer = Clients.producer(broker, Map.of("linger.ms", 0));
+        for (int i = from; i < to; i++) {
+            producer.send(new ProducerRecord<>(topic, 0, "key-" + i, "value-" + i)).get();
+        }
+    }
+
     /**
      * Polls until a poll returns records (the acquired records of one ShareFetch), or fails after the timeout.
      * With explicit acknowledgement they must all be acknowledged before the next poll.

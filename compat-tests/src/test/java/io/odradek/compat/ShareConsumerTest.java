@@ -86,9 +86,7 @@ class ShareConsumerTest {
             }));
         }
         // Single-record batches, so no batch is bigger than a poll.
-        for (int i = 0; i < total; i++) {
-            ShareClients.produce(broker, TOPIC, i, i + 1);
-        }
+        ShareClients.produceOneByOne(broker, TOPIC, 0, total);
         long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
         while (byConsumer.values().stream().mapToInt(List::size).sum() < total && System.nanoTime() < deadline) {
             Thread.sleep(100);
