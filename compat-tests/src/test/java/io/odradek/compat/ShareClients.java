@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
@@ -112,11 +113,11 @@ final class ShareClients {
             long expected) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         SharePartitionOffsetInfo info = offsets(broker, group).get(partition);
-        while ((info == null || !info.lag().equals(java.util.Optional.of(expected))) && System.nanoTime() < deadline) {
+        while ((info == null || !info.lag().equals(Optional.of(expected))) && System.nanoTime() < deadline) {
             Thread.sleep(100);
             info = offsets(broker, group).get(partition);
         }
-        if (info == null || !info.lag().equals(java.util.Optional.of(expected))) {
+        if (info == null || !info.lag().equals(Optional.of(expected))) {
             throw new AssertionError("lag of " + group + " on " + partition + ": expected " + expected
                     + " within 30 s, still " + info);
         }

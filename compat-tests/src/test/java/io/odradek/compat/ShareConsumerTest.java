@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,7 +48,7 @@ class ShareConsumerTest {
             "share.coordinator.state.topic.num.partitions", "3"));
 
     private void earliestGroup(Map<String, String> more) {
-        Map<String, String> configs = new java.util.HashMap<>(more);
+        Map<String, String> configs = new HashMap<>(more);
         configs.put("share.auto.offset.reset", "earliest");
         ShareClients.setGroupConfigs(broker, GROUP, configs);
     }
