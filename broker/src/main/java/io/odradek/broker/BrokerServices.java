@@ -10,17 +10,28 @@ import io.odradek.broker.coordinators.ClusterCoordinators;
 import io.odradek.broker.coordinators.CoordinatorLocator;
 import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.fetch.PartitionLogs;
+import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.security.InterBrokerSecurity;
+import io.odradek.broker.sharestate.ShareStateTopic;
+import io.odradek.coordinator.share.partition.ScheduledShareTimers;
+import io.odradek.broker.share.ShareGroupDefaults;
+import io.odradek.broker.share.SharePartitionManager;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
 import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.group.GroupConfigSource;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
+import io.odradek.coordinator.group.StreamsGroupConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.share.SharePersister;
+import io.odradek.coordinator.share.state.LocalSharePersister;
+import io.odradek.coordinator.share.state.ShareCoordinator;
+import io.odradek.coordinator.share.state.ShareCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionVerifier;
@@ -86,6 +97,18 @@ final class BrokerServices implements AutoCloseable {
      * image's security section in a cluster (changed through the controller); open before any handler serves.
      */
     public final SecurityMetadataStore security;
+    // issue 12 (sharestate): the share coordinator over __share_group_state (the share-state APIs 83-87 answer for
+    // the partitions led here) and where share partitions and the group coordinator keep share state through it.
+    final ShareCoordinator shareCoordinator;
+    /** Share-partition state: this broker's share coordinator on one node; in a cluster the key's coordinator, wherever it is. */
+    final SharePersister sharePersister;
+    /**
+     * Issue 12 (groupconfigs): the groups' dynamic configs (GROUP resources) over the broker's group.* defaults, in
+     * the same store as the broker configs; the GroupConfigSource the group coordinator and share partitions read.
+     */
+    public final GroupConfigs groupConfigs;
+    /** issue 12 share fetch: the share partitions led here and the share sessions (set by {@link #withShares}). */
+    SharePartitionManager shares;
 
     private BrokerServices(ClusterNode clusterNode, ReplicaManager replicaManager, ClusterView cluster,
             TopicService topics, ProducerIdManager producerIds, GroupCoordinator groups,
@@ -93,7 +116,7 @@ final class BrokerServices implements AutoCloseable {
             TransactionStateTopic transactionStateTopic, CoordinatorLocator coordinatorLocator,
             TransactionVerifier transactionVerifier, LocalTransactionMarkerWriter localMarkers,
             ClusterCoordinators clusterCoordinators, DynamicBrokerConfig dynamicBrokerConfig,
-            SecurityMetadataStore security) {
+            SecurityMetadataStore security, ShareCoordinator shareCoordinator, SharePersister sharePersister) {
         this.clusterNode = clusterNode;
         this.replicaManager = replicaManager;
         this.cluster = cluster;
@@ -111,6 +134,9 @@ final class BrokerServices implements AutoCloseable {
         this.dynamicBrokerConfig = dynamicBrokerConfig;
         this.dynamicConfigs = dynamicBrokerConfig.store();
         this.security = security;
+        this.shareCoordinator = shareCoordinator;
+        this.sharePersister = sharePersister;
+        this.groupConfigs = new GroupConfigs(dynamicBrokerConfig);
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
@@ -139,6 +165,7 @@ final class BrokerServices implements AutoCloseable {
         Partitions partitions = null;
         GroupCoordinator groups = null;
         TransactionCoordinator transactions = null;
+        ShareCoordinator shares = null;
         ClusterCoordinators coordinators = null;
         try {
             ClusterView cluster;
@@ -179,9 +206,10 @@ final class BrokerServices implements AutoCloseable {
                 clusterNode.addSecurityImageListener(security::apply);
                 // After the first image's topic configs and dynamic defaults apply (the listener above), not before.
                 clusterNode.addImageListener(image -> topics.releaseRetention());
-                return new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
+                return withShares(config, new BrokerServices(clusterNode, replicaManager, cluster, topics, coordinators.producerIds,
                         coordinators.groups, partitions, features, coordinators.transactions, null, coordinators.locator,
-                        coordinators.verifier, coordinators.localMarkers, coordinators, dynamic, security);
+                        coordinators.verifier, coordinators.localMarkers, coordinators, dynamic, security,
+                        coordinators.shares, coordinators.sharePersister));
             }
             // Producer ids live in the first log dir, beside the cluster metadata.
             producerIds = ProducerIdManager.open(config.logDirs().get(0));
@@ -190,13 +218,19 @@ final class BrokerServices implements AutoCloseable {
                     groups, features);
             TransactionStateTopic stateTopic = TransactionStateTopic.start(topics, transactions,
                     transactions.config().stateLogPartitions(), config.transactionStateLogSegmentBytes());
+            shares = startShareCoordinator(config, topics, partitions);
+            ShareStateTopic shareStateTopic = ShareStateTopic.start(topics, shares);
             DynamicBrokerConfig dynamic = follow(storedDynamic, topics);
-            return new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
-                    transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic), transactions,
-                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic, storedSecurity);
+            return withShares(config, new BrokerServices(null, null, cluster, topics, producerIds, groups, partitions, features,
+                    transactions, stateTopic, new LocalCoordinatorLocator(node, groups, stateTopic, shareStateTopic), transactions,
+                    new LocalTransactionMarkerWriter(partitions, groups), null, dynamic, storedSecurity,
+                    shares, new LocalSharePersister(shares, shareStateTopic::ready)));
         } catch (RuntimeException e) {
             if (coordinators != null) {
                 coordinators.close();
+            }
+            if (shares != null) {
+                shares.close();
             }
             if (transactions != null) {
                 transactions.close();
@@ -219,6 +253,22 @@ final class BrokerServices implements AutoCloseable {
             topics.close();
             throw e;
         }
+    }
+
+    /**
+     * issue 12 share fetch: the share partition manager over the partitions, closed with leadership moving away
+     * (cluster) and with deleted topics; share state through the share coordinator ({@code sharePersister}), group
+     * overrides from {@code groupConfigs}.
+     */
+    private static BrokerServices withShares(BrokerConfig config, BrokerServices services) {
+        SharePartitionManager shares = new SharePartitionManager(services.partitions, services.sharePersister,
+                services.groupConfigs, ShareGroupDefaults.from(config::get), new ScheduledShareTimers());
+        services.topics.onTopicDeleted(shares::onTopicDeleted);
+        if (services.replicaManager != null) {
+            services.replicaManager.addLeadershipListener(shares::onLeadershipChange);
+        }
+        services.shares = shares;
+        return services;
     }
 
     /**
@@ -261,12 +311,15 @@ final class BrokerServices implements AutoCloseable {
         GroupCoordinator groups;
         if (existing.isPresent()) {
             groups = GroupCoordinator.create(groupConfig.withOffsetsTopicPartitions(existing.get().partitions()), logs, catalog);
+            // issue 12, streams: before any partition loads
+            groups.configureStreams(StreamsGroupConfig.from(config.effectiveConfigs(), GroupConfigSource.NONE));
             groups.startup();
         } else {
             groups = GroupCoordinator.createOnDemand(groupConfig, logs, catalog, () -> topics.async(() -> topics.topic(OffsetsTopic.NAME)
                     .orElseGet(() -> topics.createTopic(OffsetsTopic.NAME, groupConfig.offsetsTopicPartitions(),
                             groupConfig.offsetsTopicConfigs(), false))
                     .partitions()));
+            groups.configureStreams(StreamsGroupConfig.from(config.effectiveConfigs(), GroupConfigSource.NONE)); // issue 12, streams
         }
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
         return groups;
@@ -298,12 +351,30 @@ final class BrokerServices implements AutoCloseable {
                 groups::partitionFor);
     }
 
+    /**
+     * issue 12 (sharestate): the share coordinator over {@code __share_group_state}'s partitions, with Kafka's
+     * {@code share.coordinator.*} keys; share partitions must be partitions of the catalog's topics. Loading (or
+     * creating the topic on first need) is {@link ShareStateTopic}'s; a deleted topic's share state is dropped.
+     */
+    private static ShareCoordinator startShareCoordinator(BrokerConfig config, TopicService topics, Partitions partitions) {
+        IntFunction<CoordinatorLog> logs = p -> new PartitionCoordinatorLog(partitions.partition(ShareStateTopic.NAME, p).orElseThrow());
+        ShareCoordinator shares = ShareCoordinator.create(ShareCoordinatorConfig.from(config.effectiveConfigs()), logs,
+                new TopicServiceCatalog(topics));
+        topics.onTopicDeleted(topic -> shares.onTopicsDeleted());
+        return shares;
+    }
+
     /** Call once no handler runs any more: nothing may append while the logs flush and close. */
     @Override
     public void close() {
+        if (shares != null) {
+            shares.close(); // issue 12 share fetch: lock timers stop and sessions end before the share coordinator goes
+        }
         if (clusterCoordinators != null) {
-            clusterCoordinators.close(); // transactions, groups, inter-broker senders, producer id blocks
+            clusterCoordinators.close(); // shares, transactions, groups, inter-broker senders, producer id blocks
         } else {
+            // issue 12 (sharestate): after the share partitions (which write their state through it), before the logs.
+            shareCoordinator.close();
             transactions.close(); // its markers still reach open partitions and the group coordinator
             groups.close();
         }

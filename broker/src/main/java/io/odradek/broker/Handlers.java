@@ -26,6 +26,7 @@ import io.odradek.broker.handlers.DescribeAclsHandler;
 import io.odradek.broker.handlers.DescribeClusterHandler;
 import io.odradek.broker.handlers.AlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeConfigsHandler;
+import io.odradek.broker.handlers.ListConfigResourcesHandler;
 import io.odradek.broker.handlers.IncrementalAlterConfigsHandler;
 import io.odradek.broker.handlers.DescribeGroupsHandler;
 import io.odradek.broker.handlers.DescribeLogDirsHandler;
@@ -38,6 +39,11 @@ import io.odradek.broker.handlers.ElectLeadersHandler;
 import io.odradek.broker.handlers.EndTxnHandler;
 import io.odradek.broker.handlers.FetchHandler;
 import io.odradek.broker.handlers.FindCoordinatorHandler;
+import io.odradek.broker.handlers.DeleteShareGroupStateHandler;
+import io.odradek.broker.handlers.InitializeShareGroupStateHandler;
+import io.odradek.broker.handlers.ReadShareGroupStateHandler;
+import io.odradek.broker.handlers.ReadShareGroupStateSummaryHandler;
+import io.odradek.broker.handlers.WriteShareGroupStateHandler;
 import io.odradek.broker.handlers.HeartbeatHandler;
 import io.odradek.broker.handlers.InitProducerIdHandler;
 import io.odradek.broker.handlers.JoinGroupHandler;
@@ -54,6 +60,10 @@ import io.odradek.broker.handlers.OffsetForLeaderEpochHandler;
 import io.odradek.broker.handlers.ProduceHandler;
 import io.odradek.broker.handlers.SaslAuthenticateHandler;
 import io.odradek.broker.handlers.SaslHandshakeHandler;
+import io.odradek.broker.handlers.ShareAcknowledgeHandler;
+import io.odradek.broker.handlers.ShareFetchHandler;
+import io.odradek.broker.handlers.StreamsGroupDescribeHandler;
+import io.odradek.broker.handlers.StreamsGroupHeartbeatHandler;
 import io.odradek.broker.handlers.SyncGroupHandler;
 import io.odradek.broker.handlers.TxnOffsetCommitHandler;
 import io.odradek.broker.handlers.WriteTxnMarkersHandler;
@@ -94,6 +104,9 @@ final class Handlers {
         // Dynamic configs (issue 9, configs): topic and broker configs altered, stored and applied live.
         registry.register(new AlterConfigsHandler(services.topics, services.dynamicBrokerConfig))
                 .register(new IncrementalAlterConfigsHandler(services.topics, services.dynamicBrokerConfig));
+        // Group configs (issue 12, groupconfigs): GROUP resources are altered and described by the handlers above;
+        // this one lists them (kafka-configs --entity-type groups --describe without a name).
+        registry.register(new ListConfigResourcesHandler(services.cluster, services.groupConfigs));
 
         // Client quotas (issue 9, quotas): stored in the dynamic configs; enforced on the request path.
         registry.register(new DescribeClientQuotasHandler(services.dynamicConfigs))
@@ -116,6 +129,11 @@ final class Handlers {
                 .register(new OffsetForLeaderEpochHandler(services.partitions, services.cluster))
                 .register(new InitProducerIdHandler(services.producerIds, services.transactions));
 
+        // issue 12 share fetch: share consumers' fetches and acknowledgements, through the share partitions led here.
+        registry.register(new ShareFetchHandler(services.shares, logs, services.partitions, services.cluster,
+                        config.fetchMaxBytes()))
+                .register(new ShareAcknowledgeHandler(services.shares, logs, services.partitions, services.cluster));
+
         // Consumer groups: the classic protocol, committed offsets and KIP-848's consumer protocol.
         registry.register(new FindCoordinatorHandler(services.coordinatorLocator))
                 .register(new JoinGroupHandler(services.groups))
@@ -130,6 +148,17 @@ final class Handlers {
                 .register(new OffsetDeleteHandler(services.groups, services.topics))
                 .register(new ConsumerGroupHeartbeatHandler(services.groups))
                 .register(new ConsumerGroupDescribeHandler(services.groups, services.topics));
+        // issue 12, streams groups (KIP-1071)
+        registry.register(new StreamsGroupHeartbeatHandler(services.groups, services.topics))
+                .register(new StreamsGroupDescribeHandler(services.groups));
+
+        // issue 12 (sharestate): the share-state APIs brokers send the share coordinator of a share partition
+        // (FindCoordinator key type 2); answered for the __share_group_state partitions led here.
+        registry.register(new InitializeShareGroupStateHandler(services.shareCoordinator))
+                .register(new ReadShareGroupStateHandler(services.shareCoordinator))
+                .register(new WriteShareGroupStateHandler(services.shareCoordinator))
+                .register(new DeleteShareGroupStateHandler(services.shareCoordinator))
+                .register(new ReadShareGroupStateSummaryHandler(services.shareCoordinator));
 
         // Transactions: the transaction coordinator over __transaction_state; offsets committed in a transaction
         // (verified with that coordinator); markers from outside tools (kafka-transactions abort) and the

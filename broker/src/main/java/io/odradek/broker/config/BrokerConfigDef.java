@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -291,6 +292,116 @@ public final class BrokerConfigDef {
                         + " 0: any free port. Whoever reaches it can break clients: keep it on a test machine.");
         define("odradek.admin.host", STRING, "127.0.0.1", ANY, "Address the admin HTTP endpoint binds to.");
 
+        // Share coordinator (issue 12, sharestate): __share_group_state, Kafka 4.4's ShareCoordinatorConfig keys.
+        define("share.coordinator.state.topic.num.partitions", INT, "50", atLeast(1),
+                "Partitions of __share_group_state, fixed once it exists (an existing topic's count wins).");
+        define("share.coordinator.state.topic.replication.factor", SHORT, "3", atLeast(1),
+                "Replication factor of __share_group_state, capped at the brokers registered (one node: 1).");
+        define("share.coordinator.state.topic.min.isr", SHORT, "2", atLeast(1),
+                "min.insync.replicas of __share_group_state, capped at its replication factor.");
+        define("share.coordinator.state.topic.segment.bytes", INT, "104857600", atLeast(1),
+                "Segment size of __share_group_state.");
+        define("share.coordinator.snapshot.update.records.per.snapshot", INT, "500",
+                value -> ((Number) value).intValue() < 0 ? "Value must be at least 0"
+                        : ((Number) value).intValue() > 500 ? "Value must be no more than 500" : null,
+                "ShareUpdate records written for a share partition between two ShareSnapshot records.");
+        define("share.coordinator.write.timeout.ms", INT, "5000", atLeast(1),
+                "How long a share coordinator write may wait for its commit (then COORDINATOR_NOT_AVAILABLE).");
+        define("share.coordinator.threads", INT, "1", atLeast(1),
+                "Kafka's share coordinator threads; accepted, not acted on (the coordinators share up to 4 threads, one per core).");
+        define("share.coordinator.load.buffer.size", INT, "5242880", atLeast(1),
+                "Kafka's read size when loading __share_group_state; accepted, not acted on (loading reads whole batches).");
+        // Group configs (issue 12, groupconfigs): Kafka 4.4's group.consumer.* / group.share.* / group.streams.*
+        // keys with its defaults and ranges (GroupCoordinatorConfig, ShareGroupConfig). They are the defaults of a
+        // group's dynamic configs (share.record.lock.duration.ms -> group.share.record.lock.duration.ms, ...) and
+        // the min/max bound what IncrementalAlterConfigs may set on a GROUP resource (see broker/group/GroupConfigDef).
+        define("group.consumer.min.session.timeout.ms", INT, "45000", atLeast(1),
+                "Smallest consumer.session.timeout.ms a consumer-protocol group may be given.");
+        define("group.consumer.max.session.timeout.ms", INT, "60000", atLeast(1),
+                "Largest consumer.session.timeout.ms a consumer-protocol group may be given.");
+        define("group.consumer.min.heartbeat.interval.ms", INT, "5000", atLeast(1),
+                "Smallest consumer.heartbeat.interval.ms a consumer-protocol group may be given.");
+        define("group.consumer.max.heartbeat.interval.ms", INT, "15000", atLeast(1),
+                "Largest consumer.heartbeat.interval.ms a consumer-protocol group may be given.");
+        define("group.consumer.assignment.interval.ms", INT, "1000", atLeast(0),
+                "Interval between assignment updates of a consumer-protocol group (accepted; Odradek assigns at once).");
+        define("group.consumer.min.assignment.interval.ms", INT, "0", atLeast(0),
+                "Smallest consumer.assignment.interval.ms a group may be given.");
+        define("group.consumer.max.assignment.interval.ms", INT, "15000", atLeast(0),
+                "Largest consumer.assignment.interval.ms a group may be given.");
+        define("group.share.session.timeout.ms", INT, "45000", atLeast(1), "Session timeout of share groups.");
+        define("group.share.min.session.timeout.ms", INT, "45000", atLeast(1),
+                "Smallest share.session.timeout.ms a share group may be given.");
+        define("group.share.max.session.timeout.ms", INT, "60000", atLeast(1),
+                "Largest share.session.timeout.ms a share group may be given.");
+        define("group.share.heartbeat.interval.ms", INT, "5000", atLeast(1), "Heartbeat interval of share groups.");
+        define("group.share.min.heartbeat.interval.ms", INT, "5000", atLeast(1),
+                "Smallest share.heartbeat.interval.ms a share group may be given.");
+        define("group.share.max.heartbeat.interval.ms", INT, "15000", atLeast(1),
+                "Largest share.heartbeat.interval.ms a share group may be given.");
+        define("group.share.max.size", INT, "200", range(1, 1000), "Most members in a share group.");
+        define("group.share.record.lock.duration.ms", INT, "30000", range(1000, 3600000),
+                "How long a share consumer holds a record it acquired before it becomes available again.");
+        define("group.share.min.record.lock.duration.ms", INT, "15000", range(1000, 30000),
+                "Smallest share.record.lock.duration.ms a share group may be given.");
+        define("group.share.max.record.lock.duration.ms", INT, "60000", range(30000, 3600000),
+                "Largest share.record.lock.duration.ms a share group may be given.");
+        define("group.share.delivery.count.limit", INT, "5", range(2, 10),
+                "Delivery attempts of a record to a share group before it is archived.");
+        define("group.share.min.delivery.count.limit", INT, "2", range(2, 5),
+                "Smallest share.delivery.count.limit a share group may be given.");
+        define("group.share.max.delivery.count.limit", INT, "10", range(5, 25),
+                "Largest share.delivery.count.limit a share group may be given.");
+        define("group.share.partition.max.record.locks", INT, "2000", range(100, 10000),
+                "Most records of one share partition acquired (in flight) at once.");
+        define("group.share.min.partition.max.record.locks", INT, "100", range(100, 2000),
+                "Smallest share.partition.max.record.locks a share group may be given.");
+        define("group.share.max.partition.max.record.locks", INT, "4000", range(2000, 10000),
+                "Largest share.partition.max.record.locks a share group may be given.");
+        define("group.share.max.share.sessions", INT, "2000", atLeast(1), "Most share sessions on this broker.");
+        define("group.share.assignment.interval.ms", INT, "1000", atLeast(0),
+                "Interval between assignment updates of a share group (accepted; Odradek assigns at once).");
+        define("group.share.min.assignment.interval.ms", INT, "0", atLeast(0),
+                "Smallest share.assignment.interval.ms a group may be given.");
+        define("group.share.max.assignment.interval.ms", INT, "15000", atLeast(0),
+                "Largest share.assignment.interval.ms a group may be given.");
+        define("group.streams.session.timeout.ms", INT, "45000", atLeast(1), "Session timeout of streams groups.");
+        define("group.streams.min.session.timeout.ms", INT, "45000", atLeast(1),
+                "Smallest streams.session.timeout.ms a streams group may be given.");
+        define("group.streams.max.session.timeout.ms", INT, "60000", atLeast(1),
+                "Largest streams.session.timeout.ms a streams group may be given.");
+        define("group.streams.heartbeat.interval.ms", INT, "5000", atLeast(1), "Heartbeat interval of streams groups.");
+        define("group.streams.min.heartbeat.interval.ms", INT, "5000", atLeast(1),
+                "Smallest streams.heartbeat.interval.ms a streams group may be given.");
+        define("group.streams.max.heartbeat.interval.ms", INT, "15000", atLeast(1),
+                "Largest streams.heartbeat.interval.ms a streams group may be given.");
+        define("group.streams.max.size", INT, Integer.toString(Integer.MAX_VALUE), atLeast(1),
+                "Most members in a streams group.");
+        define("group.streams.num.standby.replicas", INT, "0", atLeast(0), "Standby replicas of each streams task.");
+        define("group.streams.max.standby.replicas", INT, "2", atLeast(0),
+                "Largest streams.num.standby.replicas a streams group may be given.");
+        define("group.streams.initial.rebalance.delay.ms", INT, "3000", atLeast(0),
+                "How long a new streams group waits for more members before its first assignment.");
+        define("group.streams.assignment.interval.ms", INT, "1000", atLeast(0),
+                "Interval between assignment updates of a streams group (accepted; Odradek assigns at once).");
+        define("group.streams.min.assignment.interval.ms", INT, "0", atLeast(0),
+                "Smallest streams.assignment.interval.ms a group may be given.");
+        define("group.streams.max.assignment.interval.ms", INT, "15000", atLeast(0),
+                "Largest streams.assignment.interval.ms a group may be given.");
+        define("group.streams.assignors", LIST, "sticky", oneEach("sticky"),
+                "Task assignors of streams groups; the first is the default (only Kafka's built-in sticky one).");
+        define("group.streams.rack.aware.assignment.tags", LIST, "", ANY,
+                "Client tag keys standby replicas are spread over (accepted; the sticky assignor ignores them).");
+        define("group.streams.task.offset.interval.ms", INT, "60000", atLeast(1),
+                "Kafka-internal: how often members report warmup task offsets.");
+        define("group.streams.min.task.offset.interval.ms", INT, "15000", atLeast(1),
+                "Kafka-internal: smallest streams.task.offset.interval.ms a group may be given.");
+        define("group.streams.num.warmup.replicas", INT, "2", atLeast(0), "Kafka-internal: most warmup task replicas.");
+        define("group.streams.max.warmup.replicas", INT, "20", atLeast(0),
+                "Kafka-internal: largest streams.num.warmup.replicas a group may be given.");
+        define("group.streams.acceptable.recovery.lag", LONG, "10000", atLeast(0),
+                "Kafka-internal: the lag under which a member counts as caught up for an active task.");
+
         // Version emulation (issue 11, emulation): ApiVersions capped at an older Kafka release.
         define("odradek.emulate.version", STRING, "",
                 value -> ((String) value).isEmpty() ? null : io.odradek.broker.api.KafkaReleases.problem((String) value),
@@ -313,6 +424,26 @@ public final class BrokerConfigDef {
             return "Not a number of type DOUBLE";
         }
         return d < 0 ? "Value must be at least 0" : d > 1 ? "Value must be no more than 1" : null;
+    }
+
+    /** Kafka's Range.between: an INT or LONG within [min, max], with Kafka's messages. */
+    private static Validator range(long min, long max) {
+        return value -> {
+            long v = ((Number) value).longValue();
+            return v < min ? "Value must be at least " + min : v > max ? "Value must be no more than " + max : null;
+        };
+    }
+
+    /** Kafka's ValidList.anyNonDuplicateValues over a fixed set of names: each entry one of them, none twice. */
+    private static Validator oneEach(String... allowed) {
+        Validator each = eachOneOf(allowed);
+        return value -> {
+            List<?> list = (List<?>) value;
+            if (list.size() != new java.util.HashSet<>(list).size()) {
+                return "Values must not be duplicated.";
+            }
+            return each.problem(value);
+        };
     }
 
     private BrokerConfigDef() {

@@ -1,6 +1,7 @@
 package io.odradek.broker.coordinators;
 
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.sharestate.ShareStateTopic;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.replication.cluster.BrokerRegistration;
@@ -33,7 +34,11 @@ public final class ClusterCoordinatorLocator implements CoordinatorLocator {
 
     @Override
     public Coordinator find(byte keyType, String key, String listener) {
-        String topicName = keyType == GROUP ? OffsetsTopic.NAME : TransactionStateTopic.NAME;
+        String topicName = switch (keyType) {
+            case GROUP -> OffsetsTopic.NAME;
+            case SHARE -> ShareStateTopic.NAME; // Kafka places a share key by the same rule, in __share_group_state
+            default -> TransactionStateTopic.NAME;
+        };
         ClusterImage image = cluster.image();
         TopicImage topic = image.topic(topicName).orElse(null);
         if (topic == null || topic.partitions().isEmpty()) {

@@ -3,6 +3,8 @@ package io.odradek.broker.coordinators;
 import io.odradek.broker.BrokerConfig;
 import io.odradek.broker.api.BrokerFeatures;
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.sharestate.ClusterSharePersister;
+import io.odradek.broker.sharestate.ShareStateTopic;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.broker.topics.TopicServiceCatalog;
 import io.odradek.broker.txn.BrokerClientSender;
@@ -17,6 +19,9 @@ import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.BlockProducerIdManager;
 import io.odradek.coordinator.producer.ProducerIdManager;
 import io.odradek.coordinator.runtime.CoordinatorLog;
+import io.odradek.coordinator.share.SharePersister;
+import io.odradek.coordinator.share.state.ShareCoordinator;
+import io.odradek.coordinator.share.state.ShareCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinatorConfig;
 import io.odradek.coordinator.transaction.TransactionVerifier;
@@ -60,12 +65,17 @@ public final class ClusterCoordinators implements AutoCloseable {
     public final TransactionVerifier verifier;
     /** For the WriteTxnMarkers handler: markers other coordinators send for partitions led here. */
     public final LocalTransactionMarkerWriter localMarkers;
+    /** issue 12 (sharestate): the share coordinator of the {@code __share_group_state} partitions led here. */
+    public final ShareCoordinator shares;
+    /** issue 12 (sharestate): share state kept by each key's share coordinator, here or on another broker. */
+    public final SharePersister sharePersister;
     /** The senders this made itself, closed with it. */
     private final List<BrokerClientSender> senders = new ArrayList<>();
 
     private ClusterCoordinators(ProducerIdManager producerIds, GroupCoordinator groups, TransactionCoordinator transactions,
             InternalTopics internalTopics, CoordinatorLocator locator, CoordinatorElections elections,
-            TransactionVerifier verifier, LocalTransactionMarkerWriter localMarkers) {
+            TransactionVerifier verifier, LocalTransactionMarkerWriter localMarkers, ShareCoordinator shares,
+            SharePersister sharePersister) {
         this.producerIds = producerIds;
         this.groups = groups;
         this.transactions = transactions;
@@ -74,6 +84,8 @@ public final class ClusterCoordinators implements AutoCloseable {
         this.elections = elections;
         this.verifier = verifier;
         this.localMarkers = localMarkers;
+        this.shares = shares;
+        this.sharePersister = sharePersister;
     }
 
     /** Kafka's request.timeout.ms for inter-broker requests, and a connection attempt's bound. */
@@ -95,10 +107,14 @@ public final class ClusterCoordinators implements AutoCloseable {
                 CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS, interBrokerSecurity);
         BrokerClientSender verification = new BrokerClientSender(cluster, interBrokerListener, prefix + "-txn-verification",
                 CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS, interBrokerSecurity);
+        // issue 12 (sharestate): share-state requests to other brokers' share coordinators, on their own connections.
+        BrokerClientSender shareState = new BrokerClientSender(cluster, interBrokerListener, prefix + "-share-state",
+                CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS, interBrokerSecurity);
         ClusterCoordinators coordinators = open(config, cluster, topics, partitions, features, markers, verification,
-                producerIdBlockSize);
+                shareState, producerIdBlockSize);
         coordinators.senders.add(markers);
         coordinators.senders.add(verification);
+        coordinators.senders.add(shareState);
         return coordinators;
     }
 
@@ -109,6 +125,14 @@ public final class ClusterCoordinators implements AutoCloseable {
     public static ClusterCoordinators open(BrokerConfig config, ClusterView cluster, TopicService topics,
             Partitions partitions, BrokerFeatures features, InterBrokerSender markerSender,
             InterBrokerSender verificationSender, int producerIdBlockSize) {
+        return open(config, cluster, topics, partitions, features, markerSender, verificationSender, markerSender,
+                producerIdBlockSize);
+    }
+
+    /** @param shareStateSender share-state requests (83-87) to other brokers' share coordinators */
+    public static ClusterCoordinators open(BrokerConfig config, ClusterView cluster, TopicService topics,
+            Partitions partitions, BrokerFeatures features, InterBrokerSender markerSender,
+            InterBrokerSender verificationSender, InterBrokerSender shareStateSender, int producerIdBlockSize) {
         ProducerIdManager producerIds = new BlockProducerIdManager(new ControllerProducerIdBlocks(cluster), producerIdBlockSize);
         InternalTopics internal = new InternalTopics(cluster);
 
@@ -116,6 +140,8 @@ public final class ClusterCoordinators implements AutoCloseable {
         InternalTopics.Spec offsets = InternalTopics.offsets(config, groupConfig);
         GroupCoordinator groups = GroupCoordinator.createForElections(groupConfig, leaderLog(partitions, OffsetsTopic.NAME),
                 new TopicServiceCatalog(topics), () -> internal.ensure(offsets));
+        groups.configureStreams(io.odradek.coordinator.group.StreamsGroupConfig.from(config.effectiveConfigs(),
+                io.odradek.coordinator.group.GroupConfigSource.NONE)); // issue 12, streams (GROUP configs: groupconfigs part)
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
 
         TransactionCoordinatorConfig txnConfig = TransactionCoordinatorConfig.from(config.effectiveConfigs())
@@ -134,16 +160,31 @@ public final class ClusterCoordinators implements AutoCloseable {
                 leaderLog(partitions, TransactionStateTopic.NAME), producerIds,
                 new ClusterTransactionMarkerWriter(cluster, ownLocalMarkers, markerSender), groups::partitionFor);
 
+        // issue 12 (sharestate): the share coordinator; __share_group_state created through the controller on first need.
+        ShareCoordinatorConfig shareConfig = ShareCoordinatorConfig.from(config.effectiveConfigs());
+        int existingShareState = cluster.image().topic(ShareStateTopic.NAME).map(t -> t.partitions().size()).orElse(0);
+        if (existingShareState > 0) {
+            shareConfig = shareConfig.withStateTopicPartitions(existingShareState);
+        }
+        InternalTopics.Spec shareState = InternalTopics.shareState(shareConfig, shareConfig.stateTopicPartitions());
+        ShareCoordinator shares = ShareCoordinator.create(shareConfig, leaderLog(partitions, ShareStateTopic.NAME),
+                new TopicServiceCatalog(topics));
+        topics.onTopicDeleted(topic -> shares.onTopicsDeleted());
+        SharePersister sharePersister = new ClusterSharePersister(cluster, shares, shareStateSender, () -> internal.ensure(shareState));
+
         CoordinatorLocator locator = new ClusterCoordinatorLocator(cluster, name -> {
-            CompletableFuture<Integer> creating = internal.ensure(OffsetsTopic.NAME.equals(name) ? offsets : transactionState);
+            InternalTopics.Spec spec = OffsetsTopic.NAME.equals(name) ? offsets
+                    : ShareStateTopic.NAME.equals(name) ? shareState : transactionState;
+            CompletableFuture<Integer> creating = internal.ensure(spec);
             creating.exceptionally(e -> 0); // logged by InternalTopics; the next lookup tries again
         });
         // Partition counts from the topic catalog, which has applied the image whose leaderships are reported.
-        CoordinatorElections elections = new CoordinatorElections(groups, transactions, name -> topics.topic(name)
+        CoordinatorElections elections = new CoordinatorElections(groups, transactions, shares, name -> topics.topic(name)
                 .map(TopicInfo::partitions)
                 .orElseGet(() -> cluster.image().topic(name).map(t -> t.partitions().size()).orElse(0)));
         TransactionVerifier verifier = new ClusterTransactionVerifier(cluster, transactions, verificationSender);
-        return new ClusterCoordinators(producerIds, groups, transactions, internal, locator, elections, verifier, localMarkers);
+        return new ClusterCoordinators(producerIds, groups, transactions, internal, locator, elections, verifier, localMarkers,
+                shares, sharePersister);
     }
 
     /** A coordinator partition's log: its Partition, installed by the ReplicaManager before it reports the election. */
@@ -155,9 +196,13 @@ public final class ClusterCoordinators implements AutoCloseable {
         };
     }
 
-    /** Transactions first (their last markers reach the group coordinator), then groups, the senders, producer ids. */
+    /**
+     * The share coordinator first (after the share partitions that write through it), transactions (their last
+     * markers reach the group coordinator), then groups, the senders, producer ids.
+     */
     @Override
     public void close() {
+        shares.close();
         transactions.close();
         groups.close();
         senders.forEach(BrokerClientSender::close);

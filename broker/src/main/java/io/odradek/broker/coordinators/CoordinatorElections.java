@@ -1,8 +1,10 @@
 package io.odradek.broker.coordinators;
 
+import io.odradek.broker.sharestate.ShareStateTopic;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.offsets.OffsetsTopic;
+import io.odradek.coordinator.share.state.ShareCoordinator;
 import io.odradek.coordinator.transaction.TransactionCoordinator;
 import io.odradek.replication.partition.LeadershipListener;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +27,8 @@ public final class CoordinatorElections implements LeadershipListener {
     private final GroupCoordinator groups;
     private final TransactionCoordinator transactions;
     private final ToIntFunction<String> partitionCount;
+    /** issue 12 (sharestate): loads {@code __share_group_state} partitions led here; null when not given. */
+    private final ShareCoordinator shares;
 
     /**
      * @param transactions   null on a broker without a transaction coordinator
@@ -33,14 +37,25 @@ public final class CoordinatorElections implements LeadershipListener {
      *                       reports its leaderships (the ClusterView publishes it only after)
      */
     public CoordinatorElections(GroupCoordinator groups, TransactionCoordinator transactions, ToIntFunction<String> partitionCount) {
+        this(groups, transactions, null, partitionCount);
+    }
+
+    /** @param shares the share coordinator, which loads the {@code __share_group_state} partitions led here; may be null */
+    public CoordinatorElections(GroupCoordinator groups, TransactionCoordinator transactions, ShareCoordinator shares,
+            ToIntFunction<String> partitionCount) {
         this.groups = groups;
         this.transactions = transactions;
+        this.shares = shares;
         this.partitionCount = partitionCount;
     }
 
     /** This broker became ({@code isLeader}) or stopped being the partition's leader. */
     @Override
     public void onLeadershipChange(String topic, int partition, int leaderEpoch, boolean isLeader) {
+        if (shares != null && ShareStateTopic.NAME.equals(topic)) {
+            onShareStateLeadership(partition, leaderEpoch, isLeader);
+            return;
+        }
         boolean offsets = OffsetsTopic.NAME.equals(topic);
         if (!offsets && !(TransactionStateTopic.NAME.equals(topic) && transactions != null)) {
             return;
@@ -65,6 +80,30 @@ public final class CoordinatorElections implements LeadershipListener {
         done.whenComplete((v, failure) -> {
             if (failure != null) {
                 // Its keys answer NOT_COORDINATOR; the next election of the partition tries again.
+                LOG.log(System.Logger.Level.WARNING, "cannot " + what + ": " + failure);
+            }
+        });
+    }
+
+    /**
+     * issue 12 (sharestate): a {@code __share_group_state} partition led here loads its share partitions (again when
+     * led under a newer epoch: a resignation in between unloaded it); losing it unloads them.
+     */
+    private void onShareStateLeadership(int partition, int leaderEpoch, boolean isLeader) {
+        CompletableFuture<Void> done;
+        try {
+            if (isLeader) {
+                shares.useStateTopicPartitions(partitionCount(ShareStateTopic.NAME));
+                done = shares.onElection(partition, leaderEpoch);
+            } else {
+                done = shares.onResignation(partition);
+            }
+        } catch (RuntimeException e) {
+            done = CompletableFuture.failedFuture(e);
+        }
+        String what = (isLeader ? "load " : "unload ") + ShareStateTopic.NAME + "-" + partition + " (leader epoch " + leaderEpoch + ")";
+        done.whenComplete((v, failure) -> {
+            if (failure != null) {
                 LOG.log(System.Logger.Level.WARNING, "cannot " + what + ": " + failure);
             }
         });

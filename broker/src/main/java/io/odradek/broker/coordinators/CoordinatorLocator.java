@@ -11,9 +11,11 @@ public interface CoordinatorLocator {
     /** FindCoordinator's key types. */
     byte GROUP = 0;
     byte TRANSACTION = 1;
+    /** issue 12 (sharestate): a share partition's coordinator key, {@code groupId:topicId:partition}. */
+    byte SHARE = 2;
 
     /**
-     * @param keyType  {@link #GROUP} or {@link #TRANSACTION} (the handler refuses any other)
+     * @param keyType  {@link #GROUP}, {@link #TRANSACTION} or {@link #SHARE} (the handler refuses any other)
      * @param listener the listener the request came on: the coordinator is given at its endpoint of that listener,
      *                 COORDINATOR_NOT_AVAILABLE when it has none (as Kafka)
      */

@@ -2,9 +2,11 @@ package io.odradek.broker.coordinators;
 
 import io.odradek.broker.BrokerConfig;
 import io.odradek.broker.cluster.ClusterView;
+import io.odradek.broker.sharestate.ShareStateTopic;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
+import io.odradek.coordinator.share.state.ShareCoordinatorConfig;
 import io.odradek.log.LogConfig;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.CommandResult;
@@ -67,6 +69,17 @@ public final class InternalTopics {
         return new Spec(TransactionStateTopic.NAME, partitions,
                 clusterDefault(config, "transaction.state.log.replication.factor", config.transactionStateLogReplicationFactor()),
                 minIsr, TransactionStateTopic.configs(config.transactionStateLogSegmentBytes()));
+    }
+
+    /**
+     * issue 12 (sharestate): {@code __share_group_state} with {@code partitions} partitions, as Kafka's share
+     * coordinator asks for it: {@code share.coordinator.state.topic.replication.factor} replicas (Kafka's 3, capped
+     * at the brokers registered), {@code min.insync.replicas} = {@code share.coordinator.state.topic.min.isr}
+     * (capped at the replication factor), Kafka's topic configs.
+     */
+    public static Spec shareState(ShareCoordinatorConfig shares, int partitions) {
+        return new Spec(ShareStateTopic.NAME, partitions, shares.stateTopicReplicationFactor(), shares.stateTopicMinIsr(),
+                shares.topicConfigs());
     }
 
     /** The key's value when set, else Kafka's 3 (the single-node default of 1 is for one broker). */

@@ -17,8 +17,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * AlterConfigs (key 33), versions 0-2 (v2 flexible; the versions differ only in encoding). Kafka's deprecated
- * whole-set API: each TOPIC (2) or BROKER (4) resource's dynamic configs are replaced by exactly the entries given
- * (keys not named are removed). Checks, errors and messages as Kafka 4.4 (see {@link ConfigAlterations}); BROKER
+ * whole-set API: each TOPIC (2), BROKER (4) or GROUP (32, issue 12) resource's dynamic configs are replaced by exactly the
+ * entries given (keys not named are removed). Checks, errors and messages as Kafka 4.4 (see {@link ConfigAlterations}); BROKER
  * names "" (the cluster-wide default) or this node's id; BROKER_LOGGER and other types are INVALID_REQUEST
  * "Unknown resource type N", as Kafka answers BROKER_LOGGER here. ValidateOnly checks without changing anything.
  * Changes are durable before the answer (single node: file synced; cluster: committed and applied here) and take

@@ -2,7 +2,9 @@ package io.odradek.broker.handlers;
 
 import io.odradek.broker.config.BrokerConfigDef;
 import io.odradek.broker.config.ConfigKey;
+import io.odradek.broker.config.ConfigType;
 import io.odradek.broker.config.DynamicBrokerConfig;
+import io.odradek.broker.group.GroupConfigDef;
 import io.odradek.broker.topics.TopicConfigDef;
 import io.odradek.broker.topics.TopicService;
 import io.odradek.log.LogConfig;
@@ -35,8 +37,11 @@ import java.util.concurrent.TimeoutException;
  *     "Unexpected broker id, expected 1, but received 2"); the entity's new set is checked by
  *     {@link DynamicBrokerConfig#validate} and stored in the dynamic config store.</li>
  * <li>TOPIC: the overrides' new set goes to {@link TopicService#alterConfigs} (name, values, existence).</li>
- * <li>Any other type: INVALID_REQUEST "Unknown resource type N" (BROKER_LOGGER, GROUP and CLIENT_METRICS are
- *     not supported here; legacy AlterConfigs refuses BROKER_LOGGER the same way in Kafka).</li>
+ * <li>GROUP (issue 12): the group's new set is checked by {@link GroupConfigDef#validate} (Kafka's GroupConfig
+ *     against the broker's group.* bounds) and stored in the dynamic config store; legacy AlterConfigs replaces
+ *     the whole set, as Kafka's controller does for GROUP.</li>
+ * <li>Any other type: INVALID_REQUEST "Unknown resource type N" (BROKER_LOGGER and CLIENT_METRICS are not
+ *     supported here; legacy AlterConfigs refuses BROKER_LOGGER the same way in Kafka).</li>
  * </ol>
  * AlterConfigs replaces the whole set (keys not given are removed); IncrementalAlterConfigs applies SET (0),
  * DELETE (1), APPEND (2) and SUBTRACT (3) to the current set, the last two only on LIST keys, ours or Kafka's
@@ -53,6 +58,7 @@ import java.util.concurrent.TimeoutException;
 final class ConfigAlterations {
     static final byte TOPIC = 2;
     static final byte BROKER = 4;
+    static final byte GROUP = 32;
     static final byte SET = 0;
     static final byte DELETE = 1;
     static final byte APPEND = 2;
@@ -145,8 +151,11 @@ final class ConfigAlterations {
             throw new MetadataException(ErrorCode.INVALID_REQUEST, "Null value not supported for : "
                     + String.join(", ", nulls));
         }
-        if (incremental && (r.type() == BROKER || r.type() == TOPIC)) {
+        if (incremental && (r.type() == BROKER || r.type() == TOPIC || r.type() == GROUP)) {
             topics.catchUpWithController();
+        }
+        if (r.type() == GROUP) {
+            return alterGroup(r, incremental, validateOnly);
         }
         if (r.type() == BROKER) {
             return alterBroker(r, incremental, validateOnly);
@@ -231,6 +240,64 @@ final class ConfigAlterations {
             default -> throw new MetadataException(ErrorCode.INVALID_REQUEST,
                     "Unknown operations type " + op.operation());
         }
+    }
+
+    /**
+     * Issue 12: a GROUP resource's configs, as Kafka's controller changes them (ConfigurationControlManager with
+     * ControllerConfigurationValidator): the ops on the stored set (APPEND/SUBTRACT only on LIST keys, else
+     * INVALID_CONFIG "Can't APPEND to key k because its type is not LIST."), then an empty name is INVALID_REQUEST
+     * "Default group resources are not allowed.", then the whole new set is checked by {@link GroupConfigDef#validate}
+     * against this broker's group.* bounds. Any group id may have configs, existing or not, as in Kafka.
+     */
+    private CompletableFuture<Void> alterGroup(Resource r, boolean incremental, boolean validateOnly) {
+        String group = r.name() == null ? "" : r.name();
+        Map<String, String> current = broker.store().groupConfigs(group);
+        Map<String, String> next;
+        if (incremental) {
+            next = new LinkedHashMap<>(current);
+            for (Op op : r.ops()) {
+                switch (op.operation()) {
+                    case SET -> next.put(op.name(), op.value());
+                    case DELETE -> next.remove(op.name());
+                    case APPEND, SUBTRACT -> {
+                        GroupConfigDef.Key def = GroupConfigDef.key(op.name());
+                        if (def == null || def.key().type() != ConfigType.LIST) {
+                            throw new MetadataException(ErrorCode.INVALID_CONFIG, "Can't "
+                                    + (op.operation() == APPEND ? "APPEND" : "SUBTRACT") + " to key " + op.name()
+                                    + " because its type is not LIST.");
+                        }
+                        next.put(op.name(), listOp(next.getOrDefault(op.name(), def.key().defaultValue()), op));
+                    }
+                    default -> throw new MetadataException(ErrorCode.INVALID_REQUEST,
+                            "Unknown operations type " + op.operation());
+                }
+            }
+        } else {
+            next = new LinkedHashMap<>();
+            r.ops().forEach(op -> next.put(op.name(), op.value()));
+        }
+        if (group.isEmpty()) {
+            throw new MetadataException(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.");
+        }
+        GroupConfigDef.validate(next, broker.current());
+        if (validateOnly) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Map<String, String> changes = new HashMap<>();
+        next.forEach((k, v) -> {
+            if (!v.equals(current.get(k))) {
+                changes.put(k, v);
+            }
+        });
+        current.keySet().forEach(k -> {
+            if (!next.containsKey(k)) {
+                changes.put(k, null);
+            }
+        });
+        if (changes.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return broker.store().alterGroupConfigs(group, changes).orTimeout(STORE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
 
     private void alterTopic(Resource r, boolean incremental, boolean validateOnly) {

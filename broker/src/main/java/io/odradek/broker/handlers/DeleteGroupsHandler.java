@@ -19,7 +19,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * DeleteGroups (key 42), versions 0-3. Deletes empty groups with their committed offsets (tombstones in
  * {@code __consumer_offsets}, so they stay deleted after a restart). A group with members is
- * NON_EMPTY_GROUP; an unknown one GROUP_ID_NOT_FOUND. v3 adds error messages. Authorization, as Kafka 4.4:
+ * NON_EMPTY_GROUP; an unknown one GROUP_ID_NOT_FOUND. A streams group (issue 12) goes with its topology,
+ * members and assignment records. v3 adds error messages. Authorization, as Kafka 4.4:
  * DELETE on each group; the groups refused answer GROUP_AUTHORIZATION_FAILED (no message) after the others'
  * results, as Kafka orders them, and are not touched.
  */

@@ -32,7 +32,11 @@ import java.util.concurrent.CompletableFuture;
  * <li>BROKER (4): name = our node id gives every broker config with the value in force (dynamic layers over the
  *     static config), read-only unless Kafka can change the key dynamically; "" gives the cluster-wide dynamic
  *     defaults only. Another id, or a non-number, is INVALID_REQUEST, with Kafka's messages.</li>
- * <li>Other types (BROKER_LOGGER, CLIENT_METRICS, GROUP) are INVALID_REQUEST for that resource.</li>
+ * <li>GROUP (32, issue 12): every group config of Kafka 4.4's GroupConfig with the group's value (source
+ *     GROUP_CONFIG, 8, shown by kafka-configs as DYNAMIC_GROUP_CONFIG) or else the broker's group.* default with
+ *     that key's synonyms, as Kafka's ConfigHelper (see {@link ConfigDescriber#describeGroup}); any group id, whether
+ *     or not the group exists (as Kafka); an empty name is INVALID_REQUEST "Group name must not be empty".</li>
+ * <li>Other types (BROKER_LOGGER, CLIENT_METRICS) are INVALID_REQUEST for that resource.</li>
  * <li>Keys: null or empty = all, else only those named (unknown names are simply absent).</li>
  * <li>Authorization (issue 10), as Kafka 4.4's ConfigHelper, per resource before anything else: DESCRIBE_CONFIGS
  *     on the cluster for BROKER / BROKER_LOGGER / CLIENT_METRICS (else CLUSTER_AUTHORIZATION_FAILED), on the topic
@@ -45,6 +49,7 @@ import java.util.concurrent.CompletableFuture;
 public final class DescribeConfigsHandler implements ApiHandler {
     static final byte TOPIC = 2;
     static final byte BROKER = 4;
+    static final byte GROUP = 32;
 
     private final TopicService topics;
     private final ConfigDescriber configs;
@@ -118,6 +123,12 @@ public final class DescribeConfigsHandler implements ApiHandler {
                         + topics.nodeId() + " or empty string, but received " + name);
             }
             return configs.describeBroker();
+        }
+        if (type == GROUP) {
+            if (name == null || name.isEmpty()) {
+                throw new MetadataException(ErrorCode.INVALID_REQUEST, "Group name must not be empty");
+            }
+            return configs.describeGroup(name);
         }
         throw new MetadataException(ErrorCode.INVALID_REQUEST, "Unsupported resource type: " + type);
     }

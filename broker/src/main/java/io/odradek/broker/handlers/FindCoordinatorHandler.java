@@ -8,6 +8,7 @@ import io.odradek.broker.coordinators.LocalCoordinatorLocator;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
+import io.odradek.coordinator.share.SharePartitionKey;
 import io.odradek.security.acl.AclOperation;
 import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
@@ -27,8 +28,11 @@ import java.util.concurrent.CompletableFuture;
  * (COORDINATOR_NOT_AVAILABLE when the coordinator has no such endpoint, as Kafka). As in Kafka, the first lookup of either kind
  * creates its internal topic (in the background; in a cluster through the controller) and answers
  * COORDINATOR_NOT_AVAILABLE until it exists (in a cluster also while the partition has no leader); clients
- * retry. Other key types (2, share groups, which we do not serve; anything else, unknown to Kafka too) are
- * INVALID_REQUEST. v0-3 look up one key (v0 has no key type: a group); v4+ batch them in CoordinatorKeys
+ * retry. Key type 2 (SHARE, issue 12: a share partition's {@code groupId:topicId:partition}, which brokers look
+ * up for their share-state requests) finds the leader of the key's {@code __share_group_state} partition the same
+ * way, creating that topic on first need; as Kafka 4.4 it is INVALID_REQUEST below v6, needs CLUSTER_ACTION on the
+ * cluster (else CLUSTER_AUTHORIZATION_FAILED) and a key Kafka's SharePartitionKey parses (else INVALID_REQUEST).
+ * Other key types (unknown to Kafka too) are INVALID_REQUEST. v0-3 look up one key (v0 has no key type: a group); v4+ batch them in CoordinatorKeys
  * (KIP-699) and answer one Coordinators entry per key, in request order (each key located on its own). An
  * error carries Kafka's message for its code and node -1, host "", port -1. A group or transaction
  * partition still loading is found all the same; its requests then answer COORDINATOR_LOAD_IN_PROGRESS (or
@@ -43,6 +47,7 @@ import java.util.concurrent.CompletableFuture;
 public final class FindCoordinatorHandler implements ApiHandler {
     static final byte GROUP = CoordinatorLocator.GROUP;
     static final byte TRANSACTION = CoordinatorLocator.TRANSACTION;
+    static final byte SHARE = CoordinatorLocator.SHARE;
     /** Kafka's message for INVALID_REQUEST (Errors.INVALID_REQUEST.message()). */
     static final String INVALID_REQUEST_MESSAGE = "This most likely occurs because of a request being malformed by the "
             + "client library or the message was sent to an incompatible broker. See the broker logs for more details.";
@@ -95,11 +100,32 @@ public final class FindCoordinatorHandler implements ApiHandler {
                 && !CoordinatorAccess.allowed(context, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) {
             return new Coordinator(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1, "", -1);
         }
-        if (keyType != GROUP && keyType != TRANSACTION) {
+        if (keyType == SHARE) {
+            Coordinator refused = refusedShareKey(context, key);
+            if (refused != null) {
+                return refused;
+            }
+        } else if (keyType != GROUP && keyType != TRANSACTION) {
             // Kafka fails the request (an unknown type throws; share groups are off) with INVALID_REQUEST's text.
             return new Coordinator(ErrorCode.INVALID_REQUEST, -1, "", -1);
         }
         return locator.find(keyType, key, context.session().listenerName());
+    }
+
+    /** Kafka 4.4's checks of a share key, in its order; null when the key may be located. */
+    private static Coordinator refusedShareKey(RequestContext context, String key) {
+        if (context.version() < 6) {
+            return new Coordinator(ErrorCode.INVALID_REQUEST, -1, "", -1);
+        }
+        if (!CoordinatorAccess.allowedOnCluster(context, AclOperation.CLUSTER_ACTION)) {
+            return new Coordinator(ErrorCode.CLUSTER_AUTHORIZATION_FAILED, -1, "", -1);
+        }
+        try {
+            SharePartitionKey.parse(key);
+        } catch (IllegalArgumentException e) {
+            return new Coordinator(ErrorCode.INVALID_REQUEST, -1, "", -1);
+        }
+        return null;
     }
 
     private static void fill(Struct s, Coordinator c, Field<Short> errorCode, Field<String> errorMessage,
@@ -109,6 +135,7 @@ public final class FindCoordinatorHandler implements ApiHandler {
             case GROUP_AUTHORIZATION_FAILED -> batched ? null : "Group authorization failed.";
             case TRANSACTIONAL_ID_AUTHORIZATION_FAILED -> batched ? null : "Transactional Id authorization failed.";
             case INVALID_REQUEST -> INVALID_REQUEST_MESSAGE;
+            case CLUSTER_AUTHORIZATION_FAILED -> "Cluster authorization failed.";
             default -> "The coordinator is not available.";
         };
         s.set(errorCode, c.error().code()).set(errorMessage, message)

@@ -20,8 +20,9 @@ import java.util.concurrent.CompletableFuture;
  * {@code kafka-configs --alter} and Admin.incrementalAlterConfigs send. Each TOPIC (2) or BROKER (4) resource's
  * configs change by SET (0), DELETE (1), APPEND (2) or SUBTRACT (3), the last two on list-valued keys only;
  * checks, errors and messages as Kafka 4.4 (see {@link ConfigAlterations}). BROKER names "" (the cluster-wide
- * default) or this node's id. Differences from Kafka: BROKER_LOGGER (8; Kafka sets log4j levels) and GROUP /
- * CLIENT_METRICS resources are INVALID_REQUEST "Unknown resource type N". ValidateOnly checks without changing
+ * default) or this node's id. Differences from Kafka: BROKER_LOGGER (8; Kafka sets log4j levels) and
+ * CLIENT_METRICS resources are INVALID_REQUEST "Unknown resource type N". GROUP (32, issue 12) sets a group's dynamic
+ * configs (Kafka 4.4's GroupConfig keys, bounded by the broker's group.* min/max; see ConfigAlterations). ValidateOnly checks without changing
  * anything. Changes are durable before the answer and take effect at once on the partition logs.
  * Authorization (issue 10), as Kafka 4.4's ControllerApis: after the duplicate-resource check, ALTER_CONFIGS on
  * the cluster for BROKER (CLUSTER_AUTHORIZATION_FAILED), on the topic for TOPIC (TOPIC_AUTHORIZATION_FAILED), on

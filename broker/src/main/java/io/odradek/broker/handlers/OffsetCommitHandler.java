@@ -42,7 +42,9 @@ import java.util.function.UnaryOperator;
  *     group.instance.id.</li>
  * <li>v9+ an unknown group with a generation is GROUP_ID_NOT_FOUND (ILLEGAL_GENERATION before), and the
  *     generation field is a KIP-848 member's epoch: a newer one is STALE_MEMBER_EPOCH, an older one is
- *     accepted only for partitions the member held at that epoch (Kafka 4.4).</li>
+ *     accepted only for partitions the member held at that epoch (Kafka 4.4). For a KIP-1071 streams group
+ *     (issue 12) the member's current epoch is accepted, and the one before its last bump (a commit sent
+ *     before the member heard of it); Kafka 4.4 checks per active task when it was assigned.</li>
  * </ul>
  * Authorization, as Kafka 4.4: READ on the group, else every partition answers GROUP_AUTHORIZATION_FAILED and
  * nothing is committed; then READ on each topic, else its partitions answer TOPIC_AUTHORIZATION_FAILED (an

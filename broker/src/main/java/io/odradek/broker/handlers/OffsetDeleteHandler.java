@@ -30,7 +30,8 @@ import java.util.function.Predicate;
  * with tombstones. Refused per partition with GROUP_SUBSCRIBED_TO_TOPIC while a member of the group
  * subscribes to the topic, and for unknown topics or partitions with UNKNOWN_TOPIC_OR_PARTITION; refused
  * as a whole with GROUP_ID_NOT_FOUND for an unknown group and NON_EMPTY_GROUP for an active group that is
- * not a consumer group (its subscriptions cannot be read). Authorization, as Kafka 4.4: DELETE on the group,
+ * not a consumer group (its subscriptions cannot be read). A streams group's topics are those its topology
+ * reads while it has members (issue 12). Authorization, as Kafka 4.4: DELETE on the group,
  * else a top-level GROUP_AUTHORIZATION_FAILED and nothing is deleted; then READ on each topic, else its
  * partitions answer TOPIC_AUTHORIZATION_FAILED and keep their offsets (a group-level error still replaces
  * every partition's, as in Kafka).

@@ -44,7 +44,7 @@ import java.util.function.Predicate;
  * metadata "" with no error, as Kafka does. v7+ require_stable: a partition whose transactional offset
  * commit (TxnOffsetCommit) is not yet committed or aborted answers UNSTABLE_OFFSET_COMMIT and offset -1, so
  * the consumer retries until the transaction ends (KIP-447); without it the last committed offset is
- * answered. v9+ member id and epoch are checked for KIP-848
+ * answered. v9+ member id and epoch are checked for KIP-848 and (issue 12) streams
  * groups (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH; null and -1 fetch from outside the group) and ignored
  * for classic ones. v10 names topics by id: an unknown id gets UNKNOWN_TOPIC_ID,
  * and committed offsets of topics that no longer exist are left out of an all-topics answer.

@@ -38,7 +38,7 @@ import java.util.concurrent.CompletableFuture;
  * gives them: PRODUCER_FENCED answers INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE answers
  * INVALID_TXN_STATE below v4; coordinator errors as the group coordinator maps them.
  *
- * <p>v0-2 carry no group membership; v3+ carry the consumer's generation (or KIP-848 member epoch), member
+ * <p>v0-2 carry no group membership; v3+ carry the consumer's generation (or KIP-848 / streams member epoch), member
  * id and instance id, checked as Kafka does for a transactional commit (not held back by a rebalance).
  * v6 names topics by id (KIP-1319) and answers GROUP_ID_NOT_FOUND for an unknown group with a generation and
  * STALE_MEMBER_EPOCH for a stale KIP-848 member (ILLEGAL_GENERATION before v6). As Kafka 4.4's KafkaApis: an

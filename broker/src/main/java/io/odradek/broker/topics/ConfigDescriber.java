@@ -3,7 +3,9 @@ package io.odradek.broker.topics;
 import io.odradek.broker.BrokerConfig;
 import io.odradek.broker.config.BrokerConfigDef;
 import io.odradek.broker.config.ConfigKey;
+import io.odradek.broker.config.ConfigType;
 import io.odradek.broker.config.DynamicBrokerConfig;
+import io.odradek.broker.group.GroupConfigDef;
 import io.odradek.log.LogConfig;
 import io.odradek.replication.config.InMemoryDynamicConfigStore;
 import io.odradek.replication.metadata.TopicInfo;
@@ -37,6 +39,8 @@ public final class ConfigDescriber {
     public static final byte DYNAMIC_DEFAULT_BROKER_CONFIG = 3;
     public static final byte STATIC_BROKER_CONFIG = 4;
     public static final byte DEFAULT_CONFIG = 5;
+    /** Issue 12: a group's dynamic config (Admin's DYNAMIC_GROUP_CONFIG). */
+    public static final byte GROUP_CONFIG = 8;
 
     /** Config types, by Kafka's ids (DescribeConfigsResponse.ConfigType). */
     public static final byte TYPE_UNKNOWN = 0;
@@ -101,6 +105,65 @@ public final class ConfigDescriber {
         List<Entry> entries = new ArrayList<>();
         new TreeMap<>(broker.clusterDefault()).forEach((key, value) -> entries.add(brokerEntry(key, value, true)));
         return entries;
+    }
+
+    /**
+     * Issue 12: every group config of a group as Kafka 4.4's ConfigHelper.createGroupConfigEntry gives it (GROUP
+     * resources): each non-internal key of Kafka's GroupConfig, and an internal one only when the group or the
+     * broker sets it; the value is the group's (source GROUP_CONFIG, 8), else the broker synonym's value in force
+     * (group.share.record.lock.duration.ms for share.record.lock.duration.ms, with that key's synonyms and
+     * source), else GroupConfig's default (DEFAULT_CONFIG); streams.assignor.name defaults to the first of
+     * group.streams.assignors. Never read-only; sorted by name.
+     */
+    public List<Entry> describeGroup(String groupId) {
+        return describeGroupConfigs(broker.store().groupConfigs(groupId));
+    }
+
+    /** As {@link #describeGroup} for a group whose stored configs are {@code groupConfigs}. */
+    public List<Entry> describeGroupConfigs(Map<String, String> groupConfigs) {
+        Map<String, String> brokerOriginals = broker.current().originals();
+        List<Entry> entries = new ArrayList<>();
+        for (GroupConfigDef.Key k : new TreeMap<>(GroupConfigDef.keys()).values()) {
+            String name = k.name();
+            String synonym = k.brokerSynonym();
+            if (k.internal() && !groupConfigs.containsKey(name)
+                    && (synonym == null || !brokerOriginals.containsKey(synonym))) {
+                continue;
+            }
+            List<Synonym> synonyms = new ArrayList<>();
+            if (groupConfigs.containsKey(name)) {
+                synonyms.add(new Synonym(name, canonical(k, groupConfigs.get(name)), GROUP_CONFIG));
+            }
+            String value;
+            if (synonym != null) {
+                synonyms.addAll(brokerSynonyms(synonym, false));
+                value = broker.current().get(synonym);
+                if (name.equals(GroupConfigDef.STREAMS_ASSIGNOR_NAME) && value != null) {
+                    List<String> assignors = List.of(value.split(","));
+                    value = assignors.get(0).trim();
+                }
+            } else {
+                value = k.key().defaultValue();
+                if (value != null) {
+                    synonyms.add(new Synonym(name, value, DEFAULT_CONFIG));
+                }
+            }
+            if (groupConfigs.containsKey(name)) {
+                value = synonyms.get(0).value();
+            }
+            byte source = synonyms.isEmpty() ? DEFAULT_CONFIG : synonyms.get(0).source();
+            entries.add(new Entry(name, value, source, false, false, typeId(k.key()), k.key().doc(), synonyms));
+        }
+        return entries;
+    }
+
+    /** A stored group value as Kafka prints it back (ConfigDef.convertToString of the parsed value). */
+    private static String canonical(GroupConfigDef.Key k, String raw) {
+        try {
+            return ConfigType.format(k.key().parse(raw));
+        } catch (RuntimeException e) {
+            return raw;
+        }
     }
 
     private Entry brokerEntry(String key, String value, boolean clusterDefaultOnly) {

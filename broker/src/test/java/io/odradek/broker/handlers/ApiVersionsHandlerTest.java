@@ -48,10 +48,12 @@ class ApiVersionsHandlerTest {
             ApiVersionsResponseData kafka = kafkaRead(version);
             assertThat(kafka.supportedFeatures()).extracting(k -> k.name() + " " + k.minVersion() + "-" + k.maxVersion())
                     .as("v%d", version)
-                    .containsExactly("metadata.version 7-33", "transaction.version 0-2", "group.version 0-1");
+                    .containsExactly("metadata.version 7-33", "transaction.version 0-2", "group.version 0-1",
+                            "streams.version 0-1");
             assertThat(kafka.finalizedFeaturesEpoch()).isEqualTo(EPOCH);
             assertThat(kafka.finalizedFeatures()).extracting(k -> k.name() + " " + k.minVersionLevel() + "-" + k.maxVersionLevel())
-                    .containsExactly("metadata.version 33-33", "transaction.version 2-2", "group.version 1-1");
+                    .containsExactly("metadata.version 33-33", "transaction.version 2-2", "group.version 1-1",
+                            "streams.version 1-1");
             assertThat(kafka.apiKeys()).extracting(k -> k.apiKey() + ":" + k.minVersion() + "-" + k.maxVersion())
                     .containsExactly("18:0-5");
         }
@@ -63,7 +65,7 @@ class ApiVersionsHandlerTest {
         assertThat(kafka.supportedFeatures()).extracting(k -> k.name() + " " + k.minVersion() + "-" + k.maxVersion())
                 .containsExactly("metadata.version 7-33");
         assertThat(kafka.finalizedFeatures()).extracting(k -> k.name() + " " + k.maxVersionLevel())
-                .containsExactly("metadata.version 33", "transaction.version 2", "group.version 1");
+                .containsExactly("metadata.version 33", "transaction.version 2", "group.version 1", "streams.version 1");
         assertThat(kafka.finalizedFeaturesEpoch()).isEqualTo(EPOCH);
     }
 
@@ -133,7 +135,7 @@ class ApiVersionsHandlerTest {
         assertThat(features.transactionVersion()).isEqualTo((short) 2);
         assertThat(features.finalizedLevel("share.version")).isZero();
         assertThat(features.features()).extracting(BrokerFeatures.Feature::name)
-                .isEqualTo(List.of("metadata.version", "transaction.version", "group.version"));
+                .isEqualTo(List.of("metadata.version", "transaction.version", "group.version", "streams.version"));
     }
 
     @Test

@@ -66,6 +66,8 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Each partition led here and the leader epoch it was elected under (a cluster; see {@link #onElection(int, int, int)}). */
     private final ConcurrentHashMap<Integer, Integer> leaderEpochs = new ConcurrentHashMap<>();
     private boolean closed;
+    /** issue 12, streams: streams groups' settings and task assignor, read by each partition as it loads. */
+    private volatile StreamsGroupConfig streamsConfig;
 
     private GroupCoordinator(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, IntFunction<Scheduler> schedulers,
             CoordinatorThreads threads, TopicCatalog topics, Supplier<CompletableFuture<Integer>> offsetsTopicCreator) {
@@ -81,7 +83,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsetsTopicCreator = offsetsTopicCreator;
         this.loadsOnElection = loadsOnElection;
         this.runtime = new CoordinatorRuntime<>(OffsetsTopic.NAME, OffsetsRecordCodec.SERDE, schedulers,
-                config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics));
+                config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics, streamsConfig));
         if (offsetsTopicCreator == null) {
             this.partitions = config.offsetsTopicPartitions();
         } else {
@@ -355,6 +357,33 @@ public final class GroupCoordinator implements AutoCloseable {
     /** For tests: a consumer group's state, or null when there is no consumer group of that id. */
     CompletableFuture<ConsumerGroupState> consumerStateOf(String groupId) {
         return read(groupId, "consumer-state", e -> null, shard -> shard.consumerStateOf(groupId));
+    }
+
+    // ------------------------------------------------------------------ streams groups (KIP-1071; issue 12, streams)
+
+    /**
+     * Streams groups' settings and task assignor (without this call streams groups have Kafka's default settings and
+     * no assignor, so no tasks can be assigned). Call before {@link #startup()} or any partition loads.
+     */
+    public void configureStreams(StreamsGroupConfig config) {
+        this.streamsConfig = config;
+    }
+
+    /** A StreamsGroupHeartbeat: join, heartbeat or leave; answered at once. */
+    public CompletableFuture<StreamsGroupHeartbeatResult> streamsGroupHeartbeat(StreamsGroupHeartbeatRequest req) {
+        if (req.groupId() == null || req.groupId().isEmpty()) {
+            return CompletableFuture.completedFuture(StreamsGroupHeartbeatResult.error(ErrorCode.INVALID_REQUEST, "GroupId can't be empty."));
+        }
+        return write(req.groupId(), "streams-group-heartbeat", e -> StreamsGroupHeartbeatResult.error(e, null),
+                shard -> shard.streamsGroupHeartbeat(req));
+    }
+
+    public CompletableFuture<StreamsGroupDescription> describeStreamsGroup(String groupId) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(StreamsGroupDescription.error(groupId, ErrorCode.INVALID_GROUP_ID, null));
+        }
+        return read(groupId, "describe-streams-group", e -> StreamsGroupDescription.error(groupId, e, null),
+                shard -> shard.describeStreamsGroup(groupId));
     }
 
     // ------------------------------------------------------------------ offsets

@@ -68,6 +68,12 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private PendingWrite pending;
 
     GroupShard(CoordinatorContext<OffsetsRecord> context, GroupCoordinatorConfig config, TopicCatalog topics) {
+        this(context, config, topics, null);
+    }
+
+    /** @param streamsConfig streams groups' settings and assignor (issue 12, streams); null: Kafka's defaults, no assignor */
+    GroupShard(CoordinatorContext<OffsetsRecord> context, GroupCoordinatorConfig config, TopicCatalog topics,
+            StreamsGroupConfig streamsConfig) {
         this.partition = context.partition();
         this.config = config;
         this.context = context;
@@ -76,7 +82,10 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         this.consumer = new ConsumerGroupProtocol(partition, config.consumer(), scheduler, topics, groups,
                 (records, after) -> write(records, true, after));
         this.share = new ShareGroupProtocol(partition, scheduler, (records, after) -> write(records, true, after));
-        this.streams = new StreamsGroupProtocol(partition, scheduler, (records, after) -> write(records, true, after));
+        // issue 12, streams: a streams group id is of no other type (consumer, share; classic via the map).
+        this.streams = new StreamsGroupProtocol(partition, scheduler, (records, after) -> write(records, true, after),
+                streamsConfig != null ? streamsConfig : StreamsGroupConfig.from(Map.of(), GroupConfigSource.NONE, () -> null),
+                topics, groups, id -> consumer.group(id) != null || share.hasGroup(id));
     }
 
     private long now() {
@@ -201,7 +210,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     @Override
     public void replay(long offset, long producerId, short producerEpoch, OffsetsRecord record) {
         if (record instanceof OffsetsRecord.OffsetCommit c && c.value() != null && producerId >= 0) {
-            if (consumer.group(c.groupId()) == null && !groups.containsKey(c.groupId())) {
+            if (consumer.group(c.groupId()) == null && !groups.containsKey(c.groupId()) && !streams.hasGroup(c.groupId())) {
                 groups.put(c.groupId(), new ClassicGroup(c.groupId(), now())); // a simple group, as for any commit
             }
             transactional.addPending(producerId, c.groupId(), c.partition(), c.value(), offset);
@@ -223,8 +232,11 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     public void replayEndTransaction(long producerId, short producerEpoch, boolean commit) {
         for (TransactionalOffsets.Committed c : transactional.end(producerId, commit)) {
             ConsumerGroup consumerGroup = consumer.group(c.groupId());
+            StreamsGroup streamsGroup = streams.group(c.groupId()); // issue 12, streams
             if (consumerGroup != null) {
                 consumerGroup.offsets.put(c.partition(), c.value());
+            } else if (streamsGroup != null) {
+                streamsGroup.offsets.put(c.partition(), c.value());
             } else {
                 groups.computeIfAbsent(c.groupId(), id -> new ClassicGroup(id, now())).offsets.put(c.partition(), c.value());
             }
@@ -236,11 +248,18 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     public void replay(OffsetsRecord record) {
         String id = record.groupId();
         ConsumerGroup consumerGroup = consumer.group(id);
+        StreamsGroup streamsGroup = streams.group(id); // issue 12, streams
         if (record instanceof OffsetsRecord.OffsetCommit c && consumerGroup != null) {
             if (c.value() != null) {
                 consumerGroup.offsets.put(c.partition(), c.value());
             } else {
                 consumerGroup.offsets.remove(c.partition());
+            }
+        } else if (record instanceof OffsetsRecord.OffsetCommit c && streamsGroup != null) {
+            if (c.value() != null) {
+                streamsGroup.offsets.put(c.partition(), c.value());
+            } else {
+                streamsGroup.offsets.remove(c.partition());
             }
         } else if (record instanceof OffsetsRecord.OffsetCommit c) {
             ClassicGroup group = groups.get(id);
@@ -307,6 +326,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
      * classic group (written, then the join runs as the next operation). NONE when the join may go on.
      */
     ErrorCode prepareClassicJoin(String groupId) {
+        if (streams.hasGroup(groupId)) {
+            return ErrorCode.INCONSISTENT_GROUP_PROTOCOL; // issue 12, streams: as Kafka, a streams group takes no classic member
+        }
         ConsumerGroup consumerGroup = consumer.group(groupId);
         if (consumerGroup == null) {
             return ErrorCode.NONE;
@@ -319,7 +341,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     }
 
     void joinGroup(JoinGroupRequest req, CompletableFuture<JoinGroupResult> future) {
-        if (consumer.group(req.groupId()) != null) {
+        if (consumer.group(req.groupId()) != null || streams.hasGroup(req.groupId())) {
             // A consumer group came back between the conversion and this join.
             future.complete(JoinGroupResult.error(req.memberId(), ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
             return;
@@ -342,6 +364,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     // ------------------------------------------------------------------ consumer protocol (see ConsumerGroupProtocol)
 
     ConsumerGroupHeartbeatResult consumerGroupHeartbeat(ConsumerGroupHeartbeatRequest req) {
+        if (streams.hasGroup(req.groupId())) { // issue 12, streams
+            return ConsumerGroupHeartbeatResult.error(ErrorCode.GROUP_ID_NOT_FOUND, "Group " + req.groupId() + " is not a consumer group.");
+        }
         return consumer.heartbeat(req);
     }
 
@@ -349,9 +374,24 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         return consumer.describe(groupId);
     }
 
+    // ------------------------------------------------------------------ streams protocol (issue 12; see StreamsGroupProtocol)
+
+    StreamsGroupHeartbeatResult streamsGroupHeartbeat(StreamsGroupHeartbeatRequest req) {
+        return streams.heartbeat(req);
+    }
+
+    StreamsGroupDescription describeStreamsGroup(String groupId) {
+        return streams.describe(groupId);
+    }
+
     // ------------------------------------------------------------------ offsets
 
     Map<TopicPartition, ErrorCode> commitOffsets(OffsetCommitRequest req) {
+        StreamsGroup streamsGroup = streams.group(req.groupId()); // issue 12, streams
+        if (streamsGroup != null) {
+            ErrorCode invalid = streams.validateOffsetCommit(streamsGroup, req.memberId(), req.generationId(), req.apiVersion());
+            return invalid != ErrorCode.NONE ? allPartitions(req, invalid) : storeOffsets(req, tp -> ErrorCode.NONE);
+        }
         ConsumerGroup consumerGroup = consumer.group(req.groupId());
         if (consumerGroup != null) {
             Function<TopicPartition, ErrorCode> check;
@@ -455,6 +495,14 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private ErrorCode validateTxnOffsetCommit(TxnOffsetCommitRequest req) {
         // v6 (KIP-1319) says GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH; older versions ILLEGAL_GENERATION for both.
         ErrorCode staleEpoch = req.apiVersion() >= 6 ? ErrorCode.STALE_MEMBER_EPOCH : ErrorCode.ILLEGAL_GENERATION;
+        StreamsGroup streamsGroup = streams.group(req.groupId()); // issue 12, streams
+        if (streamsGroup != null) {
+            if (req.generationId() < 0 && req.memberId().isEmpty() && req.groupInstanceId() == null) {
+                return ErrorCode.NONE;
+            }
+            ErrorCode invalid = streams.validateOffsetCommit(streamsGroup, req.memberId(), req.generationId(), (short) 9);
+            return invalid == ErrorCode.STALE_MEMBER_EPOCH ? staleEpoch : invalid;
+        }
         ConsumerGroup consumerGroup = consumer.group(req.groupId());
         if (consumerGroup != null && req.generationId() < 0 && req.memberId().isEmpty() && req.groupInstanceId() == null) {
             return ErrorCode.NONE; // no member information (v0-2): not checked, as in Kafka
@@ -499,7 +547,14 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
             boolean requireStable) {
         Map<TopicPartition, OffsetAndMetadata> offsets;
         ConsumerGroup consumerGroup = consumer.group(groupId);
-        if (consumerGroup != null) {
+        StreamsGroup streamsGroup = streams.group(groupId); // issue 12, streams
+        if (streamsGroup != null) {
+            ErrorCode invalid = StreamsGroupProtocol.validateOffsetFetch(streamsGroup, memberId, memberEpoch);
+            if (invalid != ErrorCode.NONE) {
+                return OffsetFetchResult.error(invalid);
+            }
+            offsets = streamsGroup.offsets;
+        } else if (consumerGroup != null) {
             ErrorCode invalid = ConsumerGroupProtocol.validateOffsetFetch(consumerGroup, memberId, memberEpoch);
             if (invalid != ErrorCode.NONE) {
                 return OffsetFetchResult.error(invalid);
@@ -535,7 +590,11 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         ClassicGroup group = groups.get(groupId);
         Map<TopicPartition, OffsetAndMetadata> offsets;
         Predicate<String> subscribed;
-        if (consumerGroup != null) {
+        StreamsGroup streamsGroup = streams.group(groupId); // issue 12, streams
+        if (streamsGroup != null) {
+            offsets = streamsGroup.offsets;
+            subscribed = topic -> streams.isSubscribedToTopic(streamsGroup, topic);
+        } else if (consumerGroup != null) {
             offsets = consumerGroup.offsets;
             subscribed = topic -> consumer.isSubscribedToTopic(consumerGroup, topic);
         } else {
@@ -569,6 +628,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         Map<String, Map<TopicPartition, OffsetAndMetadata>> out = new HashMap<>();
         groups.values().forEach(g -> out.put(g.groupId, g.offsets));
         consumer.groups().forEach(g -> out.put(g.groupId, g.offsets));
+        streams.groups().forEach(g -> out.put(g.groupId, g.offsets)); // issue 12, streams
         return out;
     }
 
@@ -605,6 +665,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
 
     List<GroupOverview> listGroups(Set<String> statesFilter, Set<String> typesFilter) {
         List<GroupOverview> out = new ArrayList<>(consumer.listGroups(statesFilter, typesFilter));
+        out.addAll(streams.listGroups(statesFilter, typesFilter)); // issue 12, streams
         if (!typesFilter.isEmpty() && !typesFilter.contains("classic")) {
             return out;
         }
@@ -634,6 +695,20 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     }
 
     ErrorCode deleteGroup(String groupId) {
+        StreamsGroup streamsGroup = streams.group(groupId); // issue 12, streams
+        if (streamsGroup != null) {
+            if (!streamsGroup.isEmpty()) {
+                return ErrorCode.NON_EMPTY_GROUP;
+            }
+            List<OffsetsRecord> records = offsetTombstones(groupId, streamsGroup.offsets, transactional.pendingPartitions(groupId));
+            records.addAll(StreamsGroupProtocol.deletionRecords(streamsGroup));
+            write(records, true, error -> {
+                if (error == ErrorCode.NONE) {
+                    LOG.log(System.Logger.Level.INFO, "deleted streams group " + groupId);
+                }
+            });
+            return ErrorCode.NONE;
+        }
         ConsumerGroup consumerGroup = consumer.group(groupId);
         if (consumerGroup != null) {
             if (!consumerGroup.isEmpty()) {
@@ -729,6 +804,13 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
                     OffsetAndMetadata::commitTimestampMs, now, records, expired);
             if (allExpired && g.isEmpty() && !transactional.hasPending(g.groupId)) {
                 consumerDeletions.addAll(ConsumerGroupProtocol.deletionRecords(g));
+            }
+        }
+        for (StreamsGroup g : streams.groups()) { // issue 12, streams: as consumer groups
+            boolean allExpired = expire(g.groupId, g.offsets, topic -> streams.isSubscribedToTopic(g, topic),
+                    OffsetAndMetadata::commitTimestampMs, now, records, expired);
+            if (allExpired && g.isEmpty() && !transactional.hasPending(g.groupId)) {
+                consumerDeletions.addAll(StreamsGroupProtocol.deletionRecords(g));
             }
         }
         if (records.isEmpty() && consumerDeletions.isEmpty()) {

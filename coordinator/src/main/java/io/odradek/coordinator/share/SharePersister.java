@@ -13,7 +13,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Every method may be called from any thread; futures complete on any thread, with Kafka's error codes
  * (NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE / COORDINATOR_LOAD_IN_PROGRESS the caller may retry;
- * FENCED_STATE_EPOCH, FENCED_LEADER_EPOCH; UNKNOWN_TOPIC_OR_PARTITION for a partition never initialized).
+ * FENCED_STATE_EPOCH, FENCED_LEADER_EPOCH; UNKNOWN_TOPIC_OR_PARTITION for a topic partition not in the metadata;
+ * as Kafka 4.4's share coordinator, read and write of a share partition never initialized (or deleted) answer
+ * INVALID_REQUEST "Read/Write operation on uninitialized share partition not allowed.", while readSummary answers
+ * NONE with start offset -1).
  */
 public interface SharePersister {
     /** InitializeShareGroupState: (re)starts the partition's state at {@code startOffset} under a new state epoch. */

@@ -39,8 +39,16 @@ final class CoordinatorFixture implements AutoCloseable {
     GroupCoordinator coordinator;
 
     CoordinatorFixture(Path dir, GroupCoordinatorConfig config) {
+        this(dir, config, null);
+    }
+
+    /** issue 12, streams: streams groups' settings and assignor (null: none). */
+    final StreamsGroupConfig streams;
+
+    CoordinatorFixture(Path dir, GroupCoordinatorConfig config, StreamsGroupConfig streams) {
         this.dir = dir;
         this.config = config;
+        this.streams = streams;
         open();
     }
 
@@ -55,6 +63,9 @@ final class CoordinatorFixture implements AutoCloseable {
             logs.add(PartitionLog.open(dir, OffsetsTopic.NAME, p, LogConfig.defaults()));
         }
         coordinator = GroupCoordinator.create(config, this::coordinatorLog, p -> clock, topics);
+        if (streams != null) {
+            coordinator.configureStreams(streams);
+        }
         coordinator.startup();
     }
 

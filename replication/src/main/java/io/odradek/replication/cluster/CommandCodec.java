@@ -29,6 +29,7 @@ import static io.odradek.replication.cluster.CodecIo.writeUuid;
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
 import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
 import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
+import io.odradek.replication.cluster.ControllerCommand.AlterGroupConfigs;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
 import io.odradek.replication.cluster.ControllerCommand.AlterScramCredentials;
@@ -66,7 +67,7 @@ import java.util.UUID;
  * binary (DataOutputStream fields). Every encoding starts with a format byte (bumped when the layout
  * changes, so a newer controller can still read an older log); a command then has a type byte. Type bytes
  * are part of the format: append new ones, never renumber (AlterDynamicConfigs, 14, and CreateAcls, DeleteAcls,
- * AlterScramCredentials, 15-17, were appended so). A result's DeleteAcls section (per filter the removed ACLs)
+ * AlterScramCredentials, 15-17, and AlterGroupConfigs, 18, were appended so). A result's DeleteAcls section (per filter the removed ACLs)
  * follows its older fields and is read only when present, so results of older nodes still decode.
  */
 public final class CommandCodec {
@@ -89,6 +90,7 @@ public final class CommandCodec {
     private static final byte CREATE_ACLS = 15;
     private static final byte DELETE_ACLS = 16;
     private static final byte ALTER_SCRAM_CREDENTIALS = 17;
+    private static final byte ALTER_GROUP_CONFIGS = 18;
 
     private CommandCodec() {
     }
@@ -274,6 +276,10 @@ public final class CommandCodec {
         } else if (command instanceof AlterScramCredentials c) {
             out.writeByte(ALTER_SCRAM_CREDENTIALS);
             writeScramChanges(out, c.changes());
+        } else if (command instanceof AlterGroupConfigs c) {
+            out.writeByte(ALTER_GROUP_CONFIGS);
+            writeText(out, c.groupId());
+            writeConfigs(out, c.changes());
         } else if (command instanceof AllocateProducerIds c) {
             out.writeByte(ALLOCATE_PRODUCER_IDS);
             out.writeInt(c.brokerId());
@@ -363,6 +369,8 @@ public final class CommandCodec {
             }
             case ALTER_SCRAM_CREDENTIALS:
                 return new AlterScramCredentials(readScramChanges(in));
+            case ALTER_GROUP_CONFIGS:
+                return new AlterGroupConfigs(readText(in), readConfigs(in));
             default:
                 throw new IOException("unknown command type " + type);
         }

@@ -118,6 +118,17 @@ public sealed interface ControllerCommand {
     }
 
     /**
+     * Issue 12: sets (non-null value) or removes (null value) keys of one group's dynamic configs (a GROUP
+     * resource), all or nothing. The submitting broker validated the whole new set against Kafka's GroupConfig;
+     * the controller refuses an empty group name as Kafka's does.
+     */
+    record AlterGroupConfigs(String groupId, Map<String, String> changes) implements ControllerCommand {
+        public AlterGroupConfigs {
+            changes = Collections.unmodifiableMap(new LinkedHashMap<>(changes));
+        }
+    }
+
+    /**
      * A partition leader asks to change its ISR (Kafka's AlterPartition). Refused unless the broker is the
      * leader at {@code leaderEpoch} and {@code partitionEpoch} is current; a new member must be unfenced.
      */

@@ -3,6 +3,7 @@ package io.odradek.replication.cluster;
 import io.odradek.replication.cluster.ControllerCommand.AllocateProducerIds;
 import io.odradek.replication.cluster.ControllerCommand.AlterClusterSettings;
 import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
+import io.odradek.replication.cluster.ControllerCommand.AlterGroupConfigs;
 import io.odradek.replication.cluster.ControllerCommand.AlterPartition;
 import io.odradek.replication.cluster.ControllerCommand.AlterReassignments;
 import io.odradek.replication.cluster.ControllerCommand.AlterScramCredentials;
@@ -121,6 +122,8 @@ public final class ControllerLogic {
         } else if (command instanceof AlterTopicConfigs c) {
             topics.alterConfigs(image, c);
         } else if (command instanceof AlterDynamicConfigs c) {
+            DynamicConfigControl.apply(image, c);
+        } else if (command instanceof AlterGroupConfigs c) {
             DynamicConfigControl.apply(image, c);
         } else if (command instanceof CreateAcls c) {
             image.security = image.security.withAcls(c.acls());

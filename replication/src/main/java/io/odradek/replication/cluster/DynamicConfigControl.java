@@ -1,6 +1,7 @@
 package io.odradek.replication.cluster;
 
 import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
+import io.odradek.replication.cluster.ControllerCommand.AlterGroupConfigs;
 import io.odradek.replication.config.DynamicConfigs;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.wire.ErrorCode;
@@ -11,7 +12,9 @@ import java.util.Map;
  * the name is "" (the cluster default) or a non-negative base-10 broker id of a registered broker, with Kafka's
  * messages (INVALID_REQUEST, BROKER_ID_NOT_REGISTERED). The values
  * were validated by the submitting broker against its config definitions (Kafka validates broker configs on the
- * forwarding broker too) and are stored as given.
+ * forwarding broker too) and are stored as given. Group configs (issue 12): the name must not be empty
+ * (INVALID_REQUEST "Default group resources are not allowed.", Kafka's ControllerConfigurationValidator); the
+ * values were validated by the submitting broker against Kafka's GroupConfig and its group.* bounds.
  */
 final class DynamicConfigControl {
     private DynamicConfigControl() {
@@ -31,6 +34,13 @@ final class DynamicConfigControl {
         // A cluster default enabling unclean election brings offline partitions back at once, as a topic
         // override does (Kafka does it on its next sweep).
         image.electUncleanWhereAllowed();
+    }
+
+    static void apply(ImageBuilder image, AlterGroupConfigs c) {
+        if (c.groupId() == null || c.groupId().isEmpty()) {
+            throw new MetadataException(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.");
+        }
+        image.dynamicConfigs = image.dynamicConfigs.withGroupChanges(c.groupId(), c.changes());
     }
 
     static void validateBrokerName(String name) {

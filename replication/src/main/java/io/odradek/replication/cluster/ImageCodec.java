@@ -41,11 +41,14 @@ import java.util.TreeMap;
  * A whole {@link ClusterImage} as bytes, for Ratis snapshots: a format byte, then the offset, cluster id,
  * producer-id counter, cluster settings, brokers and topics (both in key order, so equal images give equal bytes),
  * from format 3 on the dynamic configs (broker entities, then quota entities), and from format 4 on the security
- * section (ACLs in order, then SCRAM credentials per user). Older snapshots are still read: format 2 (before
- * dynamic configs) with none, format 3 with no ACLs and no credentials.
+ * section (ACLs in order, then SCRAM credentials per user), from format 5 on the group configs (issue 12: per
+ * group id in order, its keys). Older snapshots are still read: format 2 (before dynamic configs) with none,
+ * format 3 with no ACLs and no credentials, format 4 with no group configs.
  */
 public final class ImageCodec {
-    public static final byte FORMAT = 4;
+    public static final byte FORMAT = 5;
+    /** The format before the group-config section was appended. */
+    static final byte FORMAT_WITHOUT_GROUP_CONFIGS = 4;
     /** The format before the security section was appended. */
     static final byte FORMAT_WITHOUT_SECURITY = 3;
     /** The format before the dynamic-config section was appended. */
@@ -115,6 +118,7 @@ public final class ImageCodec {
         writeBrokerConfigs(out, image.dynamicConfigs().brokers());
         writeQuotas(out, image.dynamicConfigs().quotas());
         writeSecurity(out, image.security());
+        writeBrokerConfigs(out, image.dynamicConfigs().groups());
         out.flush();
     }
 
@@ -122,7 +126,8 @@ public final class ImageCodec {
     public static ClusterImage read(InputStream stream) throws IOException {
         DataInputStream in = new DataInputStream(stream);
         byte format = in.readByte();
-        if (format != FORMAT && format != FORMAT_WITHOUT_SECURITY && format != FORMAT_WITHOUT_DYNAMIC_CONFIGS) {
+        if (format != FORMAT && format != FORMAT_WITHOUT_GROUP_CONFIGS && format != FORMAT_WITHOUT_SECURITY
+                && format != FORMAT_WITHOUT_DYNAMIC_CONFIGS) {
             throw new IOException("unknown image format " + format);
         }
         long offset = in.readLong();
@@ -152,7 +157,10 @@ public final class ImageCodec {
         }
         DynamicConfigs dynamic = format == FORMAT_WITHOUT_DYNAMIC_CONFIGS ? DynamicConfigs.EMPTY
                 : new DynamicConfigs(readBrokerConfigs(in), readQuotas(in));
-        SecurityMetadata security = format == FORMAT ? readSecurity(in) : SecurityMetadata.EMPTY;
+        SecurityMetadata security = format >= FORMAT_WITHOUT_GROUP_CONFIGS ? readSecurity(in) : SecurityMetadata.EMPTY;
+        if (format == FORMAT) {
+            dynamic = new DynamicConfigs(dynamic.brokers(), dynamic.quotas(), readBrokerConfigs(in));
+        }
         return new ClusterImage(offset, clusterId, brokers, topics, nextProducerId, settings, dynamic, security);
     }
 }

@@ -21,6 +21,7 @@ import java.util.TreeMap;
  * broker&lt;TAB&gt;&lt;TAB&gt;log.retention.ms=60000          (the cluster-wide default, entity "")
  * broker&lt;TAB&gt;1&lt;TAB&gt;message.max.bytes=2000000&amp;...
  * quota&lt;TAB&gt;client-id=app&amp;user&lt;TAB&gt;producer_byte_rate=1048576.0
+ * group&lt;TAB&gt;my-group&lt;TAB&gt;share.auto.offset.reset=earliest&amp;...   (issue 12: GROUP resources)
  * </pre>
  * Names and values URL-encoded; in a quota entity a part without '=' is that type's default entity.
  */
@@ -53,6 +54,7 @@ public final class DynamicConfigFile {
         }
         Map<String, Map<String, String>> brokers = new TreeMap<>();
         Map<QuotaEntity, Map<String, Double>> quotas = new TreeMap<>(DynamicConfigs.ENTITY_ORDER);
+        Map<String, Map<String, String>> groups = new TreeMap<>();
         for (int i = 1; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank() || line.startsWith("#")) {
@@ -70,6 +72,8 @@ public final class DynamicConfigFile {
                     Map<String, Double> values = new TreeMap<>();
                     pairs.forEach((k, v) -> values.put(k, Double.parseDouble(v)));
                     quotas.put(QuotaEntity.of(decode(parts[1])), values);
+                } else if (parts[0].equals("group")) {
+                    groups.put(URLDecoder.decode(parts[1], StandardCharsets.UTF_8), pairs);
                 } else {
                     throw new IllegalArgumentException("unknown entry kind " + parts[0]);
                 }
@@ -77,7 +81,7 @@ public final class DynamicConfigFile {
                 throw new IllegalStateException(file + " line " + (i + 1) + " is malformed: " + line, e);
             }
         }
-        return new DynamicConfigs(brokers, quotas);
+        return new DynamicConfigs(brokers, quotas, groups);
     }
 
     public void save(DynamicConfigs configs) {
@@ -89,6 +93,8 @@ public final class DynamicConfigFile {
             values.forEach((k, v) -> text.put(k, Double.toString(v)));
             sb.append("quota\t").append(encode(entity.parts())).append('\t').append(encode(text)).append('\n');
         });
+        configs.groups().forEach((name, values) -> sb.append("group\t").append(enc(name)).append('\t')
+                .append(encode(values)).append('\n'));
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             // Holds PASSWORD values (JAAS user_<name> passwords, keystore passwords): owner only, as the security file.

@@ -3,7 +3,9 @@ package io.odradek.replication.config;
 import io.odradek.replication.cluster.ClusterImage;
 import io.odradek.replication.cluster.CommandResult;
 import io.odradek.replication.cluster.ControllerChannel;
+import io.odradek.replication.cluster.ControllerCommand;
 import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
+import io.odradek.replication.cluster.ControllerCommand.AlterGroupConfigs;
 import io.odradek.replication.cluster.ItemResult;
 import io.odradek.replication.metadata.MetadataException;
 import io.odradek.wire.ErrorCode;
@@ -62,11 +64,26 @@ public final class ImageDynamicConfigStore implements DynamicConfigStore {
     }
 
     @Override
+    public Map<String, String> groupConfigs(String groupId) {
+        return current.group(groupId);
+    }
+
+    @Override
+    public Map<String, Map<String, String>> groupConfigs() {
+        return current.groups();
+    }
+
+    @Override
+    public CompletableFuture<Void> alterGroupConfigs(String groupId, Map<String, String> changes) {
+        return submit(new AlterGroupConfigs(groupId, changes));
+    }
+
+    @Override
     public void addListener(Runnable onChange) {
         listeners.add(onChange);
     }
 
-    private CompletableFuture<Void> submit(AlterDynamicConfigs command) {
+    private CompletableFuture<Void> submit(ControllerCommand command) {
         return channel.submit(command).thenCompose(result -> {
             check(result);
             return awaitApplied.apply(result.offset());

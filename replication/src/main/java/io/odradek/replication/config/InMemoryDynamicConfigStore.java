@@ -46,6 +46,25 @@ public final class InMemoryDynamicConfigStore implements DynamicConfigStore {
     }
 
     @Override
+    public Map<String, String> groupConfigs(String groupId) {
+        return current.group(groupId);
+    }
+
+    @Override
+    public Map<String, Map<String, String>> groupConfigs() {
+        return current.groups();
+    }
+
+    @Override
+    public CompletableFuture<Void> alterGroupConfigs(String groupId, Map<String, String> changes) {
+        synchronized (this) {
+            current = current.withGroupChanges(groupId, changes);
+        }
+        listeners.forEach(Runnable::run);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
     public void addListener(Runnable onChange) {
         listeners.add(onChange);
     }

@@ -35,9 +35,10 @@ public final class LocalDynamicConfigStore implements DynamicConfigStore {
     public LocalDynamicConfigStore(Path metadataDir) {
         this.file = new DynamicConfigFile(metadataDir.resolve(DynamicConfigFile.FILE_NAME));
         this.current = file.load();
-        if (!current.brokers().isEmpty() || !current.quotas().isEmpty()) {
+        if (!current.brokers().isEmpty() || !current.quotas().isEmpty() || !current.groups().isEmpty()) {
             LOG.log(System.Logger.Level.INFO, "dynamic configs from " + file.file() + ": brokers "
-                    + current.brokers().keySet() + ", " + current.quotas().size() + " quota entit(ies)");
+                    + current.brokers().keySet() + ", " + current.quotas().size() + " quota entit(ies), "
+                    + current.groups().size() + " group(s)");
         }
     }
 
@@ -64,6 +65,21 @@ public final class LocalDynamicConfigStore implements DynamicConfigStore {
     @Override
     public CompletableFuture<Void> alterQuotas(Map<QuotaEntity, Map<String, Double>> changes) {
         return commit(() -> current.withQuotaChanges(changes));
+    }
+
+    @Override
+    public Map<String, String> groupConfigs(String groupId) {
+        return current.group(groupId);
+    }
+
+    @Override
+    public Map<String, Map<String, String>> groupConfigs() {
+        return current.groups();
+    }
+
+    @Override
+    public CompletableFuture<Void> alterGroupConfigs(String groupId, Map<String, String> changes) {
+        return commit(() -> current.withGroupChanges(groupId, changes));
     }
 
     @Override

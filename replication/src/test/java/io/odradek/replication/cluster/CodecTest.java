@@ -58,7 +58,8 @@ class CodecTest {
                 new ElectLeaders(false, List.of(new PartitionRef("orders", 0), new PartitionRef("x.y", 2))),
                 new ElectLeaders(true, null),
                 new AlterReassignments(targets),
-                new AllocateProducerIds(5, 42));
+                new AllocateProducerIds(5, 42),
+                new ControllerCommand.AlterGroupConfigs("orders-queue", Map.of("share.auto.offset.reset", "earliest")));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.odradek.replication.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.odradek.replication.cluster.ControllerCommand.AlterDynamicConfigs;
+import io.odradek.replication.cluster.ControllerCommand.AlterGroupConfigs;
 import io.odradek.replication.config.QuotaEntity;
 import io.odradek.wire.ErrorCode;
 import java.util.Arrays;
@@ -91,11 +92,51 @@ class DynamicConfigCommandsTest {
     }
 
     @Test
+    void groupConfigsLandInTheImageSurviveBothCodecsAndAnEmptyGroupNameIsRefused() {
+        Cluster c = new Cluster().withBrokers(1);
+        AlterGroupConfigs set = new AlterGroupConfigs("orders-queue", Map.of("share.auto.offset.reset", "earliest",
+                "share.delivery.count.limit", "3"));
+        AlterGroupConfigs remove = new AlterGroupConfigs("orders-queue", nullable("share.delivery.count.limit", null));
+        assertThat(CommandCodec.decode(CommandCodec.encode(remove))).isEqualTo(remove);
+        assertThat(CommandCodec.encode(set)[1]).isEqualTo((byte) 18);
+
+        Cluster.expectOk(c.run(set));
+        Cluster.expectOk(c.run(new AlterGroupConfigs("other", Map.of("streams.num.standby.replicas", "1"))));
+        Cluster.expectOk(c.run(remove));
+        CommandResult empty = c.run(new AlterGroupConfigs("", Map.of("share.auto.offset.reset", "earliest")));
+
+        assertThat(empty.error()).isEqualTo(ErrorCode.INVALID_REQUEST);
+        assertThat(empty.message()).isEqualTo("Default group resources are not allowed.");
+        assertThat(c.image.dynamicConfigs().groups()).containsOnly(
+                Map.entry("orders-queue", Map.of("share.auto.offset.reset", "earliest")),
+                Map.entry("other", Map.of("streams.num.standby.replicas", "1")));
+        ClusterImage decoded = ImageCodec.decode(ImageCodec.encode(c.image));
+        assertThat(decoded).isEqualTo(c.image);
+        assertThat(decoded.dynamicConfigs().group("other")).containsExactly(Map.entry("streams.num.standby.replicas", "1"));
+    }
+
+    @Test
+    void aFormat4SnapshotWrittenBeforeGroupConfigsIsStillRead() {
+        Cluster c = new Cluster().withBrokers(1);
+        Cluster.expectOk(c.run(setRetention("", "60000")));
+        byte[] current = ImageCodec.encode(c.image);
+        // Format 4 is format 5 without the trailing group-config section (an empty count).
+        byte[] old = Arrays.copyOf(current, current.length - 4);
+        old[0] = 4;
+
+        ClusterImage decoded = ImageCodec.decode(old);
+
+        assertThat(decoded).isEqualTo(c.image);
+        assertThat(decoded.dynamicConfigs().broker("")).containsExactly(Map.entry("log.retention.ms", "60000"));
+    }
+
+    @Test
     void aFormat2SnapshotWrittenBeforeDynamicConfigsIsStillRead() {
         ClusterImage image = new Cluster().withBrokers(2).image;
         byte[] current = ImageCodec.encode(image);
-        // Format 2 is format 4 without the two trailing sections (dynamic configs, security: two empty counts each).
-        byte[] old = Arrays.copyOf(current, current.length - 16);
+        // Format 2 is format 5 without the three trailing sections (dynamic configs and security: two empty counts
+        // each; group configs: one).
+        byte[] old = Arrays.copyOf(current, current.length - 20);
         old[0] = 2;
 
         ClusterImage decoded = ImageCodec.decode(old);

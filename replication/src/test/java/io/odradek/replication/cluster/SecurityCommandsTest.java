@@ -162,7 +162,7 @@ class SecurityCommandsTest {
         assertThat(a.security().acls()).containsExactly(BOB_READS_ORD_PREFIX);
 
         byte[] bytes = ImageCodec.encode(a);
-        assertThat(bytes[0]).isEqualTo((byte) 4);
+        assertThat(bytes[0]).isEqualTo(ImageCodec.FORMAT);
         ClusterImage decoded = ImageCodec.decode(bytes);
         assertThat(decoded).isEqualTo(a);
         assertThat(decoded.security().scram().get("alice").get(ScramMechanism.SCRAM_SHA_256).storedKey())
@@ -176,8 +176,8 @@ class SecurityCommandsTest {
         Cluster.expectOk(c.run(new ControllerCommand.AlterDynamicConfigs(Map.of("", Map.of("log.retention.ms", "1")),
                 Map.of())));
         byte[] current = ImageCodec.encode(c.image);
-        // Format 3 is format 4 without the trailing security section (two empty counts).
-        byte[] old = Arrays.copyOf(current, current.length - 8);
+        // Format 3 is format 5 without the trailing security section (two empty counts) and group configs (one).
+        byte[] old = Arrays.copyOf(current, current.length - 12);
         old[0] = 3;
 
         ClusterImage decoded = ImageCodec.decode(old);

@@ -47,6 +47,29 @@ class LocalDynamicConfigStoreTest {
     }
 
     @Test
+    void groupConfigsSurviveAReopenBesideBrokerConfigsAndARemovedLastKeyDropsTheGroup() throws Exception {
+        LocalDynamicConfigStore store = new LocalDynamicConfigStore(dir);
+        AtomicInteger changes = new AtomicInteger();
+        store.addListener(changes::incrementAndGet);
+        store.alterBrokerConfigs("", Map.of("log.retention.ms", "60000")).get();
+        store.alterGroupConfigs("orders queue&1", Map.of("share.auto.offset.reset", "earliest",
+                "share.record.lock.duration.ms", "20000")).get();
+        store.alterGroupConfigs("streams-app", Map.of("streams.num.standby.replicas", "1")).get();
+        store.alterGroupConfigs("streams-app", nullable("streams.num.standby.replicas", null)).get();
+
+        LocalDynamicConfigStore reopened = new LocalDynamicConfigStore(dir);
+
+        assertThat(changes.get()).isEqualTo(4);
+        assertThat(reopened.groupConfigs("orders queue&1")).containsExactly(
+                Map.entry("share.auto.offset.reset", "earliest"), Map.entry("share.record.lock.duration.ms", "20000"));
+        assertThat(reopened.groupConfigs()).containsOnlyKeys("orders queue&1");
+        assertThat(reopened.groupConfigs("streams-app")).isEmpty();
+        assertThat(reopened.brokerConfigs("")).containsExactly(Map.entry("log.retention.ms", "60000"));
+        assertThat(Files.readAllLines(dir.resolve("dynamic-configs"), StandardCharsets.UTF_8)).contains(
+                "group\torders+queue%261\tshare.auto.offset.reset=earliest&share.record.lock.duration.ms=20000");
+    }
+
+    @Test
     void removingTheLastKeyDropsTheEntityAndListenersHearEachChange() throws Exception {
         LocalDynamicConfigStore store = new LocalDynamicConfigStore(dir);
         AtomicInteger changes = new AtomicInteger();

@@ -56,6 +56,8 @@ public final class Apis {
             ListTransactionsApi.SPEC,
             ConsumerGroupHeartbeatApi.SPEC,
             ConsumerGroupDescribeApi.SPEC,
+            // issue 12 (groupconfigs): lists GROUP config resources for kafka-configs --entity-type groups
+            ListConfigResourcesApi.SPEC,
             DescribeTopicPartitionsApi.SPEC,
             // issue 12: share groups (KIP-932) and streams groups (KIP-1071)
             ShareGroupHeartbeatApi.SPEC,
