@@ -24,6 +24,9 @@ import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupConfigSource;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
+import io.odradek.coordinator.group.GroupConfigSource;
+import io.odradek.coordinator.group.ShareGroupConfig;
+import io.odradek.coordinator.group.ShareGroupServices;
 import io.odradek.coordinator.group.StreamsGroupConfig;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.ProducerIdManager;
@@ -137,6 +140,9 @@ final class BrokerServices implements AutoCloseable {
         this.shareCoordinator = shareCoordinator;
         this.sharePersister = sharePersister;
         this.groupConfigs = new GroupConfigs(dynamicBrokerConfig);
+        // Share groups (issue 12, sharegroup): the group coordinator reads share.session.timeout.ms /
+        // share.heartbeat.interval.ms from the group configs and keeps share state through the SharePersister.
+        groups.setShareGroups(new ShareGroupServices(groups.shareGroups().config(), groupConfigs, sharePersister));
     }
 
     /** With this broker as the config advertises it (tests; a port-0 listener is advertised as port 0). */
@@ -311,17 +317,19 @@ final class BrokerServices implements AutoCloseable {
         GroupCoordinator groups;
         if (existing.isPresent()) {
             groups = GroupCoordinator.create(groupConfig.withOffsetsTopicPartitions(existing.get().partitions()), logs, catalog);
-            // issue 12, streams: before any partition loads
-            groups.configureStreams(StreamsGroupConfig.from(config.effectiveConfigs(), GroupConfigSource.NONE));
+            // issue 12, streams: before any partition loads; group configs as setShareGroups gives them later
+            groups.configureStreams(StreamsGroupConfig.from(config.effectiveConfigs(), groups.groupConfigs()));
             groups.startup();
         } else {
             groups = GroupCoordinator.createOnDemand(groupConfig, logs, catalog, () -> topics.async(() -> topics.topic(OffsetsTopic.NAME)
                     .orElseGet(() -> topics.createTopic(OffsetsTopic.NAME, groupConfig.offsetsTopicPartitions(),
                             groupConfig.offsetsTopicConfigs(), false))
                     .partitions()));
-            groups.configureStreams(StreamsGroupConfig.from(config.effectiveConfigs(), GroupConfigSource.NONE)); // issue 12, streams
+            groups.configureStreams(StreamsGroupConfig.from(config.effectiveConfigs(), groups.groupConfigs())); // issue 12, streams
         }
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
+        // Share groups (issue 12, sharegroup): group.share.* settings; group configs and persister once the services exist.
+        groups.setShareGroups(new ShareGroupServices(ShareGroupConfig.from(config.effectiveConfigs()), GroupConfigSource.NONE, null));
         return groups;
     }
 

@@ -15,6 +15,11 @@ import io.odradek.broker.handlers.ApiVersionsHandler;
 import io.odradek.broker.handlers.DescribeClientQuotasHandler;
 import io.odradek.broker.handlers.ConsumerGroupDescribeHandler;
 import io.odradek.broker.handlers.ConsumerGroupHeartbeatHandler;
+import io.odradek.broker.handlers.AlterShareGroupOffsetsHandler;
+import io.odradek.broker.handlers.DeleteShareGroupOffsetsHandler;
+import io.odradek.broker.handlers.DescribeShareGroupOffsetsHandler;
+import io.odradek.broker.handlers.ShareGroupDescribeHandler;
+import io.odradek.broker.handlers.ShareGroupHeartbeatHandler;
 import io.odradek.broker.handlers.CreateAclsHandler;
 import io.odradek.broker.handlers.CreatePartitionsHandler;
 import io.odradek.broker.handlers.CreateTopicsHandler;
@@ -151,6 +156,12 @@ final class Handlers {
         // issue 12, streams groups (KIP-1071)
         registry.register(new StreamsGroupHeartbeatHandler(services.groups, services.topics))
                 .register(new StreamsGroupDescribeHandler(services.groups));
+        // Share groups (issue 12, sharegroup): membership and the share group offsets, in the group coordinator.
+        registry.register(new ShareGroupHeartbeatHandler(services.groups))
+                .register(new ShareGroupDescribeHandler(services.groups, services.topics))
+                .register(new DescribeShareGroupOffsetsHandler(services.groups, services.topics))
+                .register(new AlterShareGroupOffsetsHandler(services.groups, services.topics))
+                .register(new DeleteShareGroupOffsetsHandler(services.groups, services.topics));
 
         // issue 12 (sharestate): the share-state APIs brokers send the share coordinator of a share partition
         // (FindCoordinator key type 2); answered for the __share_group_state partitions led here.

@@ -8,9 +8,12 @@ import java.util.List;
  * levels are fixed here, at what a freshly formatted Kafka 4.4 cluster finalizes, for the features we
  * implement: {@code metadata.version} 4.4-IV2 (level 33; supported from 3.3-IV3, level 7, Kafka 4's
  * minimum), {@code transaction.version} 2 (KIP-890: Kafka 4.x Java producers then use EndTxn v5 and let
- * partition leaders add partitions), {@code group.version} 1 (KIP-848 consumer groups) and (issue 12)
- * {@code streams.version} 1 (KIP-1071 streams groups; Kafka Streams 4.4 needs it). Kafka's other
- * production features (kraft.version, eligible.leader.replicas.version, share.version) are left out: we implement none of them, and a client seeing them finalized would rely on them.
+ * partition leaders add partitions), {@code group.version} 1 (KIP-848 consumer groups), (issue 12)
+ * {@code share.version} 2 (KIP-932 share groups, production-ready at level 1 since Kafka 4.2; Kafka 4.4's
+ * level 2 adds the share group dead-letter queue, KIP-1191, which no client reads and we do not implement) and
+ * {@code streams.version} 1 (KIP-1071 streams groups; Kafka Streams 4.4 needs it). Kafka's other production
+ * features (kraft.version, eligible.leader.replicas.version) are left out: we implement neither, and a client
+ * seeing them finalized would rely on them.
  * Kafka has no broker config key for these levels (they are set by {@code kafka-storage format} or
  * {@code kafka-features}), so neither do we.
  */
@@ -18,6 +21,8 @@ public final class BrokerFeatures {
     public static final String METADATA_VERSION = "metadata.version";
     public static final String TRANSACTION_VERSION = "transaction.version";
     public static final String GROUP_VERSION = "group.version";
+    /** Share groups (issue 12, sharegroup). */
+    public static final String SHARE_VERSION = "share.version";
     /** issue 12, streams. */
     public static final String STREAMS_VERSION = "streams.version";
 
@@ -43,6 +48,7 @@ public final class BrokerFeatures {
                 new Feature(METADATA_VERSION, (short) 7, (short) 33, (short) 33),
                 new Feature(TRANSACTION_VERSION, (short) 0, (short) 2, (short) 2),
                 new Feature(GROUP_VERSION, (short) 0, (short) 1, (short) 1),
+                new Feature(SHARE_VERSION, (short) 0, (short) 2, (short) 2),
                 // issue 12, streams: KIP-1071 streams groups (Kafka 4.4's StreamsVersion SV_1, production since 4.2)
                 new Feature(STREAMS_VERSION, (short) 0, (short) 1, (short) 1)), finalizedEpoch);
     }

@@ -15,6 +15,9 @@ import io.odradek.broker.txn.LocalTransactionMarkerWriter;
 import io.odradek.broker.txn.TransactionStateTopic;
 import io.odradek.coordinator.group.GroupCoordinator;
 import io.odradek.coordinator.group.GroupCoordinatorConfig;
+import io.odradek.coordinator.group.GroupConfigSource;
+import io.odradek.coordinator.group.ShareGroupConfig;
+import io.odradek.coordinator.group.ShareGroupServices;
 import io.odradek.coordinator.offsets.OffsetsTopic;
 import io.odradek.coordinator.producer.BlockProducerIdManager;
 import io.odradek.coordinator.producer.ProducerIdManager;
@@ -141,8 +144,10 @@ public final class ClusterCoordinators implements AutoCloseable {
         GroupCoordinator groups = GroupCoordinator.createForElections(groupConfig, leaderLog(partitions, OffsetsTopic.NAME),
                 new TopicServiceCatalog(topics), () -> internal.ensure(offsets));
         groups.configureStreams(io.odradek.coordinator.group.StreamsGroupConfig.from(config.effectiveConfigs(),
-                io.odradek.coordinator.group.GroupConfigSource.NONE)); // issue 12, streams (GROUP configs: groupconfigs part)
+                groups.groupConfigs())); // issue 12, streams: group configs as BrokerServices' setShareGroups gives them
         topics.onTopicDeleted(topic -> groups.onTopicsDeleted(List.of(topic)));
+        // Share groups (issue 12, sharegroup): group.share.* settings; group configs and persister set by BrokerServices.
+        groups.setShareGroups(new ShareGroupServices(ShareGroupConfig.from(config.effectiveConfigs()), GroupConfigSource.NONE, null));
 
         TransactionCoordinatorConfig txnConfig = TransactionCoordinatorConfig.from(config.effectiveConfigs())
                 .withTransactionVersionLevel(features.transactionVersion());

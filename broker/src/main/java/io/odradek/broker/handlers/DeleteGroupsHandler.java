@@ -20,7 +20,9 @@ import java.util.concurrent.CompletableFuture;
  * DeleteGroups (key 42), versions 0-3. Deletes empty groups with their committed offsets (tombstones in
  * {@code __consumer_offsets}, so they stay deleted after a restart). A group with members is
  * NON_EMPTY_GROUP; an unknown one GROUP_ID_NOT_FOUND. A streams group (issue 12) goes with its topology,
- * members and assignment records. v3 adds error messages. Authorization, as Kafka 4.4:
+ * members and assignment records. An empty share group (issue 12) has its share state
+ * deleted first through the share coordinator (DeleteShareGroupState for each partition it initialized), as
+ * Kafka's deleteShareGroups; if that fails the group stays and answers the error. v3 adds error messages. Authorization, as Kafka 4.4:
  * DELETE on each group; the groups refused answer GROUP_AUTHORIZATION_FAILED (no message) after the others'
  * results, as Kafka orders them, and are not touched.
  */

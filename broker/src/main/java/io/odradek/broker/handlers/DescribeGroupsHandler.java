@@ -22,7 +22,8 @@ import java.util.concurrent.CompletableFuture;
  * DescribeGroups (key 15), versions 0-6. State, protocol type, members with client id and host and their
  * assignments; member metadata and the protocol name (ProtocolData) only in the Stable state, as in
  * Kafka. An unknown group is reported as "Dead" — with GROUP_ID_NOT_FOUND from v6 (KIP-1043), without
- * an error before; so is a KIP-848 consumer group, as in Kafka 4 (ConsumerGroupDescribe describes those).
+ * an error before; so is a KIP-848 consumer group, as in Kafka 4 (ConsumerGroupDescribe describes those),
+ * and a share group (ShareGroupDescribe describes those; issue 12).
  * v3+ may ask for authorized operations (KIP-430), given for groups described without error: those the
  * authorizer allows, every group operation (READ, DELETE, DESCRIBE) with no authorizer. v4+ report
  * group.instance.id. Authorization, as Kafka 4.4: DESCRIBE on each group; a group refused is answered first,

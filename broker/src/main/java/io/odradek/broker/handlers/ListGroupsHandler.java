@@ -19,7 +19,8 @@ import java.util.concurrent.CompletableFuture;
  * ListGroups (key 16), versions 0-5. Every group this broker coordinates — all of them, on one node —
  * including simple groups that only hold offsets (protocol type ""). v4+ filter by state (KIP-518) and
  * report it; v5+ filter by type (KIP-848) and report it: "classic", or "consumer" for KIP-848 groups
- * (protocol type "consumer", states Empty, Assigning, Reconciling, Stable), or (issue 12) "streams" for KIP-1071
+ * (protocol type "consumer", states Empty, Assigning, Reconciling, Stable), "share" for KIP-932 share
+ * groups (protocol type "share", states Empty, Stable; issue 12), or (issue 12) "streams" for KIP-1071
  * groups (protocol type "streams", states Empty, NotReady, Assigning, Reconciling, Stable). Filters match
  * case-insensitively, as in Kafka. While any coordinator partition loads: COORDINATOR_LOAD_IN_PROGRESS.
  * Authorization, as Kafka 4.4: with DESCRIBE on the cluster every group is listed, without it only the

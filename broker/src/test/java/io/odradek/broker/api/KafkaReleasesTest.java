@@ -66,8 +66,12 @@ class KafkaReleasesTest {
         assertThat(KafkaReleases.named("3.9").features()).isEqualTo(Map.of("metadata.version", (short) 21));
         assertThat(KafkaReleases.named("4.0").features()).isEqualTo(
                 Map.of("metadata.version", (short) 25, "transaction.version", (short) 2, "group.version", (short) 1));
+        assertThat(KafkaReleases.named("4.2").features()).isEqualTo(Map.of("metadata.version", (short) 29,
+                "transaction.version", (short) 2, "group.version", (short) 1, "share.version", (short) 1,
+                "streams.version", (short) 1));
         assertThat(KafkaReleases.named("4.4").features()).isEqualTo(Map.of("metadata.version", (short) 33,
-                "transaction.version", (short) 2, "group.version", (short) 1, "streams.version", (short) 1));
+                "transaction.version", (short) 2, "group.version", (short) 1, "share.version", (short) 2,
+                "streams.version", (short) 1));
     }
 
     /** Our own ranges are Kafka 4.4's maxima (InitProducerId v6 aside, unstable in 4.4): the table's 4.4 must agree. */

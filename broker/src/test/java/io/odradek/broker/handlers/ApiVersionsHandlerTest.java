@@ -49,11 +49,11 @@ class ApiVersionsHandlerTest {
             assertThat(kafka.supportedFeatures()).extracting(k -> k.name() + " " + k.minVersion() + "-" + k.maxVersion())
                     .as("v%d", version)
                     .containsExactly("metadata.version 7-33", "transaction.version 0-2", "group.version 0-1",
-                            "streams.version 0-1");
+                            "share.version 0-2", "streams.version 0-1");
             assertThat(kafka.finalizedFeaturesEpoch()).isEqualTo(EPOCH);
             assertThat(kafka.finalizedFeatures()).extracting(k -> k.name() + " " + k.minVersionLevel() + "-" + k.maxVersionLevel())
                     .containsExactly("metadata.version 33-33", "transaction.version 2-2", "group.version 1-1",
-                            "streams.version 1-1");
+                            "share.version 2-2", "streams.version 1-1");
             assertThat(kafka.apiKeys()).extracting(k -> k.apiKey() + ":" + k.minVersion() + "-" + k.maxVersion())
                     .containsExactly("18:0-5");
         }
@@ -65,7 +65,8 @@ class ApiVersionsHandlerTest {
         assertThat(kafka.supportedFeatures()).extracting(k -> k.name() + " " + k.minVersion() + "-" + k.maxVersion())
                 .containsExactly("metadata.version 7-33");
         assertThat(kafka.finalizedFeatures()).extracting(k -> k.name() + " " + k.maxVersionLevel())
-                .containsExactly("metadata.version 33", "transaction.version 2", "group.version 1", "streams.version 1");
+                .containsExactly("metadata.version 33", "transaction.version 2", "group.version 1", "share.version 2",
+                        "streams.version 1");
         assertThat(kafka.finalizedFeaturesEpoch()).isEqualTo(EPOCH);
     }
 
@@ -133,9 +134,11 @@ class ApiVersionsHandlerTest {
     void theFinalizedTransactionVersionIsTwo() {
         BrokerFeatures features = BrokerFeatures.kafka44(0);
         assertThat(features.transactionVersion()).isEqualTo((short) 2);
-        assertThat(features.finalizedLevel("share.version")).isZero();
+        assertThat(features.finalizedLevel("share.version")).isEqualTo((short) 2); // share groups (issue 12)
+        assertThat(features.finalizedLevel("streams.version")).isZero();
         assertThat(features.features()).extracting(BrokerFeatures.Feature::name)
-                .isEqualTo(List.of("metadata.version", "transaction.version", "group.version", "streams.version"));
+                .isEqualTo(List.of("metadata.version", "transaction.version", "group.version", "share.version",
+                        "streams.version"));
     }
 
     @Test

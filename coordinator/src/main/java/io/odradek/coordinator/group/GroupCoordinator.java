@@ -10,6 +10,9 @@ import io.odradek.coordinator.runtime.CoordinatorLog;
 import io.odradek.coordinator.runtime.CoordinatorRuntime;
 import io.odradek.coordinator.runtime.CoordinatorThreads;
 import io.odradek.coordinator.runtime.Scheduler;
+import io.odradek.coordinator.share.SharePartitionKey;
+import io.odradek.coordinator.share.SharePersister;
+import io.odradek.coordinator.share.ShareStateSummary;
 import io.odradek.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,6 +22,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +48,11 @@ import java.util.function.Supplier;
  *
  * <p>Transactions: {@link #txnOffsetCommit} writes offsets in a producer's transaction, pending until
  * {@link #completeTransaction} writes its marker (WriteTxnMarkers for a {@code __consumer_offsets} partition).
+ *
+ * <p>Share groups (KIP-932, issue 12): {@link #shareGroupHeartbeat} and the share group administration
+ * ({@link #describeShareGroup}, the share group offset APIs, and share groups in list/delete), with the share
+ * state of their partitions initialized, summarized and deleted through the SharePersister given by
+ * {@link #setShareGroups} (see {@link ShareGroupProtocol}).
  */
 public final class GroupCoordinator implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(GroupCoordinator.class.getName());
@@ -68,6 +79,8 @@ public final class GroupCoordinator implements AutoCloseable {
     private boolean closed;
     /** issue 12, streams: streams groups' settings and task assignor, read by each partition as it loads. */
     private volatile StreamsGroupConfig streamsConfig;
+    /** Share groups' settings, group configs and share-state persister (issue 12); see {@link #setShareGroups}. */
+    private volatile ShareGroupServices shares = ShareGroupServices.DEFAULTS;
 
     private GroupCoordinator(GroupCoordinatorConfig config, IntFunction<CoordinatorLog> logs, IntFunction<Scheduler> schedulers,
             CoordinatorThreads threads, TopicCatalog topics, Supplier<CompletableFuture<Integer>> offsetsTopicCreator) {
@@ -83,7 +96,8 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsetsTopicCreator = offsetsTopicCreator;
         this.loadsOnElection = loadsOnElection;
         this.runtime = new CoordinatorRuntime<>(OffsetsTopic.NAME, OffsetsRecordCodec.SERDE, schedulers,
-                config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics, streamsConfig));
+                config.offsetCommitTimeoutMs(), context -> new GroupShard(context, config.withOffsetsTopicPartitions(partitions), topics,
+                        streamsConfig, () -> shares));
         if (offsetsTopicCreator == null) {
             this.partitions = config.offsetsTopicPartitions();
         } else {
@@ -277,6 +291,28 @@ public final class GroupCoordinator implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Share groups (issue 12): their settings, the groups' dynamic configs and the SharePersister the share
+     * state is initialized, summarized and deleted through. May be called at any time (partitions read it when
+     * they use it); until then share groups have Kafka's default settings and no share state is kept.
+     */
+    public void setShareGroups(ShareGroupServices services) {
+        this.shares = services == null ? ShareGroupServices.DEFAULTS : services;
+    }
+
+    /**
+     * The groups' dynamic configs as {@link #setShareGroups} last gave them, read at each use: streams groups
+     * configured before the broker's group configs exist still see them (issue 12).
+     */
+    public GroupConfigSource groupConfigs() {
+        return groupId -> shares.groupConfigs().configs(groupId);
+    }
+
+    /** What {@link #setShareGroups} set last (Kafka's defaults and no persister until then). */
+    public ShareGroupServices shareGroups() {
+        return shares;
+    }
+
     /** The {@code __consumer_offsets} partition that holds this group. */
     public int partitionFor(String groupId) {
         int current = partitions;
@@ -384,6 +420,211 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         return read(groupId, "describe-streams-group", e -> StreamsGroupDescription.error(groupId, e, null),
                 shard -> shard.describeStreamsGroup(groupId));
+    }
+
+    // ------------------------------------------------------------------ share groups (KIP-932, issue 12)
+
+    /**
+     * A ShareGroupHeartbeat: join, heartbeat or leave. When the heartbeat made partitions of the subscribed
+     * topics start initializing, it is answered once the SharePersister initialized them (start offset -1: the
+     * partition leader applies share.auto.offset.reset) and they are recorded initialized, as Kafka 4.4 does; a
+     * failed initialization answers the persister's error and leaves the partitions for the next heartbeat.
+     */
+    public CompletableFuture<ShareGroupHeartbeatResult> shareGroupHeartbeat(ShareGroupHeartbeatRequest req) {
+        Function<ErrorCode, ShareGroupHeartbeatResult> onError = e -> ShareGroupHeartbeatResult.error(e, null);
+        return write(req.groupId() == null ? "" : req.groupId(), "share-group-heartbeat",
+                e -> ShareGroupProtocol.HeartbeatOutcome.of(onError.apply(e)), shard -> shard.shareGroupHeartbeat(req))
+                .thenCompose(outcome -> outcome.toInitialize().isEmpty() ? CompletableFuture.completedFuture(outcome.result())
+                        : initializeShareState(req.groupId(), outcome.stateEpoch(), offsetsOf(outcome.toInitialize(), -1L))
+                                .thenApply(error -> error == ErrorCode.NONE ? outcome.result()
+                                        : ShareGroupHeartbeatResult.error(error, null)));
+    }
+
+    /**
+     * Initializes the share state of these partitions through the SharePersister, then records them initialized
+     * (all succeeded) or no longer initializing (any failed: the first error is the answer, as in Kafka).
+     */
+    private CompletableFuture<ErrorCode> initializeShareState(String groupId, int stateEpoch, Map<UUID, Map<Integer, Long>> offsets) {
+        return initializeEach(groupId, stateEpoch, offsets).thenCompose(errors -> {
+            ErrorCode first = errors.values().stream().flatMap(m -> m.values().stream())
+                    .filter(e -> e != ErrorCode.NONE).findFirst().orElse(ErrorCode.NONE);
+            Map<UUID, Set<Integer>> partitions = partitionsOf(offsets);
+            if (first == ErrorCode.NONE) {
+                return write(groupId, "initialize-share-group-state", e -> e, shard -> {
+                    shard.shareStateInitialized(groupId, partitions);
+                    return ErrorCode.NONE;
+                });
+            }
+            LOG.log(System.Logger.Level.WARNING, "cannot initialize the share state of group " + groupId + ": " + errors);
+            return write(groupId, "uninitialize-share-group-state", e -> first, shard -> {
+                shard.shareStateUninitialized(groupId, partitions);
+                return first;
+            });
+        });
+    }
+
+    /** SharePersister.initialize for every partition; each partition's error (NONE without a persister). */
+    private CompletableFuture<Map<UUID, Map<Integer, ErrorCode>>> initializeEach(String groupId, int stateEpoch,
+            Map<UUID, Map<Integer, Long>> offsets) {
+        SharePersister persister = shares.persister();
+        Map<UUID, Map<Integer, CompletableFuture<ErrorCode>>> calls = new TreeMap<>();
+        offsets.forEach((topic, parts) -> parts.forEach((p, offset) -> calls.computeIfAbsent(topic, t -> new TreeMap<>())
+                .put(p, persister == null ? CompletableFuture.completedFuture(ErrorCode.NONE)
+                        : persister.initialize(new SharePartitionKey(groupId, topic, p), stateEpoch, offset)
+                                .exceptionally(GroupCoordinator::persisterError))));
+        return allOf(calls);
+    }
+
+    private static <T> CompletableFuture<Map<UUID, Map<Integer, T>>> allOf(Map<UUID, Map<Integer, CompletableFuture<T>>> calls) {
+        List<CompletableFuture<T>> all = new ArrayList<>();
+        calls.values().forEach(m -> all.addAll(m.values()));
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            Map<UUID, Map<Integer, T>> out = new TreeMap<>();
+            calls.forEach((t, m) -> m.forEach((p, f) -> out.computeIfAbsent(t, x -> new TreeMap<>()).put(p, f.join())));
+            return out;
+        });
+    }
+
+    private static ErrorCode persisterError(Throwable e) {
+        ErrorCode error = CoordinatorErrors.of(e);
+        if (error == null) {
+            LOG.log(System.Logger.Level.ERROR, "share persister call failed", e);
+            return ErrorCode.UNKNOWN_SERVER_ERROR;
+        }
+        return error;
+    }
+
+    private static Map<UUID, Map<Integer, Long>> offsetsOf(Map<UUID, Set<Integer>> partitions, long offset) {
+        Map<UUID, Map<Integer, Long>> out = new TreeMap<>();
+        partitions.forEach((t, parts) -> parts.forEach(p -> out.computeIfAbsent(t, x -> new TreeMap<>()).put(p, offset)));
+        return out;
+    }
+
+    private static Map<UUID, Set<Integer>> partitionsOf(Map<UUID, Map<Integer, Long>> offsets) {
+        Map<UUID, Set<Integer>> out = new TreeMap<>();
+        offsets.forEach((t, parts) -> out.put(t, new TreeSet<>(parts.keySet())));
+        return out;
+    }
+
+    public CompletableFuture<ShareGroupDescription> describeShareGroup(String groupId) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(ShareGroupDescription.error(groupId, ErrorCode.INVALID_GROUP_ID, null));
+        }
+        return read(groupId, "describe-share-group", e -> ShareGroupDescription.error(groupId, e, null),
+                shard -> shard.describeShareGroup(groupId));
+    }
+
+    /**
+     * DescribeShareGroupOffsets: each partition's start offset as the share coordinator summarizes it. With
+     * {@code partitions} null, every partition the group has initialized (Kafka's describeShareGroupAllOffsets);
+     * otherwise the partitions asked for, whatever the group (Kafka does not look the group up then). A
+     * partition without share state answers start offset -1.
+     */
+    public CompletableFuture<ShareGroupOffsets.Described> describeShareGroupOffsets(String groupId,
+            Map<UUID, List<Integer>> partitions) {
+        if (partitions != null) {
+            return summarize(groupId, partitions);
+        }
+        return read(groupId, "share-group-initialized-partitions", e -> null, shard -> shard.initializedSharePartitions(groupId))
+                .thenCompose(initialized -> {
+                    if (initialized == null) {
+                        return CompletableFuture.completedFuture(ShareGroupOffsets.Described.error(ErrorCode.COORDINATOR_NOT_AVAILABLE, null));
+                    }
+                    Map<UUID, List<Integer>> all = new TreeMap<>();
+                    initialized.forEach((t, p) -> all.put(t, new ArrayList<>(new TreeSet<>(p))));
+                    return summarize(groupId, all);
+                });
+    }
+
+    private CompletableFuture<ShareGroupOffsets.Described> summarize(String groupId, Map<UUID, List<Integer>> partitions) {
+        ErrorCode refused = refusal();
+        if (refused != null) {
+            return CompletableFuture.completedFuture(ShareGroupOffsets.Described.error(refused, null));
+        }
+        SharePersister persister = shares.persister();
+        Map<UUID, Map<Integer, CompletableFuture<ShareGroupOffsets.PartitionOffset>>> calls = new TreeMap<>();
+        partitions.forEach((topic, parts) -> parts.forEach(p -> calls.computeIfAbsent(topic, t -> new TreeMap<>())
+                .put(p, persister == null ? CompletableFuture.completedFuture(ShareGroupOffsets.PartitionOffset.none(p))
+                        : persister.readSummary(new SharePartitionKey(groupId, topic, p), -1)
+                                .thenApply(s -> partitionOffset(p, s))
+                                .exceptionally(e -> new ShareGroupOffsets.PartitionOffset(p, persisterError(e), null, -1, -1, -1)))));
+        return allOf(calls).thenApply(all -> new ShareGroupOffsets.Described(ErrorCode.NONE, null, all));
+    }
+
+    /** The share coordinator's summary as it is (a partition never initialized: NONE with start offset -1). */
+    private static ShareGroupOffsets.PartitionOffset partitionOffset(int partition, ShareStateSummary s) {
+        return new ShareGroupOffsets.PartitionOffset(partition, s.error(), s.message(), s.startOffset(), s.leaderEpoch(),
+                s.deliveryCompleteCount());
+    }
+
+    /**
+     * AlterShareGroupOffsets: the group must be a share group without members (a new id becomes an empty share
+     * group); each partition's share state is initialized again at its new start offset, under the group epoch.
+     */
+    public CompletableFuture<ShareGroupOffsets.Altered> alterShareGroupOffsets(String groupId, Map<UUID, Map<Integer, Long>> offsets) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(ShareGroupOffsets.Altered.error(ErrorCode.INVALID_GROUP_ID, null));
+        }
+        Map<UUID, Set<Integer>> partitions = partitionsOf(offsets);
+        return write(groupId, "share-group-offsets-alter", e -> new ShareGroupProtocol.OffsetsChange(e, null, 0, Map.of()),
+                shard -> shard.alterShareGroupOffsets(groupId, partitions)).thenCompose(checked -> {
+            if (checked.error() != ErrorCode.NONE) {
+                return CompletableFuture.completedFuture(ShareGroupOffsets.Altered.error(checked.error(), checked.message()));
+            }
+            return initializeEach(groupId, checked.stateEpoch(), offsets).thenCompose(errors -> {
+                Map<UUID, Set<Integer>> ok = new TreeMap<>();
+                Map<UUID, Set<Integer>> failed = new TreeMap<>();
+                errors.forEach((t, m) -> m.forEach((p, e) -> (e == ErrorCode.NONE ? ok : failed)
+                        .computeIfAbsent(t, x -> new TreeSet<>()).add(p)));
+                return write(groupId, "share-group-offsets-altered", e -> e, shard -> {
+                    shard.shareStateSettled(groupId, ok, failed);
+                    return ErrorCode.NONE;
+                }).thenApply(e -> new ShareGroupOffsets.Altered(ErrorCode.NONE, null, errors));
+            });
+        });
+    }
+
+    /**
+     * DeleteShareGroupOffsets: the group must be a share group without members; the share state of each of
+     * these topics it has is deleted through the SharePersister, and the topics leave the group's state metadata.
+     * Topics the group has no state for answer UNKNOWN_TOPIC_OR_PARTITION, as in Kafka 4.4.
+     */
+    public CompletableFuture<ShareGroupOffsets.Deleted> deleteShareGroupOffsets(String groupId, Set<UUID> topicIds) {
+        if (groupId == null || groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(ShareGroupOffsets.Deleted.error(ErrorCode.INVALID_GROUP_ID, null));
+        }
+        return write(groupId, "share-group-offsets-delete", e -> new ShareGroupProtocol.OffsetsChange(e, null, 0, Map.of()),
+                shard -> shard.startDeletingShareGroupOffsets(groupId, topicIds)).thenCompose(checked -> {
+                    if (checked.error() != ErrorCode.NONE) {
+                        return CompletableFuture.completedFuture(ShareGroupOffsets.Deleted.error(checked.error(), checked.message()));
+                    }
+                    Map<UUID, Set<Integer>> deleting = checked.partitions();
+                    return deleteShareState(groupId, deleting).thenCompose(errors -> {
+                    Map<UUID, ErrorCode> byTopic = new TreeMap<>();
+                    // A topic the group has no share state for: Kafka's "There is no offset information to delete."
+                    topicIds.forEach(t -> byTopic.put(t, deleting.containsKey(t) ? ErrorCode.NONE : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
+                    errors.forEach((t, m) -> m.values().stream().filter(e -> e != ErrorCode.NONE).findFirst()
+                            .ifPresent(e -> byTopic.put(t, e)));
+                    Set<UUID> done = new TreeSet<>(deleting.keySet());
+                    done.removeIf(t -> byTopic.get(t) != ErrorCode.NONE);
+                    return write(groupId, "share-group-offsets-deleted", e -> e, shard -> {
+                        shard.shareGroupOffsetsDeleted(groupId, done);
+                        return ErrorCode.NONE;
+                    }).thenApply(e -> new ShareGroupOffsets.Deleted(ErrorCode.NONE, null, byTopic));
+                    });
+                });
+    }
+
+    /** SharePersister.delete for every partition; each partition's error (NONE for one never initialized). */
+    private CompletableFuture<Map<UUID, Map<Integer, ErrorCode>>> deleteShareState(String groupId, Map<UUID, Set<Integer>> partitions) {
+        SharePersister persister = shares.persister();
+        Map<UUID, Map<Integer, CompletableFuture<ErrorCode>>> calls = new TreeMap<>();
+        partitions.forEach((topic, parts) -> parts.forEach(p -> calls.computeIfAbsent(topic, t -> new TreeMap<>())
+                .put(p, persister == null ? CompletableFuture.completedFuture(ErrorCode.NONE)
+                        : persister.delete(new SharePartitionKey(groupId, topic, p))
+                                .thenApply(e -> e == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION ? ErrorCode.NONE : e)
+                                .exceptionally(GroupCoordinator::persisterError))));
+        return allOf(calls);
     }
 
     // ------------------------------------------------------------------ offsets
@@ -548,7 +789,23 @@ public final class GroupCoordinator implements AutoCloseable {
         if (groupId == null || groupId.isEmpty()) {
             return CompletableFuture.completedFuture(ErrorCode.INVALID_GROUP_ID);
         }
-        return write(groupId, "delete-group", e -> e, shard -> shard.deleteGroup(groupId));
+        // Share groups (issue 12): an empty share group's share state is deleted first, as Kafka's deleteShareGroups.
+        return write(groupId, "share-state-to-delete", e -> new ShareGroupProtocol.StateToDelete(e, Map.of()),
+                shard -> shard.shareStateToDelete(groupId))
+                .thenCompose(state -> {
+                    if (state.error() == ErrorCode.GROUP_ID_NOT_FOUND) {
+                        return write(groupId, "delete-group", e -> e, shard -> shard.deleteGroup(groupId)); // not a share group
+                    }
+                    if (state.error() != ErrorCode.NONE) {
+                        return CompletableFuture.completedFuture(state.error());
+                    }
+                    return deleteShareState(groupId, state.partitions()).thenCompose(errors -> {
+                        ErrorCode failed = errors.values().stream().flatMap(m -> m.values().stream())
+                                .filter(e -> e != ErrorCode.NONE).findFirst().orElse(ErrorCode.NONE);
+                        return failed != ErrorCode.NONE ? CompletableFuture.completedFuture(failed)
+                                : write(groupId, "delete-group", e -> e, shard -> shard.deleteGroup(groupId));
+                    });
+                });
     }
 
     /** For tests: a group's state, or null when the group is unknown. */

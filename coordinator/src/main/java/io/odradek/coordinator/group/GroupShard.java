@@ -68,12 +68,15 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private PendingWrite pending;
 
     GroupShard(CoordinatorContext<OffsetsRecord> context, GroupCoordinatorConfig config, TopicCatalog topics) {
-        this(context, config, topics, null);
+        this(context, config, topics, null, () -> ShareGroupServices.DEFAULTS);
     }
 
-    /** @param streamsConfig streams groups' settings and assignor (issue 12, streams); null: Kafka's defaults, no assignor */
+    /**
+     * @param streamsConfig streams groups' settings and assignor (issue 12, streams); null: Kafka's defaults, no assignor
+     * @param shares        share groups' settings, group configs and persister (issue 12), read when used
+     */
     GroupShard(CoordinatorContext<OffsetsRecord> context, GroupCoordinatorConfig config, TopicCatalog topics,
-            StreamsGroupConfig streamsConfig) {
+            StreamsGroupConfig streamsConfig, Supplier<ShareGroupServices> shares) {
         this.partition = context.partition();
         this.config = config;
         this.context = context;
@@ -81,7 +84,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         this.classic = new ClassicGroupProtocol(config, scheduler, groups, (records, after) -> write(records, false, after));
         this.consumer = new ConsumerGroupProtocol(partition, config.consumer(), scheduler, topics, groups,
                 (records, after) -> write(records, true, after));
-        this.share = new ShareGroupProtocol(partition, scheduler, (records, after) -> write(records, true, after));
+        // Share groups (issue 12): a group id of another type is "not a share group".
+        this.share = new ShareGroupProtocol(partition, shares, scheduler, topics,
+                this::hasNonShareGroup, (records, after) -> write(records, true, after));
         // issue 12, streams: a streams group id is of no other type (consumer, share; classic via the map).
         this.streams = new StreamsGroupProtocol(partition, scheduler, (records, after) -> write(records, true, after),
                 streamsConfig != null ? streamsConfig : StreamsGroupConfig.from(Map.of(), GroupConfigSource.NONE, () -> null),
@@ -326,8 +331,8 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
      * classic group (written, then the join runs as the next operation). NONE when the join may go on.
      */
     ErrorCode prepareClassicJoin(String groupId) {
-        if (streams.hasGroup(groupId)) {
-            return ErrorCode.INCONSISTENT_GROUP_PROTOCOL; // issue 12, streams: as Kafka, a streams group takes no classic member
+        if (streams.hasGroup(groupId) || share.hasGroup(groupId)) {
+            return ErrorCode.INCONSISTENT_GROUP_PROTOCOL; // issue 12: as Kafka 4.4, a streams or share group takes no classic member
         }
         ConsumerGroup consumerGroup = consumer.group(groupId);
         if (consumerGroup == null) {
@@ -364,13 +369,16 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     // ------------------------------------------------------------------ consumer protocol (see ConsumerGroupProtocol)
 
     ConsumerGroupHeartbeatResult consumerGroupHeartbeat(ConsumerGroupHeartbeatRequest req) {
-        if (streams.hasGroup(req.groupId())) { // issue 12, streams
+        if (streams.hasGroup(req.groupId()) || share.hasGroup(req.groupId())) { // issue 12
             return ConsumerGroupHeartbeatResult.error(ErrorCode.GROUP_ID_NOT_FOUND, "Group " + req.groupId() + " is not a consumer group.");
         }
         return consumer.heartbeat(req);
     }
 
     ConsumerGroupDescription describeConsumerGroup(String groupId) {
+        if (share.hasGroup(groupId)) {
+            return ConsumerGroupDescription.error(groupId, ErrorCode.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
+        }
         return consumer.describe(groupId);
     }
 
@@ -384,9 +392,74 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         return streams.describe(groupId);
     }
 
+    // ------------------------------------------------------------------ share groups (issue 12, see ShareGroupProtocol)
+
+    /** Whether a group of this id exists that is not a share group (classic, consumer, streams). */
+    private boolean hasNonShareGroup(String groupId) {
+        ClassicGroup classicGroup = groups.get(groupId);
+        return (classicGroup != null && !classicGroup.is(GroupState.DEAD)) || consumer.group(groupId) != null
+                || streams.hasGroup(groupId);
+    }
+
+    ShareGroupProtocol.HeartbeatOutcome shareGroupHeartbeat(ShareGroupHeartbeatRequest req) {
+        return share.heartbeat(req);
+    }
+
+    ShareGroupDescription describeShareGroup(String groupId) {
+        return share.describe(groupId);
+    }
+
+    void shareStateInitialized(String groupId, Map<java.util.UUID, Set<Integer>> partitions) {
+        share.initialized(groupId, partitions);
+    }
+
+    void shareStateUninitialized(String groupId, Map<java.util.UUID, Set<Integer>> partitions) {
+        share.uninitialized(groupId, partitions);
+    }
+
+    /** AlterShareGroupOffsets: the partitions the SharePersister initialized, and those it failed to. */
+    void shareStateSettled(String groupId, Map<java.util.UUID, Set<Integer>> succeeded, Map<java.util.UUID, Set<Integer>> failed) {
+        share.settleInitialization(groupId, succeeded, failed);
+    }
+
+    /** The partitions with share state of an empty share group about to be deleted; NON_EMPTY_GROUP etc. otherwise. */
+    ShareGroupProtocol.StateToDelete shareStateToDelete(String groupId) {
+        ErrorCode refused = share.deletionRefused(groupId);
+        return new ShareGroupProtocol.StateToDelete(refused, refused == ErrorCode.NONE ? share.statePartitions(groupId) : Map.of());
+    }
+
+    Map<java.util.UUID, Set<Integer>> initializedSharePartitions(String groupId) {
+        return share.initializedPartitions(groupId);
+    }
+
+    /** AlterShareGroupOffsets: the state epoch to initialize at, or the refusal. */
+    ShareGroupProtocol.OffsetsChange alterShareGroupOffsets(String groupId, Map<java.util.UUID, Set<Integer>> partitions) {
+        GroupException refused = share.offsetsChangeRefused(groupId, true);
+        if (refused != null) {
+            return new ShareGroupProtocol.OffsetsChange(refused.error, refused.getMessage(), 0, Map.of());
+        }
+        return new ShareGroupProtocol.OffsetsChange(ErrorCode.NONE, null, share.alterOffsets(groupId, partitions), partitions);
+    }
+
+    /** DeleteShareGroupOffsets: the partitions whose share state to delete, or the refusal. */
+    ShareGroupProtocol.OffsetsChange startDeletingShareGroupOffsets(String groupId, Set<java.util.UUID> topicIds) {
+        GroupException refused = share.offsetsChangeRefused(groupId, false);
+        if (refused != null) {
+            return new ShareGroupProtocol.OffsetsChange(refused.error, refused.getMessage(), 0, Map.of());
+        }
+        return new ShareGroupProtocol.OffsetsChange(ErrorCode.NONE, null, 0, share.startDeletingOffsets(groupId, topicIds));
+    }
+
+    void shareGroupOffsetsDeleted(String groupId, Set<java.util.UUID> topicIds) {
+        share.deletedOffsets(groupId, topicIds);
+    }
+
     // ------------------------------------------------------------------ offsets
 
     Map<TopicPartition, ErrorCode> commitOffsets(OffsetCommitRequest req) {
+        if (share.hasGroup(req.groupId())) {
+            return allPartitions(req, ErrorCode.GROUP_ID_NOT_FOUND); // a share group keeps no committed offsets
+        }
         StreamsGroup streamsGroup = streams.group(req.groupId()); // issue 12, streams
         if (streamsGroup != null) {
             ErrorCode invalid = streams.validateOffsetCommit(streamsGroup, req.memberId(), req.generationId(), req.apiVersion());
@@ -495,6 +568,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     private ErrorCode validateTxnOffsetCommit(TxnOffsetCommitRequest req) {
         // v6 (KIP-1319) says GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH; older versions ILLEGAL_GENERATION for both.
         ErrorCode staleEpoch = req.apiVersion() >= 6 ? ErrorCode.STALE_MEMBER_EPOCH : ErrorCode.ILLEGAL_GENERATION;
+        if (share.hasGroup(req.groupId())) {
+            return ErrorCode.GROUP_ID_NOT_FOUND; // a share group keeps no committed offsets
+        }
         StreamsGroup streamsGroup = streams.group(req.groupId()); // issue 12, streams
         if (streamsGroup != null) {
             if (req.generationId() < 0 && req.memberId().isEmpty() && req.groupInstanceId() == null) {
@@ -545,6 +621,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
      */
     OffsetFetchResult fetchOffsets(String groupId, String memberId, int memberEpoch, List<TopicPartition> partitions,
             boolean requireStable) {
+        if (share.hasGroup(groupId)) {
+            return OffsetFetchResult.error(ErrorCode.GROUP_ID_NOT_FOUND); // a share group keeps no committed offsets
+        }
         Map<TopicPartition, OffsetAndMetadata> offsets;
         ConsumerGroup consumerGroup = consumer.group(groupId);
         StreamsGroup streamsGroup = streams.group(groupId); // issue 12, streams
@@ -586,6 +665,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     }
 
     OffsetDeleteResult deleteOffsets(String groupId, List<TopicPartition> partitions) {
+        if (share.hasGroup(groupId)) {
+            return OffsetDeleteResult.error(ErrorCode.GROUP_ID_NOT_FOUND); // a share group keeps no committed offsets
+        }
         ConsumerGroup consumerGroup = consumer.group(groupId);
         ClassicGroup group = groups.get(groupId);
         Map<TopicPartition, OffsetAndMetadata> offsets;
@@ -652,7 +734,9 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
                 }
             }
         });
-        write(tombstones, true, error -> {
+        List<OffsetsRecord> records = new ArrayList<>(tombstones);
+        records.addAll(share.forgetDeletedTopics(deletedTopics)); // share groups' state metadata (issue 12)
+        write(records, true, error -> {
             if (error != ErrorCode.NONE) {
                 LOG.log(System.Logger.Level.WARNING, "failed to delete the offsets of deleted topics " + deletedTopics
                         + " in " + OffsetsTopic.NAME + "-" + partition + ": " + error);
@@ -666,6 +750,7 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
     List<GroupOverview> listGroups(Set<String> statesFilter, Set<String> typesFilter) {
         List<GroupOverview> out = new ArrayList<>(consumer.listGroups(statesFilter, typesFilter));
         out.addAll(streams.listGroups(statesFilter, typesFilter)); // issue 12, streams
+        out.addAll(share.listGroups(statesFilter, typesFilter)); // share groups (issue 12)
         if (!typesFilter.isEmpty() && !typesFilter.contains("classic")) {
             return out;
         }
@@ -705,6 +790,19 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
             write(records, true, error -> {
                 if (error == ErrorCode.NONE) {
                     LOG.log(System.Logger.Level.INFO, "deleted streams group " + groupId);
+                }
+            });
+            return ErrorCode.NONE;
+        }
+        // Share groups (issue 12): their share state was deleted first (GroupCoordinator.deleteGroup).
+        ShareGroup shareGroup = share.group(groupId);
+        if (shareGroup != null) {
+            if (!shareGroup.isEmpty()) {
+                return ErrorCode.NON_EMPTY_GROUP;
+            }
+            write(ShareGroupProtocol.deletionRecords(shareGroup), true, error -> {
+                if (error == ErrorCode.NONE) {
+                    LOG.log(System.Logger.Level.INFO, "deleted share group " + groupId);
                 }
             });
             return ErrorCode.NONE;

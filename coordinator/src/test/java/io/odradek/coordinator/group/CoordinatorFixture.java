@@ -38,17 +38,29 @@ final class CoordinatorFixture implements AutoCloseable {
     final List<PartitionLog> logs = new ArrayList<>();
     GroupCoordinator coordinator;
 
+    /** Share groups' settings and persister (issue 12). */
+    final ShareGroupServices shares;
+
     CoordinatorFixture(Path dir, GroupCoordinatorConfig config) {
-        this(dir, config, null);
+        this(dir, config, null, ShareGroupServices.DEFAULTS);
     }
 
     /** issue 12, streams: streams groups' settings and assignor (null: none). */
     final StreamsGroupConfig streams;
 
     CoordinatorFixture(Path dir, GroupCoordinatorConfig config, StreamsGroupConfig streams) {
+        this(dir, config, streams, ShareGroupServices.DEFAULTS);
+    }
+
+    CoordinatorFixture(Path dir, GroupCoordinatorConfig config, ShareGroupServices shares) {
+        this(dir, config, null, shares);
+    }
+
+    CoordinatorFixture(Path dir, GroupCoordinatorConfig config, StreamsGroupConfig streams, ShareGroupServices shares) {
         this.dir = dir;
         this.config = config;
         this.streams = streams;
+        this.shares = shares;
         open();
     }
 
@@ -66,6 +78,7 @@ final class CoordinatorFixture implements AutoCloseable {
         if (streams != null) {
             coordinator.configureStreams(streams);
         }
+        coordinator.setShareGroups(shares);
         coordinator.startup();
     }
 
