@@ -18,15 +18,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -60,6 +66,12 @@ import org.apache.kafka.streams.kstream.Produced;
  *                                            repartition topic): RECORDS lines are produced first, then the time
  *                                            from the application's start until a read_committed consumer has
  *                                            seen every word's exact final count is printed
+ *   share PORT TOPIC RECORDS CONSUMERS       CONSUMERS share consumers (KIP-932) in one new share group, acknowledging
+ *                                            explicitly (ACCEPT each record; the acknowledgements go with the
+ *                                            next poll, as a typical application's do), read the RECORDS records
+ *                                            already in TOPIC; prints the time from the first delivery until every
+ *                                            record's acknowledgement is confirmed (the commit callback), the
+ *                                            records/s and MB/s over it, and any record delivered twice
  *   cluster-ready BOOTSTRAP BROKERS TIMEOUT_MS
  *                                            poll DescribeCluster until BROKERS brokers are listed (registered and
  *                                            unfenced); prints the epoch millisecond they were
@@ -84,12 +96,14 @@ public final class BenchTool {
             case "fanout" -> fanout(Integer.parseInt(args[1]), args[2], Integer.parseInt(args[3]),
                     Integer.parseInt(args[4]), Integer.parseInt(args[5]), Integer.parseInt(args[6]));
             case "wordcount" -> wordCount(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3]);
+            case "share" -> share(Integer.parseInt(args[1]), args[2], Integer.parseInt(args[3]),
+                    Integer.parseInt(args[4]));
             case "cluster-ready" -> clusterReady(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]));
             case "cluster-topic" -> clusterTopic(args[1], args[2], Integer.parseInt(args[3]), Short.parseShort(args[4]),
                     args[5]);
             case "failover" -> failover(args[1], args[2]);
             default -> {
-                System.err.println("usage: BenchTool ready|create|create-many|fanout|wordcount|cluster-ready|cluster-topic"
+                System.err.println("usage: BenchTool ready|create|create-many|fanout|wordcount|share|cluster-ready|cluster-topic"
                         + "|failover ... (see the source)");
                 System.exit(2);
             }
@@ -407,6 +421,82 @@ public final class BenchTool {
                 System.out.printf("wordcount records=%d words=%d seconds=%.2f%n", records, expected.size(), seconds);
             }
         }
+    }
+
+    // ---- share: share consumers with explicit acknowledgement
+
+    private static void share(int port, String topic, int records, int consumers) throws Exception {
+        String group = "share-" + Long.toString(System.nanoTime(), 36);
+        try (Admin admin = admin(port)) {
+            // A new share group starts at the latest offset unless told otherwise; these records are already there.
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), List.of(
+                    new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET))))
+                    .all().get();
+        }
+        AtomicLong acknowledged = new AtomicLong();
+        AtomicLong delivered = new AtomicLong();
+        AtomicLong bytes = new AtomicLong();
+        AtomicLong failedAcks = new AtomicLong();
+        AtomicLong firstDelivery = new AtomicLong();
+        Map<Integer, java.util.BitSet> seen = new HashMap<>();
+        AtomicLong duplicates = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> threads = new ArrayList<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (int c = 0; c < consumers; c++) {
+            Properties props = new Properties();
+            props.put("bootstrap.servers", "127.0.0.1:" + port);
+            props.put("group.id", group);
+            props.put("client.id", group + "-" + c);
+            props.put("share.acknowledgement.mode", "explicit");
+            props.put("key.deserializer", ByteArrayDeserializer.class.getName());
+            props.put("value.deserializer", ByteArrayDeserializer.class.getName());
+            Thread t = new Thread(() -> {
+                try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(props)) {
+                    consumer.setAcknowledgementCommitCallback((offsets, error) -> {
+                        long n = offsets.values().stream().mapToLong(java.util.Set::size).sum();
+                        (error == null ? acknowledged : failedAcks).addAndGet(n);
+                    });
+                    consumer.subscribe(List.of(topic));
+                    while (!stop.get()) {
+                        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(100))) {
+                            firstDelivery.compareAndSet(0, System.nanoTime());
+                            delivered.incrementAndGet();
+                            bytes.addAndGet(rec.serializedValueSize() + Math.max(0, rec.serializedKeySize()));
+                            synchronized (seen) {
+                                java.util.BitSet offsets = seen.computeIfAbsent(rec.partition(), p -> new java.util.BitSet());
+                                if (offsets.get((int) rec.offset())) duplicates.incrementAndGet();
+                                offsets.set((int) rec.offset());
+                            }
+                            consumer.acknowledge(rec, AcknowledgeType.ACCEPT);
+                        }
+                    }
+                    consumer.commitSync(); // the last poll's acknowledgements
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "share-consumer-" + c);
+            t.start();
+            threads.add(t);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (acknowledged.get() < records && failure.get() == null) {
+            if (System.nanoTime() > deadline) {
+                stop.set(true);
+                throw new IllegalStateException("share consumers acknowledged " + acknowledged.get() + " of " + records
+                        + " records in 10 minutes (" + delivered.get() + " delivered)");
+            }
+            Thread.sleep(5);
+        }
+        long t1 = System.nanoTime();
+        stop.set(true);
+        for (Thread t : threads) t.join(60_000);
+        if (failure.get() != null) throw new IllegalStateException("a share consumer failed", failure.get());
+        double seconds = (t1 - firstDelivery.get()) / 1e9;
+        double mb = bytes.get() * (double) records / Math.max(1, delivered.get()) / (1024 * 1024);
+        System.out.printf("share consumers=%d records=%d delivered=%d duplicates=%d failed_acks=%d seconds=%.2f"
+                + " records_per_s=%.0f mb_per_s=%.2f%n", consumers, records, delivered.get(), duplicates.get(),
+                failedAcks.get(), seconds, records / seconds, mb / seconds);
     }
 
     // ---- cluster: three brokers

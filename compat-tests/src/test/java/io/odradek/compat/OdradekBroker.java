@@ -37,6 +37,8 @@ public final class OdradekBroker implements BeforeAllCallback, AfterAllCallback,
     private final Deque<AutoCloseable> clients = new ArrayDeque<>();
     private Path logDir;
     private Broker broker;
+    /** Instead of Odradek, a real Kafka 4.4 when -Dcompat.kafka.libs is given (see {@link KafkaProcess}). */
+    private KafkaProcess kafka;
     private int port;
     private boolean perClass;
     private Admin admin;
@@ -82,6 +84,8 @@ public final class OdradekBroker implements BeforeAllCallback, AfterAllCallback,
     private void begin() throws IOException, InterruptedException {
         logDir = Files.createTempDirectory("odradek-compat-");
         port = 0;
+        Path kafkaLibs = KafkaProcess.libsOrNull();
+        kafka = kafkaLibs == null ? null : new KafkaProcess(kafkaLibs, logDir, overrides);
         start();
     }
 
@@ -99,6 +103,15 @@ public final class OdradekBroker implements BeforeAllCallback, AfterAllCallback,
         if (broker != null) {
             throw new IllegalStateException("the broker is already running");
         }
+        if (kafka != null) {
+            try {
+                kafka.start();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            port = kafka.port();
+            return;
+        }
         Map<String, String> config = new HashMap<>();
         config.put("node.id", "1");
         config.putAll(overrides);
@@ -112,6 +125,14 @@ public final class OdradekBroker implements BeforeAllCallback, AfterAllCallback,
 
     /** Stops the broker as a clean shutdown would; its clients stay open and reconnect after {@link #start()}. */
     public void stop() {
+        if (kafka != null) {
+            try {
+                kafka.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
         if (broker != null) {
             Broker b = broker;
             broker = null;
