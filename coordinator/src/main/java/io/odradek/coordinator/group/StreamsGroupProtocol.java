@@ -152,6 +152,15 @@ final class StreamsGroupProtocol {
         Set<String> repartitionSources = new HashSet<>();
         Set<String> internal = new HashSet<>();
         for (Subtopology s : topology.subtopologies()) {
+            for (TopicInfo t : s.stateChangelogTopics()) {
+                if (t.partitions() != 0) {
+                    throw new GroupException(ErrorCode.STREAMS_INVALID_TOPOLOGY, String.format(
+                            "Changelog topic %s must have an undefined partition count, but it is set to %d.", t.name(), t.partitions()));
+                }
+            }
+            checkCopartitionGroups(s);
+        }
+        for (Subtopology s : topology.subtopologies()) {
             for (TopicInfo t : s.repartitionSourceTopics()) {
                 repartitionSources.add(t.name());
                 checkInternalTopicName(t.name(), internal);
@@ -166,6 +175,29 @@ final class StreamsGroupProtocol {
                     throw new GroupException(ErrorCode.STREAMS_INVALID_TOPOLOGY, "Repartition sink topic " + sink
                             + " of subtopology " + s.subtopologyId() + " is not a repartition source topic of any subtopology.");
                 }
+            }
+        }
+    }
+
+    /**
+     * A copartition group names topics by their index in the subtopology's lists; one out of range would make
+     * configuring the topology fail on every heartbeat and at load. Kafka 4.4 does not check this at the
+     * request; the message is ours.
+     */
+    private static void checkCopartitionGroups(Subtopology s) {
+        for (StreamsGroupRecord.CopartitionGroup g : s.copartitionGroups()) {
+            checkIndices(s, g.sourceTopics(), s.sourceTopics().size(), "source topic");
+            checkIndices(s, g.sourceTopicRegex(), s.sourceTopicRegex().size(), "source topic regex");
+            checkIndices(s, g.repartitionSourceTopics(), s.repartitionSourceTopics().size(), "repartition source topic");
+        }
+    }
+
+    private static void checkIndices(Subtopology s, List<Short> indices, int size, String what) {
+        for (short i : indices) {
+            if (i < 0 || i >= size) {
+                throw new GroupException(ErrorCode.STREAMS_INVALID_TOPOLOGY, "Copartition group of subtopology "
+                        + s.subtopologyId() + " refers to " + what + " index " + i + ", but the subtopology has " + size
+                        + " " + what + (size == 1 ? "" : "s") + ".");
             }
         }
     }
@@ -260,8 +292,7 @@ final class StreamsGroupProtocol {
                 || !Objects.equals(old.userEndpoint(), meta.userEndpoint()) || old.topologyEpoch() != meta.topologyEpoch();
 
         // 2. The topology against the topics that exist now.
-        ConfiguredTopology configured = ConfiguredTopology.configure(topology, topics);
-        group.configured = configured;
+        ConfiguredTopology configured = configure(group, topology);
         long hash = hash(topology);
         Map<String, String> assignmentConfigs = Map.of("num.standby.replicas", Integer.toString(config.numStandbyReplicas(groupId)));
 
@@ -729,7 +760,7 @@ final class StreamsGroupProtocol {
     void onLoaded() {
         for (StreamsGroup g : groups.values()) {
             if (g.topology != null) {
-                g.configured = ConfiguredTopology.configure(g.topology, topics);
+                configure(g, g.topology);
             }
             for (StreamsGroupMember m : g.members.values()) {
                 scheduleSessionTimeout(g.groupId, m);
@@ -738,6 +769,21 @@ final class StreamsGroupProtocol {
                 }
             }
         }
+    }
+
+    /**
+     * The topology against the topics that exist now, kept as the group's. A topology that cannot be configured
+     * at all is logged once (when it first fails so), not on every heartbeat.
+     */
+    private ConfiguredTopology configure(StreamsGroup group, StreamsTopology topology) {
+        ConfiguredTopology configured = ConfiguredTopology.configure(topology, topics);
+        if (configured.configurationFailed() && (group.configured == null
+                || !Objects.equals(group.configured.errorDetail(), configured.errorDetail()))) {
+            LOG.log(System.Logger.Level.WARNING, "streams group " + group.groupId + ": " + configured.errorDetail()
+                    + "; no tasks are assigned until the group is deleted or its topology replaced");
+        }
+        group.configured = configured;
+        return configured;
     }
 
     /** Unloaded: stop timers. */
@@ -833,7 +879,7 @@ final class StreamsGroupProtocol {
                     "Group " + groupId + (other ? " is not a streams group." : " not found."));
         }
         if (g.topology != null && g.configured == null) {
-            g.configured = ConfiguredTopology.configure(g.topology, topics);
+            configure(g, g.topology);
         }
         Map<String, Set<String>> sources = new LinkedHashMap<>();
         if (g.topology != null) {

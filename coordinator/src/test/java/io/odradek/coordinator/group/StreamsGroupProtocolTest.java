@@ -330,6 +330,49 @@ class StreamsGroupProtocolTest {
                 .isEqualTo(ErrorCode.STREAMS_INVALID_TOPOLOGY);
     }
 
+    /** A subtopology reading "in" whose copartition group names source topic 5, which it does not have. */
+    private static StreamsTopology badCopartitionIndex() {
+        return new StreamsTopology(1, List.of(new Subtopology("0", List.of("in"), List.of(), List.of(), List.of(), List.of(),
+                List.of(new StreamsGroupRecord.CopartitionGroup(List.of((short) 5), List.of(), List.of())))));
+    }
+
+    @Test
+    void aCopartitionGroupNamingATopicTheSubtopologyDoesNotHaveIsAnInvalidTopologyAtTheJoin() {
+        Member m1 = new Member("m1");
+        StreamsGroupHeartbeatResult r = m1.send(m1.request(0, badCopartitionIndex(), Map.of()));
+
+        assertThat(r.error()).isEqualTo(ErrorCode.STREAMS_INVALID_TOPOLOGY);
+        assertThat(r.errorMessage()).isEqualTo(
+                "Copartition group of subtopology 0 refers to source topic index 5, but the subtopology has 1 source topic.");
+        assertThat(f.coordinator.describeStreamsGroup("app").join().error()).isEqualTo(ErrorCode.GROUP_ID_NOT_FOUND);
+    }
+
+    @Test
+    void aStoredTopologyThatCannotBeConfiguredDoesNotFailLoadingTheOffsetsPartition() {
+        Member m1 = new Member("m1");
+        assertThat(m1.join().error()).isEqualTo(ErrorCode.NONE);
+        // A topology stored before its indices were checked, written behind the coordinator's back.
+        int p = io.odradek.coordinator.offsets.OffsetsTopic.partitionFor("app", 3);
+        f.coordinatorLog(p).append(io.odradek.coordinator.runtime.CoordinatorLoader.batch(
+                io.odradek.coordinator.offsets.OffsetsRecordCodec.SERDE,
+                List.of(new StreamsGroupRecord.Topology("app", badCopartitionIndex())), f.clock.nowMs())).join();
+        f.topics.create("in", 1); // past the missing-source-topics check: the copartition group is read
+
+        f.restart();
+        StreamsGroupDescription described = f.coordinator.describeStreamsGroup("app").join();
+        assertThat(described.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(described.topology()).isEqualTo(badCopartitionIndex());
+        assertThat(described.members()).extracting(StreamsGroupDescription.Member::memberId).containsExactly("m1");
+
+        StreamsGroupHeartbeatResult r = m1.heartbeat();
+        assertThat(r.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(r.statuses()).hasSize(1);
+        assertThat(r.statuses().get(0).code()).isEqualTo(ConfiguredTopology.INCORRECTLY_PARTITIONED_TOPICS);
+        assertThat(r.statuses().get(0).detail()).startsWith(ConfiguredTopology.CONFIGURATION_FAILED)
+                .contains("IndexOutOfBoundsException");
+        assertThat(r.tasks()).isNull();
+    }
+
     @Test
     void aGroupIdIsOfOneTypeOnly() {
         f.topics.create("lines", 4);

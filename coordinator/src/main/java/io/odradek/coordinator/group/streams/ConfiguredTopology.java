@@ -52,12 +52,28 @@ public record ConfiguredTopology(int epoch, Map<String, Integer> tasksPerSubtopo
         return errorStatus < 0 && internalTopicsToCreate.isEmpty();
     }
 
+    /**
+     * Never throws: a topology that cannot be configured at all (one stored before its checks existed, say)
+     * is reported as {@link #INCORRECTLY_PARTITIONED_TOPICS} with a detail starting with
+     * {@link #CONFIGURATION_FAILED}, so that neither a heartbeat nor loading the offsets partition fails on it.
+     */
     public static ConfiguredTopology configure(StreamsTopology topology, TopicCatalog topics) {
         try {
             return new Configurator(topology, topics).configure();
         } catch (TopologyException e) {
             return new ConfiguredTopology(topology.epoch(), Map.of(), Map.of(), Map.of(), e.status, e.getMessage());
+        } catch (RuntimeException e) {
+            return new ConfiguredTopology(topology.epoch(), Map.of(), Map.of(), Map.of(), INCORRECTLY_PARTITIONED_TOPICS,
+                    CONFIGURATION_FAILED + e);
         }
+    }
+
+    /** How the detail of a topology that could not be configured at all begins. */
+    public static final String CONFIGURATION_FAILED = "The topology cannot be configured: ";
+
+    /** Whether this result is a failure to configure the topology at all, not a problem with the topics. */
+    public boolean configurationFailed() {
+        return errorDetail != null && errorDetail.startsWith(CONFIGURATION_FAILED);
     }
 
     /** The source topics a subtopology reads, its regexes resolved against the existing topics. */
