@@ -462,8 +462,13 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
         }
         StreamsGroup streamsGroup = streams.group(req.groupId()); // issue 12, streams
         if (streamsGroup != null) {
-            ErrorCode invalid = streams.validateOffsetCommit(streamsGroup, req.memberId(), req.generationId(), req.apiVersion());
-            return invalid != ErrorCode.NONE ? allPartitions(req, invalid) : storeOffsets(req, tp -> ErrorCode.NONE);
+            Function<TopicPartition, ErrorCode> check;
+            try {
+                check = streams.validateOffsetCommit(streamsGroup, req.memberId(), req.generationId(), req.apiVersion());
+            } catch (GroupException e) {
+                return allPartitions(req, e.error);
+            }
+            return storeOffsets(req, check);
         }
         ConsumerGroup consumerGroup = consumer.group(req.groupId());
         if (consumerGroup != null) {
@@ -576,8 +581,18 @@ final class GroupShard implements CoordinatorShard<OffsetsRecord> {
             if (req.generationId() < 0 && req.memberId().isEmpty() && req.groupInstanceId() == null) {
                 return ErrorCode.NONE;
             }
-            ErrorCode invalid = streams.validateOffsetCommit(streamsGroup, req.memberId(), req.generationId(), (short) 9);
-            return invalid == ErrorCode.STALE_MEMBER_EPOCH ? staleEpoch : invalid;
+            Function<TopicPartition, ErrorCode> check;
+            try {
+                check = streams.validateOffsetCommit(streamsGroup, req.memberId(), req.generationId(), (short) 9);
+            } catch (GroupException e) {
+                return e.error == ErrorCode.STALE_MEMBER_EPOCH ? staleEpoch : e.error;
+            }
+            for (OffsetCommitRequest.Partition p : req.partitions()) {
+                if (check.apply(p.partition()) != ErrorCode.NONE) {
+                    return staleEpoch;
+                }
+            }
+            return ErrorCode.NONE;
         }
         ConsumerGroup consumerGroup = consumer.group(req.groupId());
         if (consumerGroup != null && req.generationId() < 0 && req.memberId().isEmpty() && req.groupInstanceId() == null) {

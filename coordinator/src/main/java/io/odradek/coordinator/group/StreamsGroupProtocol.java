@@ -737,7 +737,7 @@ final class StreamsGroupProtocol {
             StreamsGroupMember m = g == null ? null : r.value() != null ? g.members.computeIfAbsent(r.memberId(), StreamsGroupMember::new)
                     : g.member(r.memberId());
             if (m != null) {
-                m.assignment = r.value() != null ? r.value() : MemberAssignment.INITIAL;
+                m.replayAssignment(r.value() != null ? r.value() : MemberAssignment.INITIAL);
             }
         }
     }
@@ -796,25 +796,55 @@ final class StreamsGroupProtocol {
 
     /**
      * Who may commit to a streams group (Kafka 4.4's StreamsGroup.validateOffsetCommit): anyone with a negative
-     * epoch while it is empty (admin tools, reset); otherwise a member at its current epoch, or at the epoch it
-     * had before its last bump (a commit sent before the member heard of the bump). A newer or older epoch is
-     * STALE_MEMBER_EPOCH; OffsetCommit before v9 is UNSUPPORTED_VERSION, as for consumer groups.
+     * epoch while it is empty (admin tools, reset); otherwise a member at its current epoch, or at an older epoch
+     * for partitions whose task it holds or is revoking as active and was assigned at or before that epoch
+     * (createAssignmentEpochValidator); anything else is STALE_MEMBER_EPOCH, so a member that lost a task cannot
+     * overwrite its new owner's offsets. OffsetCommit before v9 is UNSUPPORTED_VERSION, as for consumer groups.
+     * Returns the per-partition check.
+     *
+     * @throws GroupException with the error for every partition
      */
-    ErrorCode validateOffsetCommit(StreamsGroup group, String memberId, int epoch, short apiVersion) {
+    java.util.function.Function<io.odradek.coordinator.offsets.TopicPartition, ErrorCode> validateOffsetCommit(StreamsGroup group,
+            String memberId, int epoch, short apiVersion) {
         if (epoch < 0 && group.isEmpty()) {
-            return ErrorCode.NONE;
+            return tp -> ErrorCode.NONE;
         }
         StreamsGroupMember member = group.member(memberId);
         if (member == null) {
-            return ErrorCode.UNKNOWN_MEMBER_ID;
+            throw new GroupException(ErrorCode.UNKNOWN_MEMBER_ID, "Member " + memberId + " is not a member of group " + group.groupId + ".");
         }
         if (apiVersion < 9) {
-            return ErrorCode.UNSUPPORTED_VERSION;
+            throw new GroupException(ErrorCode.UNSUPPORTED_VERSION,
+                    "OffsetCommit version 9 or above must be used by members using the streams group protocol");
         }
-        if (epoch == member.memberEpoch() || (epoch >= 0 && epoch == member.assignment.previousMemberEpoch() && epoch < member.memberEpoch())) {
-            return ErrorCode.NONE;
+        if (epoch == member.memberEpoch()) {
+            return tp -> ErrorCode.NONE;
         }
-        return ErrorCode.STALE_MEMBER_EPOCH;
+        if (epoch > member.memberEpoch()) {
+            throw new GroupException(ErrorCode.STALE_MEMBER_EPOCH, "Received member epoch " + epoch
+                    + " is newer than current member epoch " + member.memberEpoch() + ".");
+        }
+        StreamsTopology topology = group.topology;
+        return tp -> {
+            String subtopology = topology == null ? null : subtopologyReading(topology, tp.topic());
+            if (subtopology == null) {
+                return ErrorCode.STALE_MEMBER_EPOCH; // Kafka: "Topic %s is not in the topology."
+            }
+            Integer assignedAt = member.activeTaskEpoch(subtopology, tp.partition());
+            // Kafka: "Task %s-%d is not assigned or pending revocation for member." / "... older than assignment epoch"
+            return assignedAt == null || epoch < assignedAt ? ErrorCode.STALE_MEMBER_EPOCH : ErrorCode.NONE;
+        };
+    }
+
+    /** The subtopology whose tasks read the topic (a source, a regex match or a repartition source), or null. */
+    private String subtopologyReading(StreamsTopology topology, String topic) {
+        for (Subtopology s : topology.subtopologies()) {
+            if (ConfiguredTopology.sourceTopics(s, topics).contains(topic)
+                    || s.repartitionSourceTopics().stream().anyMatch(t -> t.name().equals(topic))) {
+                return s.subtopologyId();
+            }
+        }
+        return null;
     }
 
     /** OffsetFetch v9+ from a member: it must be one, at its current epoch; null id and -1 is anyone. */

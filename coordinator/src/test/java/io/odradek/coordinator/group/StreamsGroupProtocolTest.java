@@ -306,6 +306,35 @@ class StreamsGroupProtocolTest {
     }
 
     @Test
+    void aCommitAtThePreviousEpochIsRefusedForATaskTheMemberHasGivenUpAndAcceptedForOneItKept() {
+        f.topics.create("lines", 4);
+        f.topics.create(REPARTITION, 4);
+        f.topics.create(CHANGELOG, 4);
+        Member m1 = readyMember("m1");
+        int oldEpoch = m1.epoch;
+        Member m2 = new Member("m2");
+        m2.join();
+        m1.heartbeat(); // told to revoke half its tasks; gives them up at once
+        m1.heartbeat(); // reports them gone: the new epoch
+        m2.heartbeat();
+        assertThat(m1.epoch).isGreaterThan(oldEpoch);
+        int kept = m1.active.get("0").iterator().next();
+        int given = m2.active.get("0").iterator().next();
+        TopicPartition keptPartition = new TopicPartition("lines", kept);
+        TopicPartition givenPartition = new TopicPartition("lines", given);
+        List<OffsetCommitRequest.Partition> offsets = List.of(new OffsetCommitRequest.Partition(keptPartition, 7, -1, ""),
+                new OffsetCommitRequest.Partition(givenPartition, 7, -1, ""));
+
+        Map<TopicPartition, ErrorCode> result = f.coordinator.commitOffsets(
+                new OffsetCommitRequest("app", oldEpoch, "m1", null, -1, offsets, (short) 10)).join();
+
+        assertThat(result).isEqualTo(Map.of(keptPartition, ErrorCode.NONE, givenPartition, ErrorCode.STALE_MEMBER_EPOCH));
+        Map<TopicPartition, ?> stored = f.coordinator.fetchOffsets("app", null, -1, List.of(keptPartition, givenPartition)).join().offsets();
+        assertThat(stored.get(givenPartition)).isNull();
+        assertThat(((io.odradek.coordinator.offsets.OffsetAndMetadata) stored.get(keptPartition)).offset()).isEqualTo(7);
+    }
+
+    @Test
     void requestsKafkaRefusesAreRefusedWithItsErrors() {
         f.topics.create("lines", 4);
         Member m1 = new Member("m1");
