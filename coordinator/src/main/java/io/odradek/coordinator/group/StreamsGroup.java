@@ -98,4 +98,26 @@ final class StreamsGroup {
         }
         return null;
     }
+
+    /**
+     * Whether a member other than {@code except} and {@code replaced}, of the process, still holds (or revokes)
+     * the task as standby or warm-up, or also as active when {@code orActive}.
+     */
+    boolean heldOnProcess(String processId, String subtopology, int partition, String except, String replaced, boolean orActive) {
+        for (StreamsGroupMember m : members.values()) {
+            if (m.memberId.equals(except) || m.memberId.equals(replaced) || m.metadata == null
+                    || !java.util.Objects.equals(m.metadata.processId(), processId)) {
+                continue;
+            }
+            StreamsGroupRecord.MemberAssignment a = m.assignment;
+            for (StreamsGroupRecord.Tasks t : java.util.List.of(a.assigned(), a.pendingRevocation())) {
+                if (t.standby().getOrDefault(subtopology, java.util.Set.of()).contains(partition)
+                        || t.warmup().getOrDefault(subtopology, java.util.Set.of()).contains(partition)
+                        || orActive && t.active().getOrDefault(subtopology, java.util.Set.of()).contains(partition)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
 }

@@ -339,10 +339,7 @@ final class StreamsGroupProtocol {
         StreamsGroup g = group;
         String replacedId = replaced;
         MemberAssignment next = current.memberEpoch() == targetEpoch && MemberState.of(current.state()) == MemberState.STABLE ? current
-                : new StreamsTaskReconciler(current, targetEpoch, target, owned, (subtopology, p) -> {
-                    String ownerId = g.activeOwner(subtopology, p, memberId);
-                    return ownerId != null && !ownerId.equals(replacedId);
-                }).next();
+                : StreamsTaskReconciler.inGroup(g, memberId, meta.processId(), replacedId, current, targetEpoch, target, owned).next();
         if (isNew || !next.equals(current)) {
             records.add(new StreamsGroupRecord.CurrentAssignment(groupId, memberId, next));
         }

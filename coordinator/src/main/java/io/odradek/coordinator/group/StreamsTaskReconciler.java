@@ -13,8 +13,9 @@ import java.util.function.BiPredicate;
  * Streams reconciliation (Kafka's streams CurrentAssignmentBuilder): moves one member's current tasks a step
  * towards its target. Tasks it must give up are revoked first, and the member keeps its epoch until its
  * heartbeat no longer reports them; then it moves to the target epoch and gets its new tasks, an active task
- * only once no other member holds it as active any more (the rest follow when released). Standby and warm-up
- * tasks are given at once.
+ * only once no other member holds it as active any more, nor another member of the same process as standby or
+ * warm-up; a standby or warm-up task only once no other member of the same process holds it as active, standby
+ * or warm-up (Kafka 4.4: one process never runs two copies of a task's state). The rest follow when released.
  */
 final class StreamsTaskReconciler {
     private final MemberAssignment current;
@@ -22,16 +23,32 @@ final class StreamsTaskReconciler {
     private final Tasks target;
     /** The tasks the member reported owning, or null when its heartbeat did not say. */
     private final Tasks owned;
-    /** Whether another member still holds (or revokes) the active task. */
-    private final BiPredicate<String, Integer> activeHeldByOther;
+    /** Whether the active task (subtopology, partition) may not be given yet: another member still holds it. */
+    private final BiPredicate<String, Integer> activeUnreleased;
+    /** Whether the standby or warm-up task may not be given yet: another member of the process still holds it. */
+    private final BiPredicate<String, Integer> standbyUnreleased;
 
     StreamsTaskReconciler(MemberAssignment current, int targetEpoch, Tasks target, Tasks owned,
-            BiPredicate<String, Integer> activeHeldByOther) {
+            BiPredicate<String, Integer> activeUnreleased, BiPredicate<String, Integer> standbyUnreleased) {
         this.current = current;
         this.targetEpoch = targetEpoch;
         this.target = target;
         this.owned = owned;
-        this.activeHeldByOther = activeHeldByOther;
+        this.activeUnreleased = activeUnreleased;
+        this.standbyUnreleased = standbyUnreleased;
+    }
+
+    /**
+     * The reconciler of a member of the group (of the process), whose tasks the other members may still hold;
+     * {@code replacedId}, a static member it replaces (or null), holds nothing it must wait for.
+     */
+    static StreamsTaskReconciler inGroup(StreamsGroup group, String memberId, String processId, String replacedId,
+            MemberAssignment current, int targetEpoch, Tasks target, Tasks owned) {
+        return new StreamsTaskReconciler(current, targetEpoch, target, owned, (subtopology, p) -> {
+            String ownerId = group.activeOwner(subtopology, p, memberId);
+            return ownerId != null && !ownerId.equals(replacedId)
+                    || group.heldOnProcess(processId, subtopology, p, memberId, replacedId, false);
+        }, (subtopology, p) -> group.heldOnProcess(processId, subtopology, p, memberId, replacedId, true));
     }
 
     MemberAssignment next() {
@@ -84,22 +101,31 @@ final class StreamsTaskReconciler {
             return new MemberAssignment(memberEpoch, current.memberEpoch(), MemberState.UNREVOKED_PARTITIONS.value,
                     new Tasks(keptActive, keptStandby, keptWarmup), revoking);
         }
-        boolean unreleased = false;
-        for (Map.Entry<String, Set<Integer>> e : target.active().entrySet()) {
+        boolean unreleased = addReleased(target.active(), keptActive, activeUnreleased);
+        unreleased |= addReleased(target.standby(), keptStandby, standbyUnreleased);
+        unreleased |= addReleased(target.warmup(), keptWarmup, standbyUnreleased);
+        return new MemberAssignment(targetEpoch, current.memberEpoch(),
+                unreleased ? MemberState.UNRELEASED_PARTITIONS.value : MemberState.STABLE.value,
+                new Tasks(keptActive, keptStandby, keptWarmup), Tasks.EMPTY);
+    }
+
+    /** Adds to {@code kept} the wanted tasks not held back; whether any was. */
+    private static boolean addReleased(Map<String, Set<Integer>> wanted, Map<String, Set<Integer>> kept,
+            BiPredicate<String, Integer> unreleased) {
+        boolean heldBack = false;
+        for (Map.Entry<String, Set<Integer>> e : wanted.entrySet()) {
             for (int p : e.getValue()) {
-                if (keptActive.getOrDefault(e.getKey(), Set.of()).contains(p)) {
+                if (kept.getOrDefault(e.getKey(), Set.of()).contains(p)) {
                     continue;
                 }
-                if (activeHeldByOther.test(e.getKey(), p)) {
-                    unreleased = true;
+                if (unreleased.test(e.getKey(), p)) {
+                    heldBack = true;
                 } else {
-                    keptActive.computeIfAbsent(e.getKey(), s -> new TreeSet<>()).add(p);
+                    kept.computeIfAbsent(e.getKey(), s -> new TreeSet<>()).add(p);
                 }
             }
         }
-        return new MemberAssignment(targetEpoch, current.memberEpoch(),
-                unreleased ? MemberState.UNRELEASED_PARTITIONS.value : MemberState.STABLE.value,
-                new Tasks(keptActive, target.standby(), target.warmup()), Tasks.EMPTY);
+        return heldBack;
     }
 
     private static void split(Map<String, Set<Integer>> had, Map<String, Set<Integer>> wanted,
