@@ -422,8 +422,12 @@ final class StreamsGroupProtocol {
                     + received + ") than the one known by the group coordinator (" + member.memberEpoch()
                     + "). The member must abandon all its partitions and rejoin.");
         }
+        // Kafka: an older epoch is the previous one, resent with tasks all in the assignment (active, standby and warm-up).
+        Tasks assigned = member.assignment.assigned();
         if (received < member.memberEpoch() && (received != member.assignment.previousMemberEpoch()
-                || req.activeTasks() == null || !contains(member.assignment.assigned().active(), req.activeTasks()))) {
+                || req.activeTasks() == null || !contains(assigned.active(), req.activeTasks())
+                || req.standbyTasks() != null && !contains(assigned.standby(), req.standbyTasks())
+                || req.warmupTasks() != null && !contains(assigned.warmup(), req.warmupTasks()))) {
             throw new GroupException(ErrorCode.FENCED_MEMBER_EPOCH, "The streams group member has a smaller member epoch ("
                     + received + ") than the one known by the group coordinator (" + member.memberEpoch()
                     + "). The member must abandon all its partitions and rejoin.");

@@ -335,6 +335,28 @@ class StreamsGroupProtocolTest {
     }
 
     @Test
+    void aHeartbeatAtThePreviousEpochReportingAStandbyTaskNotAssignedIsFenced() {
+        f.topics.create("lines", 4);
+        f.topics.create(REPARTITION, 4);
+        f.topics.create(CHANGELOG, 4);
+        Member m1 = readyMember("m1");
+        int oldEpoch = m1.epoch;
+        Member m2 = new Member("m2");
+        m2.join();
+        m1.heartbeat();
+        m1.heartbeat();
+        assertThat(m1.epoch).isGreaterThan(oldEpoch);
+        StreamsGroupHeartbeatRequest resent = m1.request(oldEpoch, null, m1.active);
+        StreamsGroupHeartbeatRequest withStandby = new StreamsGroupHeartbeatRequest(resent.groupId(), resent.memberId(),
+                resent.memberEpoch(), resent.endpointInformationEpoch(), resent.instanceId(), resent.rackId(),
+                resent.rebalanceTimeoutMs(), null, resent.activeTasks(), Map.of("1", Set.of(0)), Map.of(), null, null, null,
+                false, resent.clientId(), resent.clientHost(), resent.apiVersion());
+
+        assertThat(f.coordinator.streamsGroupHeartbeat(withStandby).join().error()).isEqualTo(ErrorCode.FENCED_MEMBER_EPOCH);
+        assertThat(f.coordinator.streamsGroupHeartbeat(resent).join().error()).isEqualTo(ErrorCode.NONE);
+    }
+
+    @Test
     void requestsKafkaRefusesAreRefusedWithItsErrors() {
         f.topics.create("lines", 4);
         Member m1 = new Member("m1");
