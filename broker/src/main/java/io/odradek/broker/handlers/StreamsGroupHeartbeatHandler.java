@@ -41,7 +41,10 @@ import java.util.function.Predicate;
  * <p>Internal topics, as Kafka's KafkaApis with its AutoTopicCreationManager: when the answer says
  * MISSING_INTERNAL_TOPICS the broker creates them (repartition topics with the partition count derived from the
  * topology, changelog topics with one partition per task, each with the configs the member declared), in the
- * background; the next heartbeat after they exist bumps the group and assigns tasks.
+ * background; the next heartbeat after they exist bumps the group and assigns tasks. As Kafka, a topic already
+ * being created is not asked for again, and a failed creation's error (INVALID_REPLICATION_FACTOR on a single
+ * broker asked for more than one replica, say) is kept for a minute and appended to the MISSING_INTERNAL_TOPICS
+ * status of the next heartbeats ("... Creation failed: topic: ERROR (message)."); the message is ours.
  *
  * <p>Authorization, as Kafka 4.4: READ on the group, else GROUP_AUTHORIZATION_FAILED; with a topology, DESCRIBE
  * on every topic it names (source, repartition and changelog topics), else TOPIC_AUTHORIZATION_FAILED. Internal
@@ -52,11 +55,11 @@ public final class StreamsGroupHeartbeatHandler implements ApiHandler {
     private static final System.Logger LOG = System.getLogger(StreamsGroupHeartbeatHandler.class.getName());
 
     private final GroupCoordinator groups;
-    private final TopicService topics;
+    private final StreamsGroupInternalTopicCreator creator;
 
     public StreamsGroupHeartbeatHandler(GroupCoordinator groups, TopicService topics) {
         this.groups = groups;
-        this.topics = topics;
+        this.creator = new StreamsGroupInternalTopicCreator(topics, System::currentTimeMillis);
     }
 
     @Override
@@ -113,12 +116,21 @@ public final class StreamsGroupHeartbeatHandler implements ApiHandler {
                 unauthorized.add(t.name());
                 continue;
             }
-            topics.async(() -> topics.topic(t.name()).orElseGet(() -> topics.createTopic(t.name(), t.partitions(), t.replicationFactor(),
-                    Map.of(), t.configs(), false))).whenComplete((created, error) -> {
-                        if (error != null) {
-                            LOG.log(System.Logger.Level.DEBUG, "could not create internal topic " + t.name() + ": " + error.getMessage());
-                        }
-                    });
+            creator.create(t);
+        }
+        Map<String, String> failed = creator.errors(missing.keySet());
+        if (!failed.isEmpty()) {
+            // Kafka adds the cached creation errors to the coordinator's MISSING_INTERNAL_TOPICS status.
+            StringBuilder detail = new StringBuilder();
+            failed.forEach((name, error) -> detail.append(detail.length() == 0 ? "" : ", ").append(name).append(": ").append(error));
+            for (int i = 0; i < statuses.size(); i++) {
+                StreamsGroupHeartbeatResult.Status s = statuses.get(i);
+                if (s.code() == ConfiguredTopology.MISSING_INTERNAL_TOPICS) {
+                    statuses.set(i, new StreamsGroupHeartbeatResult.Status(s.code(), s.detail() + " Creation failed: " + detail + "."));
+                    break;
+                }
+            }
+            LOG.log(System.Logger.Level.DEBUG, "internal topics of a streams group could not be created: " + detail);
         }
         if (!unauthorized.isEmpty()) {
             statuses.add(new StreamsGroupHeartbeatResult.Status(ConfiguredTopology.MISSING_INTERNAL_TOPICS,

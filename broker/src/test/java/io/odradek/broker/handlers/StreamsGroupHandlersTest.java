@@ -193,4 +193,26 @@ class StreamsGroupHandlersTest {
         assertThat(f.topics.topic(CHANGELOG)).isPresent();
         assertThat(f.topics.topic(REPARTITION)).isEmpty();
     }
+
+    @Test
+    void aChangelogThatCannotBeCreatedIsNamedWithItsErrorInTheNextHeartbeatsStatus() throws Exception {
+        StreamsGroupHeartbeatHandler handler = new StreamsGroupHeartbeatHandler(groups, f.topics);
+        Struct join = join("m1");
+        join.get(Request.TOPOLOGY).get(Request.Topology.SUBTOPOLOGIES).get(1).get(Request.Topology.Subtopology.STATE_CHANGELOG_TOPICS)
+                .get(0).set(Request.TopicInfo.REPLICATION_FACTOR, (short) 3); // one broker here
+        assertThat(call(handler, 1, join, CoordinatorAclFixture.unauthorized()).get(Response.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        awaitTopic(REPARTITION);
+
+        String detail = "";
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!detail.contains("Creation failed") && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            Struct next = call(handler, 1, heartbeat("m1", 1).set(Request.ACTIVE_TASKS, List.of()), CoordinatorAclFixture.unauthorized());
+            detail = next.get(Response.STATUS).isEmpty() ? "" : next.get(Response.STATUS).get(0).get(Response.Status.STATUS_DETAIL);
+        }
+        assertThat(detail).isEqualTo("Internal topics are missing: [" + CHANGELOG + "] Creation failed: " + CHANGELOG
+                + ": INVALID_REPLICATION_FACTOR (Unable to replicate the partition 3 time(s): The target replication factor of 3"
+                + " cannot be reached because only 1 broker(s) are registered.).");
+        assertThat(f.topics.topic(CHANGELOG)).isEmpty();
+    }
 }
