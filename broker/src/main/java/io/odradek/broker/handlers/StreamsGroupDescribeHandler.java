@@ -29,7 +29,10 @@ import java.util.concurrent.CompletableFuture;
  * for it: TopologyDescription null, TopologyDescriptionStatus 0). Authorized operations (KIP-430), when asked,
  * for groups described without error.
  *
- * <p>Authorization, as Kafka 4.4: DESCRIBE on each group, else GROUP_AUTHORIZATION_FAILED (answered first).
+ * <p>Authorization, as Kafka 4.4: DESCRIBE on each group, else GROUP_AUTHORIZATION_FAILED (answered first);
+ * and DESCRIBE on every topic its topology names (source, repartition and changelog topics), else the group is
+ * answered TOPIC_AUTHORIZATION_FAILED "The described group uses topics that the client is not authorized to
+ * describe."
  */
 public final class StreamsGroupDescribeHandler implements ApiHandler {
     private final GroupCoordinator groups;
@@ -64,6 +67,11 @@ public final class StreamsGroupDescribeHandler implements ApiHandler {
                 StreamsGroupDescription d = f.join();
                 if (d.error() != ErrorCode.NONE) {
                     errorGroup(response.add(Response.GROUPS), d.groupId(), d.error(), d.errorMessage());
+                    continue;
+                }
+                if (!mayDescribeTopics(context, d.topology())) {
+                    errorGroup(response.add(Response.GROUPS), d.groupId(), ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                            "The described group uses topics that the client is not authorized to describe.");
                     continue;
                 }
                 Struct g = response.add(Response.GROUPS)
@@ -165,5 +173,21 @@ public final class StreamsGroupDescribeHandler implements ApiHandler {
                 .set(DescribedGroup.ASSIGNMENT_EPOCH, 0)
                 .set(DescribedGroup.MEMBERS, new ArrayList<>())
                 .set(DescribedGroup.AUTHORIZED_OPERATIONS, Integer.MIN_VALUE);
+    }
+
+    /** Whether the caller may DESCRIBE every topic the topology names (no topology: nothing to check). */
+    private static boolean mayDescribeTopics(RequestContext context, StreamsGroupRecord.StreamsTopology topology) {
+        if (topology == null || !CoordinatorAccess.enabled(context)) {
+            return true;
+        }
+        java.util.function.Predicate<String> mayDescribe = CoordinatorAccess.topics(context, AclOperation.DESCRIBE);
+        for (StreamsGroupRecord.Subtopology s : topology.subtopologies()) {
+            if (!s.sourceTopics().stream().allMatch(mayDescribe) || !s.repartitionSinkTopics().stream().allMatch(mayDescribe)
+                    || !s.repartitionSourceTopics().stream().map(StreamsGroupRecord.TopicInfo::name).allMatch(mayDescribe)
+                    || !s.stateChangelogTopics().stream().map(StreamsGroupRecord.TopicInfo::name).allMatch(mayDescribe)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -215,4 +215,27 @@ class StreamsGroupHandlersTest {
                 + " cannot be reached because only 1 broker(s) are registered.).");
         assertThat(f.topics.topic(CHANGELOG)).isEmpty();
     }
+
+    @Test
+    void describingAGroupWhoseTopologyUsesATopicTheCallerCannotDescribeIsTopicAuthorizationFailed() {
+        StreamsGroupHeartbeatHandler handler = new StreamsGroupHeartbeatHandler(groups, f.topics);
+        assertThat(call(handler, 1, join("m1"), CoordinatorAclFixture.unauthorized()).get(Response.ERROR_CODE))
+                .isEqualTo(ErrorCode.NONE.code());
+        Struct describe = StreamsGroupDescribeApi.Request.SCHEMA.newStruct().set(StreamsGroupDescribeApi.Request.GROUP_IDS, List.of("app"))
+                .set(StreamsGroupDescribeApi.Request.INCLUDE_AUTHORIZED_OPERATIONS, false);
+        StreamsGroupDescribeHandler describer = new StreamsGroupDescribeHandler(groups);
+
+        Struct notAllTopics = call(describer, 1, describe, alice("DESCRIBE GROUP app", "DESCRIBE TOPIC lines", "DESCRIBE TOPIC " + REPARTITION))
+                .get(StreamsGroupDescribeApi.Response.GROUPS).get(0);
+        assertThat(notAllTopics.get(StreamsGroupDescribeApi.Response.DescribedGroup.ERROR_CODE))
+                .isEqualTo(ErrorCode.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(notAllTopics.get(StreamsGroupDescribeApi.Response.DescribedGroup.ERROR_MESSAGE))
+                .isEqualTo("The described group uses topics that the client is not authorized to describe.");
+        assertThat(notAllTopics.get(StreamsGroupDescribeApi.Response.DescribedGroup.MEMBERS)).isEmpty();
+
+        Struct allTopics = call(describer, 1, describe, alice("DESCRIBE GROUP app", "DESCRIBE TOPIC lines",
+                "DESCRIBE TOPIC " + REPARTITION, "DESCRIBE TOPIC " + CHANGELOG)).get(StreamsGroupDescribeApi.Response.GROUPS).get(0);
+        assertThat(allTopics.get(StreamsGroupDescribeApi.Response.DescribedGroup.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(allTopics.get(StreamsGroupDescribeApi.Response.DescribedGroup.MEMBERS)).hasSize(1);
+    }
 }
