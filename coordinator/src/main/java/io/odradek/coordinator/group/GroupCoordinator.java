@@ -487,9 +487,31 @@ public final class GroupCoordinator implements AutoCloseable {
         Map<UUID, Map<Integer, CompletableFuture<ErrorCode>>> calls = new TreeMap<>();
         offsets.forEach((topic, parts) -> parts.forEach((p, offset) -> calls.computeIfAbsent(topic, t -> new TreeMap<>())
                 .put(p, persister == null ? CompletableFuture.completedFuture(ErrorCode.NONE)
-                        : persister.initialize(new SharePartitionKey(groupId, topic, p), stateEpoch, offset)
-                                .exceptionally(GroupCoordinator::persisterError))));
+                        : initializeRetrying(persister, new SharePartitionKey(groupId, topic, p), stateEpoch, offset, 1))));
         return allOf(calls);
+    }
+
+    /** Attempts of a SharePersister.initialize answered by a share coordinator not (yet) available. */
+    private static final int INITIALIZE_ATTEMPTS = 5;
+
+    /**
+     * SharePersister.initialize, tried again after 100, 200, 400, 800 ms while the share coordinator is not
+     * available (as Kafka's persister retries; e.g. while {@code __share_group_state} is being created).
+     */
+    private static CompletableFuture<ErrorCode> initializeRetrying(SharePersister persister, SharePartitionKey key,
+            int stateEpoch, long offset, int attempt) {
+        return persister.initialize(key, stateEpoch, offset).exceptionally(GroupCoordinator::persisterError)
+                .thenCompose(error -> {
+                    boolean unavailable = error == ErrorCode.COORDINATOR_NOT_AVAILABLE || error == ErrorCode.NOT_COORDINATOR
+                            || error == ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
+                    if (!unavailable || attempt >= INITIALIZE_ATTEMPTS) {
+                        return CompletableFuture.completedFuture(error);
+                    }
+                    java.util.concurrent.Executor later = CompletableFuture.delayedExecutor(
+                            100L << (attempt - 1), java.util.concurrent.TimeUnit.MILLISECONDS);
+                    return CompletableFuture.supplyAsync(() -> null, later)
+                            .thenCompose(v -> initializeRetrying(persister, key, stateEpoch, offset, attempt + 1));
+                });
     }
 
     private static <T> CompletableFuture<Map<UUID, Map<Integer, T>>> allOf(Map<UUID, Map<Integer, CompletableFuture<T>>> calls) {
