@@ -104,7 +104,8 @@ class ShareGroupEndToEndTest extends GroupScenarios {
         Set<Integer> joinAndAwaitAssignment(String topic) throws Exception {
             ShareGroupHeartbeatResponseData r = heartbeat(0, List.of(topic));
             assertThat(r.errorCode()).isZero();
-            for (int i = 0; i < 10; i++, r = heartbeat(epoch, null)) {
+            // The share state is initialized in the background: heartbeat as a client does, again after a while.
+            for (int i = 0; i < 100; i++, Thread.sleep(100), r = heartbeat(epoch, null)) {
                 if (r.assignment() != null && !r.assignment().topicPartitions().isEmpty()) {
                     Set<Integer> out = new TreeSet<>();
                     r.assignment().topicPartitions().forEach(t -> out.addAll(t.partitions()));

@@ -307,6 +307,8 @@ public final class BrokerConfigDef {
                 "ShareUpdate records written for a share partition between two ShareSnapshot records.");
         define("share.coordinator.write.timeout.ms", INT, "5000", atLeast(1),
                 "How long a share coordinator write may wait for its commit (then COORDINATOR_NOT_AVAILABLE).");
+        define("share.coordinator.state.topic.prune.interval.ms", INT, "300000", atLeast(1),
+                "How often each loaded __share_group_state partition deletes the records no share partition needs.");
         define("share.coordinator.threads", INT, "1", atLeast(1),
                 "Kafka's share coordinator threads; accepted, not acted on (the coordinators share up to 4 threads, one per core).");
         define("share.coordinator.load.buffer.size", INT, "5242880", atLeast(1),

@@ -44,6 +44,11 @@ public final class LeaderCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
+    public CompletableFuture<Void> deleteRecordsBefore(long offset) {
+        return log.deleteRecordsBefore(offset);
+    }
+
+    @Override
     public long startOffset() {
         return log.startOffset();
     }

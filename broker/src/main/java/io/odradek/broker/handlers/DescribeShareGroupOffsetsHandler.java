@@ -33,7 +33,9 @@ import java.util.function.Predicate;
  * as the group's offset) and leader epoch, from the share coordinator's summary (ReadShareGroupStateSummary).
  * Topics null: every partition the group has share state for; a partition without state has start offset -1.
  * v1 adds Lag: the partition's high watermark minus the start offset minus the records after it already
- * acknowledged or archived (KIP-1226), when the partition's log is on this broker; otherwise -1.
+ * acknowledged or archived (KIP-1226), not clamped at 0, and -1 when the delivery complete count is unknown, as
+ * Kafka 4.4 computes it. Unlike Kafka, which asks each partition's leader for its latest offset, the high watermark
+ * is read only from a log on this broker: a partition led elsewhere in a cluster answers lag -1.
  *
  * <p>Authorization, as Kafka 4.4: DESCRIBE on the group, else the group answers GROUP_AUTHORIZATION_FAILED;
  * DESCRIBE on each topic, else its partitions answer TOPIC_AUTHORIZATION_FAILED (and with Topics null it is
@@ -138,15 +140,20 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
 
     /** KIP-1226's lag, from the local log's high watermark; -1 when unknown here. */
     private long lag(String topic, int partition, ShareGroupOffsets.PartitionOffset o) {
-        if (o.error() != ErrorCode.NONE || o.startOffset() < 0) {
-            return -1;
-        }
         Optional<PartitionLog> log = topics.partitionLog(topic, partition);
-        if (log.isEmpty()) {
+        return log.isEmpty() ? -1 : lagOf(log.get().highWatermark(), o);
+    }
+
+    /**
+     * Kafka 4.4's arithmetic: high watermark - start offset - delivery complete count, not clamped (a start offset
+     * past the high watermark gives a negative lag, as with Kafka); -1 for a partition with an error, without
+     * state (start offset -1) or whose delivery complete count is unknown (-1: Kafka's shouldComputeSharePartitionLag).
+     */
+    static long lagOf(long highWatermark, ShareGroupOffsets.PartitionOffset o) {
+        if (o.error() != ErrorCode.NONE || o.startOffset() == -1 || o.deliveryCompleteCount() == -1) {
             return -1;
         }
-        long lag = log.get().highWatermark() - o.startOffset() - Math.max(0, o.deliveryCompleteCount());
-        return Math.max(0, lag);
+        return highWatermark - o.startOffset() - o.deliveryCompleteCount();
     }
 
     private static Struct topicStruct(String name, UUID id) {

@@ -425,24 +425,41 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ share groups (KIP-932, issue 12)
 
     /**
-     * A ShareGroupHeartbeat: join, heartbeat or leave. When the heartbeat made partitions of the subscribed
-     * topics start initializing, it is answered once the SharePersister initialized them (start offset -1: the
-     * partition leader applies share.auto.offset.reset) and they are recorded initialized, as Kafka 4.4 does; a
-     * failed initialization answers the persister's error and leaves the partitions for the next heartbeat.
+     * A ShareGroupHeartbeat: join, heartbeat or leave, answered as soon as what it changed is committed. When it
+     * made partitions of the subscribed topics start initializing, their share state is initialized through the
+     * SharePersister in the background (start offset -1: the partition leader applies share.auto.offset.reset),
+     * as Kafka 4.4's GroupCoordinatorService does: the partitions are assigned by a later heartbeat once they are
+     * recorded initialized; a failure is only logged and puts them back to uninitialized, so a later heartbeat
+     * tries again. The client never sees the persister's errors.
      */
     public CompletableFuture<ShareGroupHeartbeatResult> shareGroupHeartbeat(ShareGroupHeartbeatRequest req) {
         Function<ErrorCode, ShareGroupHeartbeatResult> onError = e -> ShareGroupHeartbeatResult.error(e, null);
         return write(req.groupId() == null ? "" : req.groupId(), "share-group-heartbeat",
                 e -> ShareGroupProtocol.HeartbeatOutcome.of(onError.apply(e)), shard -> shard.shareGroupHeartbeat(req))
-                .thenCompose(outcome -> outcome.toInitialize().isEmpty() ? CompletableFuture.completedFuture(outcome.result())
-                        : initializeShareState(req.groupId(), outcome.stateEpoch(), offsetsOf(outcome.toInitialize(), -1L))
-                                .thenApply(error -> error == ErrorCode.NONE ? outcome.result()
-                                        : ShareGroupHeartbeatResult.error(error, null)));
+                .thenApply(outcome -> {
+                    if (!outcome.toInitialize().isEmpty()) {
+                        initializeInBackground(req.groupId(), outcome.stateEpoch(), outcome.toInitialize());
+                    }
+                    return outcome.result();
+                });
+    }
+
+    /** Starts initializing the share state of these partitions; nobody waits for it (failures are logged). */
+    private void initializeInBackground(String groupId, int stateEpoch, Map<UUID, Set<Integer>> partitions) {
+        try {
+            initializeShareState(groupId, stateEpoch, offsetsOf(partitions, -1L)).whenComplete((error, e) -> {
+                if (e != null) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot initialize the share state of group " + groupId, e);
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot initialize the share state of group " + groupId, e);
+        }
     }
 
     /**
      * Initializes the share state of these partitions through the SharePersister, then records them initialized
-     * (all succeeded) or no longer initializing (any failed: the first error is the answer, as in Kafka).
+     * (all succeeded) or no longer initializing (any failed: the first error is the result, as in Kafka).
      */
     private CompletableFuture<ErrorCode> initializeShareState(String groupId, int stateEpoch, Map<UUID, Map<Integer, Long>> offsets) {
         return initializeEach(groupId, stateEpoch, offsets).thenCompose(errors -> {
@@ -470,9 +487,31 @@ public final class GroupCoordinator implements AutoCloseable {
         Map<UUID, Map<Integer, CompletableFuture<ErrorCode>>> calls = new TreeMap<>();
         offsets.forEach((topic, parts) -> parts.forEach((p, offset) -> calls.computeIfAbsent(topic, t -> new TreeMap<>())
                 .put(p, persister == null ? CompletableFuture.completedFuture(ErrorCode.NONE)
-                        : persister.initialize(new SharePartitionKey(groupId, topic, p), stateEpoch, offset)
-                                .exceptionally(GroupCoordinator::persisterError))));
+                        : initializeRetrying(persister, new SharePartitionKey(groupId, topic, p), stateEpoch, offset, 1))));
         return allOf(calls);
+    }
+
+    /** Attempts of a SharePersister.initialize answered by a share coordinator not (yet) available. */
+    private static final int INITIALIZE_ATTEMPTS = 5;
+
+    /**
+     * SharePersister.initialize, tried again after 100, 200, 400, 800 ms while the share coordinator is not
+     * available (as Kafka's persister retries; e.g. while {@code __share_group_state} is being created).
+     */
+    private static CompletableFuture<ErrorCode> initializeRetrying(SharePersister persister, SharePartitionKey key,
+            int stateEpoch, long offset, int attempt) {
+        return persister.initialize(key, stateEpoch, offset).exceptionally(GroupCoordinator::persisterError)
+                .thenCompose(error -> {
+                    boolean unavailable = error == ErrorCode.COORDINATOR_NOT_AVAILABLE || error == ErrorCode.NOT_COORDINATOR
+                            || error == ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
+                    if (!unavailable || attempt >= INITIALIZE_ATTEMPTS) {
+                        return CompletableFuture.completedFuture(error);
+                    }
+                    java.util.concurrent.Executor later = CompletableFuture.delayedExecutor(
+                            100L << (attempt - 1), java.util.concurrent.TimeUnit.MILLISECONDS);
+                    return CompletableFuture.supplyAsync(() -> null, later)
+                            .thenCompose(v -> initializeRetrying(persister, key, stateEpoch, offset, attempt + 1));
+                });
     }
 
     private static <T> CompletableFuture<Map<UUID, Map<Integer, T>>> allOf(Map<UUID, Map<Integer, CompletableFuture<T>>> calls) {

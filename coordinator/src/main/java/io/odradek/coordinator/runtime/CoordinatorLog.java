@@ -54,4 +54,12 @@ public interface CoordinatorLog {
      * caller's to keep.
      */
     ByteBuffer read(long offset, int maxBytes);
+
+    /**
+     * Deletes the records below {@code offset} (DeleteRecords: the log start offset moves up to it), for a
+     * coordinator whose old records are no longer needed (the share coordinator's pruning). Fails by default.
+     */
+    default CompletableFuture<Void> deleteRecordsBefore(long offset) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("this log cannot delete records"));
+    }
 }

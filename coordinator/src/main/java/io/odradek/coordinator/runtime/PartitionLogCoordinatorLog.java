@@ -38,6 +38,16 @@ public final class PartitionLogCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
+    public CompletableFuture<Void> deleteRecordsBefore(long offset) {
+        try {
+            log.maybeIncrementLogStartOffset(offset);
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
     public long startOffset() {
         return log.logStartOffset();
     }

@@ -24,9 +24,21 @@ final class FakeSharePersister implements SharePersister {
     volatile ErrorCode initializeError = ErrorCode.NONE;
     /** Partitions whose initialize answers FENCED_STATE_EPOCH whatever {@link #initializeError} says. */
     final java.util.Set<Integer> failingPartitions = ConcurrentHashMap.newKeySet();
+    /** While true, initialize calls stay pending until {@link #releaseHeld} (a share coordinator that is slow). */
+    volatile boolean holdInitialize;
+    private final List<Runnable> held = new ArrayList<>();
 
     @Override
     public synchronized CompletableFuture<ErrorCode> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
+        if (holdInitialize) {
+            CompletableFuture<ErrorCode> pending = new CompletableFuture<>();
+            held.add(() -> {
+                initialized.add(new Initialized(key, stateEpoch, startOffset));
+                summaries.put(key, new ShareStateSummary(ErrorCode.NONE, null, stateEpoch, 0, startOffset, 0));
+                pending.complete(ErrorCode.NONE);
+            });
+            return pending;
+        }
         if (initializeError != ErrorCode.NONE) {
             return CompletableFuture.completedFuture(initializeError);
         }
@@ -36,6 +48,18 @@ final class FakeSharePersister implements SharePersister {
         initialized.add(new Initialized(key, stateEpoch, startOffset));
         summaries.put(key, new ShareStateSummary(ErrorCode.NONE, null, stateEpoch, 0, startOffset, 0));
         return CompletableFuture.completedFuture(ErrorCode.NONE);
+    }
+
+    /** Completes the held initialize calls successfully; how many there were. */
+    int releaseHeld() {
+        List<Runnable> now;
+        synchronized (this) {
+            holdInitialize = false;
+            now = new ArrayList<>(held);
+            held.clear();
+        }
+        now.forEach(Runnable::run);
+        return now.size();
     }
 
     @Override

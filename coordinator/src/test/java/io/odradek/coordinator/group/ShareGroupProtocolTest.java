@@ -215,16 +215,44 @@ class ShareGroupProtocolTest {
     }
 
     @Test
-    void aFailedInitializationAnswersTheErrorAndIsRetriedByTheNextHeartbeat() {
-        persister.initializeError = ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    void aFailedInitializationIsNotSeenByTheMemberAndALaterHeartbeatRetriesIt() {
+        persister.initializeError = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
         Member a = new Member("g");
-        assertThat(a.join("orders").error()).isEqualTo(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+        ShareGroupHeartbeatResult joined = a.join("orders");
+        // As Kafka 4.4: the heartbeat is answered without waiting for the persister, whose error is only logged.
+        assertThat(joined.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(joined.memberEpoch()).isEqualTo(1);
+        assertThat(joined.assignment()).isEmpty();
+        assertThat(persister.initialized).isEmpty();
+
         persister.initializeError = ErrorCode.NONE;
-        assertThat(a.join("orders").error()).isEqualTo(ErrorCode.NONE);
+        ShareGroupHeartbeatResult retried = a.heartbeat(); // the failed partition is uninitialized again: retried now
+        assertThat(retried.error()).isEqualTo(ErrorCode.NONE);
         assertThat(persister.initialized).extracting(FakeSharePersister.Initialized::key)
                 .containsExactly(new SharePartitionKey("g", orders, 0));
         a.heartbeat();
         assertThat(a.assigned).isEqualTo(Map.of(orders, Set.of(0)));
+    }
+
+    @Test
+    void aJoinIsAnsweredWhileTheShareStateIsStillInitializingAndTheNextHeartbeatAfterItGetsThePartition() throws Exception {
+        persister.holdInitialize = true;
+        Member a = new Member("g");
+        ShareGroupHeartbeatResult joined = f.coordinator.shareGroupHeartbeat(new ShareGroupHeartbeatRequest("g", a.memberId,
+                0, null, List.of("orders"), "client", "/127.0.0.1")).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(joined.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(joined.memberEpoch()).isEqualTo(1);
+        assertThat(joined.assignment()).isEmpty();
+        a.epoch = 1;
+        ShareGroupHeartbeatResult meanwhile = a.heartbeat(); // still initializing: nothing to assign, not tried twice
+        assertThat(meanwhile.error()).isEqualTo(ErrorCode.NONE);
+        assertThat(a.assigned).isEmpty();
+
+        assertThat(persister.releaseHeld()).isEqualTo(1);
+        a.heartbeat();
+        assertThat(a.assigned).isEqualTo(Map.of(orders, Set.of(0)));
+        assertThat(persister.initialized).extracting(FakeSharePersister.Initialized::key)
+                .containsExactly(new SharePartitionKey("g", orders, 0));
     }
 
     @Test

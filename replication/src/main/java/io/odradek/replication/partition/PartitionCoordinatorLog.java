@@ -28,6 +28,12 @@ public final class PartitionCoordinatorLog implements CoordinatorLog {
                 .thenApply(appended -> appended.lastOffset() + 1);
     }
 
+    /** DeleteRecords on the leader (the share coordinator's pruning of {@code __share_group_state}). */
+    @Override
+    public CompletableFuture<Void> deleteRecordsBefore(long offset) {
+        return partition.deleteRecordsOnLeader(offset).thenApply(deleted -> null);
+    }
+
     @Override
     public long startOffset() {
         return partition.logStartOffset();

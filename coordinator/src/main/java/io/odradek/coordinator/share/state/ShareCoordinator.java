@@ -35,11 +35,12 @@ import java.util.function.IntFunction;
  * NOT_COORDINATOR, one loading COORDINATOR_LOAD_IN_PROGRESS, a write not committed within
  * {@code share.coordinator.write.timeout.ms} COORDINATOR_NOT_AVAILABLE (the caller retries all three).
  *
- * <p>Not done: Kafka's periodic pruning of {@code __share_group_state} (DeleteRecords below the oldest
- * snapshot still needed, every {@code share.coordinator.state.topic.prune.interval.ms}) and its cold-partition
- * snapshots that go with it: the topic keeps every record (as {@code retention.ms} -1 says) and a load replays
- * them all, which stays cheap since a snapshot is written every
- * {@code share.coordinator.snapshot.update.records.per.snapshot} updates.
+ * <p>Pruning, as Kafka: every {@code share.coordinator.state.topic.prune.interval.ms} each loaded partition
+ * deletes its records below the lowest offset still needed (the latest snapshot of each live share partition;
+ * a deleted one needs nothing) through {@link CoordinatorLog#deleteRecordsBefore}, so a load replays from there.
+ * Not done: Kafka's cold-partition snapshots ({@code share.coordinator.cold.partition.snapshot.interval.ms}),
+ * which rewrite the snapshot of a share partition that is not written to: until such a partition is written
+ * again (every 500 updates a snapshot), its old snapshot holds pruning back for the whole partition.
  */
 public final class ShareCoordinator implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ShareCoordinator.class.getName());
@@ -65,7 +66,8 @@ public final class ShareCoordinator implements AutoCloseable {
         this.threads = threads;
         this.partitions = config.stateTopicPartitions();
         this.runtime = new CoordinatorRuntime<>(TOPIC, new ShareStateRecordCodec(), schedulers, config.writeTimeoutMs(),
-                context -> new ShareCoordinatorShard(context, config, topics));
+                context -> new ShareCoordinatorShard(context, config, topics,
+                        offset -> deleteRecordsBefore(context.partition(), offset)));
     }
 
     /**
@@ -85,6 +87,20 @@ public final class ShareCoordinator implements AutoCloseable {
 
     public ShareCoordinatorConfig config() {
         return config;
+    }
+
+    /** Prunes a partition below {@code offset} (never past what is committed); a failure is only logged. */
+    private void deleteRecordsBefore(int partition, long offset) {
+        CoordinatorLog log = logs.apply(partition);
+        long target = Math.min(offset, log.committedEndOffset());
+        if (target <= log.startOffset()) {
+            return;
+        }
+        log.deleteRecordsBefore(target).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.log(System.Logger.Level.WARNING, "cannot prune " + TOPIC + "-" + partition + " below " + target, e);
+            }
+        });
     }
 
     /** Kafka's rule: {@code Utils.abs(key.coordinatorKey().hashCode()) % partitions}. */

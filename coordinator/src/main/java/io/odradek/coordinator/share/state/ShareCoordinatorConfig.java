@@ -13,17 +13,26 @@ import java.util.Map;
  * @param snapshotUpdateRecordsPerSnapshot {@code share.coordinator.snapshot.update.records.per.snapshot} (500,
  *                                        0-500): ShareUpdate records written for a share partition between
  *                                        two ShareSnapshots
+ * @param pruneIntervalMs                 {@code share.coordinator.state.topic.prune.interval.ms} (300000): how often
+ *                                        each loaded partition deletes its records no share partition needs
  * @param writeTimeoutMs                  {@code share.coordinator.write.timeout.ms} (5000): a write not committed
  *                                        by then answers COORDINATOR_NOT_AVAILABLE
  */
 public record ShareCoordinatorConfig(int stateTopicPartitions, short stateTopicReplicationFactor, int stateTopicMinIsr,
-        int stateTopicSegmentBytes, int snapshotUpdateRecordsPerSnapshot, int writeTimeoutMs) {
+        int stateTopicSegmentBytes, int snapshotUpdateRecordsPerSnapshot, int writeTimeoutMs, int pruneIntervalMs) {
     public static final String NUM_PARTITIONS = "share.coordinator.state.topic.num.partitions";
     public static final String REPLICATION_FACTOR = "share.coordinator.state.topic.replication.factor";
     public static final String MIN_ISR = "share.coordinator.state.topic.min.isr";
     public static final String SEGMENT_BYTES = "share.coordinator.state.topic.segment.bytes";
     public static final String UPDATE_RECORDS_PER_SNAPSHOT = "share.coordinator.snapshot.update.records.per.snapshot";
     public static final String WRITE_TIMEOUT_MS = "share.coordinator.write.timeout.ms";
+    public static final String PRUNE_INTERVAL_MS = "share.coordinator.state.topic.prune.interval.ms";
+
+    public ShareCoordinatorConfig(int stateTopicPartitions, short stateTopicReplicationFactor, int stateTopicMinIsr,
+            int stateTopicSegmentBytes, int snapshotUpdateRecordsPerSnapshot, int writeTimeoutMs) {
+        this(stateTopicPartitions, stateTopicReplicationFactor, stateTopicMinIsr, stateTopicSegmentBytes,
+                snapshotUpdateRecordsPerSnapshot, writeTimeoutMs, 300_000);
+    }
 
     public static ShareCoordinatorConfig defaults() {
         return from(Map.of());
@@ -37,13 +46,14 @@ public record ShareCoordinatorConfig(int stateTopicPartitions, short stateTopicR
                 intOf(props, MIN_ISR, 2),
                 intOf(props, SEGMENT_BYTES, 104_857_600),
                 intOf(props, UPDATE_RECORDS_PER_SNAPSHOT, 500),
-                intOf(props, WRITE_TIMEOUT_MS, 5000));
+                intOf(props, WRITE_TIMEOUT_MS, 5000),
+                intOf(props, PRUNE_INTERVAL_MS, 300_000));
     }
 
     /** The same settings over an existing {@code __share_group_state}, whose partition count wins over the config. */
     public ShareCoordinatorConfig withStateTopicPartitions(int partitions) {
         return new ShareCoordinatorConfig(partitions, stateTopicReplicationFactor, stateTopicMinIsr, stateTopicSegmentBytes,
-                snapshotUpdateRecordsPerSnapshot, writeTimeoutMs);
+                snapshotUpdateRecordsPerSnapshot, writeTimeoutMs, pruneIntervalMs);
     }
 
     /**

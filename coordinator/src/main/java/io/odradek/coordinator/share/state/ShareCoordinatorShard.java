@@ -30,6 +30,10 @@ import java.util.Map;
  * FENCED_LEADER_EPOCH; a write or initialize whose state epoch is below the recorded one FENCED_STATE_EPOCH.
  * Reading or writing a share partition never initialized is INVALID_REQUEST ("... on uninitialized share
  * partition not allowed."); a topic partition the metadata does not hold is UNKNOWN_TOPIC_OR_PARTITION.
+ *
+ * <p>Pruning, as Kafka: every {@code share.coordinator.state.topic.prune.interval.ms} the partition's records
+ * below the lowest offset still needed (each live share partition's latest snapshot; a deleted one needs none)
+ * are deleted, so the topic does not grow forever and a load replays only what it needs.
  */
 final class ShareCoordinatorShard implements CoordinatorShard<ShareStateRecord> {
     static final String NEGATIVE_PARTITION_ID = "The partition id cannot be a negative number.";
@@ -52,11 +56,59 @@ final class ShareCoordinatorShard implements CoordinatorShard<ShareStateRecord> 
     private final Map<SharePartitionKey, Integer> stateEpochs = new HashMap<>();
     /** ShareUpdates replayed since the partition's last snapshot reset it. */
     private final Map<SharePartitionKey, Integer> updatesSinceSnapshot = new HashMap<>();
+    /**
+     * Pruning: the offset of each live share partition's latest snapshot (what a reload must start from for it;
+     * a deleted one needs nothing), and the offset after the last record replayed.
+     */
+    private final Map<SharePartitionKey, Long> neededFrom = new HashMap<>();
+    private long replayedEnd;
+    /** Deletes the partition's records below an offset (DeleteRecords on {@code __share_group_state}). */
+    private final java.util.function.LongConsumer deleteRecordsBefore;
 
     ShareCoordinatorShard(CoordinatorContext<ShareStateRecord> context, ShareCoordinatorConfig config, TopicCatalog topics) {
+        this(context, config, topics, offset -> { });
+    }
+
+    ShareCoordinatorShard(CoordinatorContext<ShareStateRecord> context, ShareCoordinatorConfig config, TopicCatalog topics,
+            java.util.function.LongConsumer deleteRecordsBefore) {
         this.context = context;
         this.config = config;
         this.topics = topics;
+        this.deleteRecordsBefore = deleteRecordsBefore;
+    }
+
+    // ------------------------------------------------------------------ pruning (Kafka's ShareCoordinatorOffsetsManager)
+
+    @Override
+    public void replay(long offset, long producerId, short producerEpoch, ShareStateRecord record) {
+        SharePartitionKey key = record.key();
+        if (record.isTombstone()) {
+            neededFrom.remove(key);
+        } else if (record.type() == ShareStateRecord.Type.SNAPSHOT) {
+            neededFrom.put(key, offset);
+        } else {
+            neededFrom.putIfAbsent(key, offset); // an update without a snapshot before it: keep it
+        }
+        replayedEnd = Math.max(replayedEnd, offset + 1);
+        replay(record);
+    }
+
+    /** The lowest offset a reload still needs: no record below it is needed by any share partition. */
+    long lowestNeededOffset() {
+        return neededFrom.values().stream().mapToLong(Long::longValue).min().orElse(replayedEnd);
+    }
+
+    @Override
+    public void onLoaded() {
+        schedulePrune();
+    }
+
+    private void schedulePrune() {
+        context.schedule(config.pruneIntervalMs(), "prune-share-group-state", () -> {
+            deleteRecordsBefore.accept(lowestNeededOffset());
+            schedulePrune();
+            return CoordinatorResult.of(null);
+        });
     }
 
     // ------------------------------------------------------------------ replay

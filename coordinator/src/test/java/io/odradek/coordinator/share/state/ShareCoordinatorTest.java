@@ -215,6 +215,36 @@ class ShareCoordinatorTest {
     }
 
     @Test
+    void thePruneIntervalDeletesTheRecordsBelowTheLatestSnapshotAndAReloadGivesTheSameState() {
+        open(3);
+        persister.initialize(KEY, 1, 0).join();
+        for (int i = 0; i < 10; i++) {
+            write(1, 0, i, b(i, i, ACKNOWLEDGED, 1), b(20 + i, 20 + i, ARCHIVED, 2));
+        }
+        PartitionLog log = logs.get(coordinator.partitionFor(KEY));
+        List<ShareStateRecord> all = records(KEY);
+        assertThat(all).hasSize(11); // the initializing snapshot and 10 writes, every 4th a snapshot
+        int lastSnapshot = 0;
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i).type() == ShareStateRecord.Type.SNAPSHOT) {
+                lastSnapshot = i;
+            }
+        }
+        assertThat(lastSnapshot).isEqualTo(8);
+        PersistedShareState before = persister.read(KEY, 0).join();
+        assertThat(log.logStartOffset()).isZero();
+
+        clock.advance(300_000); // share.coordinator.state.topic.prune.interval.ms, Kafka's default
+
+        assertThat(log.logStartOffset()).isEqualTo(8); // only the latest snapshot and the updates after it remain
+        assertThat(records(KEY)).extracting(ShareStateRecord::type).containsExactly(ShareStateRecord.Type.SNAPSHOT,
+                ShareStateRecord.Type.UPDATE, ShareStateRecord.Type.UPDATE);
+        restart();
+        assertThat(persister.read(KEY, 0).join()).isEqualTo(before);
+        assertThat(before.startOffset()).isEqualTo(9);
+    }
+
+    @Test
     void aReadUnderANewLeaderEpochFencesTheOldLeader() {
         open(500);
         persister.initialize(KEY, 1, 0).join();
