@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Kafka 4.4's share consumers (KIP-932) and the Admin calls around a share group, against a test broker. */
@@ -122,5 +123,29 @@ final class ShareClients {
                     + " within 30 s, still " + info);
         }
         return info;
+    }
+
+    /**
+     * Waits (up to 30 s) until {@code members} members of the share group hold the partition (ShareGroupDescribe).
+     * A member joining a new group gets its partitions on a heartbeat after their share state is initialized (up to
+     * a heartbeat interval later, with Kafka too): a test about sharing starts once every consumer may fetch.
+     */
+    static void awaitMembersAssigned(OdradekBroker broker, String group, TopicPartition partition, int members)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long assigned = 0;
+        while (System.nanoTime() < deadline) {
+            try {
+                assigned = await(broker.admin().describeShareGroups(List.of(group)).describedGroups().get(group))
+                        .members().stream().filter(m -> m.assignment().topicPartitions().contains(partition)).count();
+            } catch (GroupIdNotFoundException e) {
+                assigned = 0; // no member has joined yet
+            }
+            if (assigned >= members) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(assigned + " of " + members + " members of " + group + " hold " + partition + " after 30 s");
     }
 }

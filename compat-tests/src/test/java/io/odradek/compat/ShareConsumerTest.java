@@ -86,6 +86,8 @@ class ShareConsumerTest {
                 return null;
             }));
         }
+        // Every consumer holds the partition before the records come (else the first member assigned may take them all).
+        ShareClients.awaitMembersAssigned(broker, GROUP, PARTITION, 3);
         // Single-record batches, so no batch is bigger than a poll.
         ShareClients.produceOneByOne(broker, TOPIC, 0, total);
         long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
