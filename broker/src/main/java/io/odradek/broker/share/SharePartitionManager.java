@@ -27,7 +27,10 @@ import java.util.function.LongUnaryOperator;
  * closed (its lock timers cancelled; its state stays in {@code __share_group_state}) when this broker stops
  * leading the partition, the leader epoch changes, the topic is deleted or re-created, or an operation finds
  * it fenced (NOT_LEADER_OR_FOLLOWER, FENCED_STATE_EPOCH, GROUP_ID_NOT_FOUND, UNKNOWN_TOPIC_OR_PARTITION); the
- * next fetch makes a fresh one, which reads the persisted state again. It also holds the share sessions.
+ * next fetch makes a fresh one, which reads the persisted state again. As in Kafka (ShareGroupListener), a
+ * group's share partitions also close when its last share session on this broker ends, so a reset of its
+ * state (AlterShareGroupOffsets, DeleteGroups, done through the share coordinator) is read by the next fetch
+ * and the partitions of groups no longer fetching do not stay in memory. It also holds the share sessions.
  *
  * <p>Whatever makes records acquirable again on a partition (releases, lock timeouts, acknowledgements, a
  * share partition initialized or closed) wakes the share fetches parked on it in the waiting-operations set.
@@ -51,7 +54,7 @@ public final class SharePartitionManager implements AutoCloseable {
         this.groupConfigs = groupConfigs;
         this.defaults = defaults;
         this.timers = timers;
-        this.sessions = new ShareSessionCache(defaults.maxShareSessions());
+        this.sessions = new ShareSessionCache(defaults.maxShareSessions(), this::onGroupEmpty);
     }
 
     public ShareSessionCache sessions() {
@@ -184,12 +187,28 @@ public final class SharePartitionManager implements AutoCloseable {
         return allOf(futures);
     }
 
-    /** Removes the session (if it is still the member's) and releases its records; for a connection that closed. */
+    /**
+     * Ends the session (if it is still the member's): releases its records, then removes it once the release is
+     * persisted, so that a group left with no session closes its share partitions with nothing in flight.
+     */
     public void endSession(ShareSession session) {
-        List<TopicIdPartition> held = sessions.partitions(session);
-        if (sessions.remove(session)) {
-            releaseAcquiredRecords(session, held);
+        if (!sessions.holds(session)) {
+            return;
         }
+        releaseAcquiredRecords(session, sessions.partitions(session))
+                .whenComplete((errors, failure) -> sessions.remove(session));
+    }
+
+    /**
+     * The group's last share session here ended (Kafka's onGroupEmpty): its share partitions close; a later
+     * fetch makes them afresh from the persisted state.
+     */
+    private void onGroupEmpty(String groupId) {
+        sharePartitions.forEach((key, entry) -> {
+            if (key.groupId().equals(groupId) && !sessions.hasSessions(groupId) && sharePartitions.remove(key, entry)) {
+                closeEntry(entry);
+            }
+        });
     }
 
     private ErrorCode afterChange(SharePartitionKey key, Entry entry, ErrorCode error, Throwable failure) {

@@ -61,6 +61,7 @@ class ShareFetchHandlerTest {
     ShareFetchHandler fetch;
     ShareAcknowledgeHandler acknowledge;
     UUID orders;
+    InMemoryPersister persister;
     /** The group's dynamic configs: from the beginning of the log, unless a test changes them. */
     final Map<String, String> groupConfigs = new ConcurrentHashMap<>(Map.of("share.auto.offset.reset", "earliest"));
 
@@ -69,7 +70,8 @@ class ShareFetchHandlerTest {
         fx = new DataPathFixture(dir);
         orders = fx.createTopic("orders", 1);
         GroupConfigSource configs = group -> GROUP.equals(group) ? Map.copyOf(groupConfigs) : Map.of();
-        shares = new SharePartitionManager(fx.partitions, new InMemoryPersister(), configs, ShareGroupDefaults.KAFKA,
+        persister = new InMemoryPersister();
+        shares = new SharePartitionManager(fx.partitions, persister, configs, ShareGroupDefaults.KAFKA,
                 new ScheduledShareTimers("test-share-timers"));
         fetch = new ShareFetchHandler(shares, fx, fx.partitions, fx.cluster, 52428800);
         acknowledge = new ShareAcknowledgeHandler(shares, fx, fx.partitions, fx.cluster);
@@ -319,13 +321,15 @@ class ShareFetchHandlerTest {
     void closingTheSessionReleasesWhatTheMemberHeld() {
         fx.append("orders", 0, 1L, "a", "b");
         fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        // B's session keeps the group here, so its share partition (with the delivery counts) stays open.
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0))))).isEmpty();
 
         Struct closed = fx.callAndWait(fetch, 2, shareFetch(A, -1, 0));
 
         assertThat(closed.get(Response.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
         assertThat(closed.get(Response.RESPONSES)).isEmpty(); // a closing fetch reads nothing
-        assertThat(shares.sessions().get(GROUP, A)).isNull();
-        assertThat(acquired(partition(fx.call(fetch, 2, shareFetch(B, 0, 5_000)).orTimeout(10, TimeUnit.SECONDS).join())))
+        DataPathFixture.await(() -> shares.sessions().get(GROUP, A) == null);
+        assertThat(acquired(partition(fx.call(fetch, 2, shareFetch(B, 1, 5_000)).orTimeout(10, TimeUnit.SECONDS).join())))
                 .containsExactly("0-1 x2");
     }
 
@@ -334,12 +338,49 @@ class ShareFetchHandlerTest {
         fx.append("orders", 0, 1L, "a");
         Promise<Void> connection = fx.loop.newPromise();
         fx.call(fetch, 2, shareFetch(A, 0, 0), "client-a", connection).orTimeout(10, TimeUnit.SECONDS).join();
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0))))).isEmpty();
 
         connection.setSuccess(null);
 
         DataPathFixture.await(() -> shares.sessions().get(GROUP, A) == null);
-        assertThat(acquired(partition(fx.call(fetch, 2, shareFetch(B, 0, 5_000)).orTimeout(10, TimeUnit.SECONDS).join())))
+        assertThat(acquired(partition(fx.call(fetch, 2, shareFetch(B, 1, 5_000)).orTimeout(10, TimeUnit.SECONDS).join())))
                 .containsExactly("0-0 x2");
+    }
+
+    @Test
+    void aGroupWhoseLastSessionClosedSeesItsStateResetAndIsDeliveredTheRecordsAgain() {
+        fx.append("orders", 0, 1L, "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9");
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0))))).containsExactly("0-9 x1");
+        Struct accept = shareFetch(A, 1, 0);
+        addAcknowledgement(accept.get(Request.TOPICS).get(0).get(FetchTopic.PARTITIONS).get(0), 0, 9, (byte) 1);
+        assertThat(partition(fx.callAndWait(fetch, 2, accept)).get(PartitionData.ACKNOWLEDGE_ERROR_CODE))
+                .isEqualTo(ErrorCode.NONE.code());
+        fx.callAndWait(fetch, 2, shareFetch(A, -1, 0));
+        DataPathFixture.await(() -> shares.openSharePartitions() == 0);
+
+        // AlterShareGroupOffsets to 0, through the share coordinator only (a new state epoch).
+        persister.initialize(new SharePartitionKey(GROUP, orders, 0), 2, 0L).join();
+        Struct again = partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0)));
+
+        assertThat(acquired(again)).containsExactly("0-9 x1");
+        assertThat(DataPathFixture.records(again.get(PartitionData.RECORDS))).hasSize(10).first().isEqualTo("0:k-r0=r0");
+    }
+
+    @Test
+    void sharePartitionsOfGroupsWhoseSessionsAllClosedAreNotKept() {
+        fx.append("orders", 0, 1L, "a");
+        for (int g = 1; g <= 5; g++) {
+            assertThat(fx.callAndWait(fetch, 2, shareFetch("g" + g, A, 0, 0)).get(Response.ERROR_CODE))
+                    .isEqualTo(ErrorCode.NONE.code());
+        }
+        assertThat(shares.openSharePartitions()).isEqualTo(5);
+
+        for (int g = 1; g <= 5; g++) {
+            fx.callAndWait(fetch, 2, shareFetch("g" + g, A, -1, 0));
+        }
+
+        DataPathFixture.await(() -> shares.openSharePartitions() == 0);
+        assertThat(shares.sessions().size()).isZero();
     }
 
     @Test
@@ -476,8 +517,12 @@ class ShareFetchHandlerTest {
     // ------------------------------------------------------------------ requests and answers
 
     private Struct shareFetch(String member, int epoch, int maxWaitMs) {
+        return shareFetch(GROUP, member, epoch, maxWaitMs);
+    }
+
+    private Struct shareFetch(String group, String member, int epoch, int maxWaitMs) {
         Struct request = ShareFetchApi.Request.SCHEMA.newStruct()
-                .set(Request.GROUP_ID, GROUP)
+                .set(Request.GROUP_ID, group)
                 .set(Request.MEMBER_ID, member)
                 .set(Request.SHARE_SESSION_EPOCH, epoch)
                 .set(Request.MAX_WAIT_MS, maxWaitMs)
