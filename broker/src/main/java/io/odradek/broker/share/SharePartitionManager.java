@@ -1,6 +1,6 @@
 package io.odradek.broker.share;
 
-import io.odradek.coordinator.group.GroupConfigSource;
+import io.odradek.broker.group.GroupConfigs;
 import io.odradek.coordinator.share.SharePartitionKey;
 import io.odradek.coordinator.share.SharePersister;
 import io.odradek.coordinator.share.partition.Acknowledgement;
@@ -22,8 +22,10 @@ import java.util.function.LongUnaryOperator;
 
 /**
  * The share partitions this broker leads (Kafka's SharePartitionManager): one {@link SharePartition} per
- * (share group, topic id, partition), made on the first ShareFetch that reaches the partition's leader, with
- * settings from the group's dynamic configs over the broker's group.share.* defaults. A share partition is
+ * (share group, topic id, partition), made on the first ShareFetch that reaches the partition's leader. Its
+ * settings (share.record.lock.duration.ms, share.delivery.count.limit, share.partition.max.record.locks,
+ * share.auto.offset.reset, share.isolation.level over the broker's group.share.* defaults, clamped as Kafka
+ * does) are read from {@link GroupConfigs} on each use, so a group config change applies to open partitions. A share partition is
  * closed (its lock timers cancelled; its state stays in {@code __share_group_state}) when this broker stops
  * leading the partition, the leader epoch changes, the topic is deleted or re-created, or an operation finds
  * it fenced (NOT_LEADER_OR_FOLLOWER, FENCED_STATE_EPOCH, GROUP_ID_NOT_FOUND, UNKNOWN_TOPIC_OR_PARTITION); the
@@ -41,20 +43,18 @@ public final class SharePartitionManager implements AutoCloseable {
 
     private final Partitions partitions;
     private final SharePersister persister;
-    private final GroupConfigSource groupConfigs;
-    private final ShareGroupDefaults defaults;
+    private final GroupConfigs groupConfigs;
     private final ShareTimers timers;
     private final ShareSessionCache sessions;
     private final ConcurrentHashMap<SharePartitionKey, Entry> sharePartitions = new ConcurrentHashMap<>();
 
-    public SharePartitionManager(Partitions partitions, SharePersister persister, GroupConfigSource groupConfigs,
-            ShareGroupDefaults defaults, ShareTimers timers) {
+    public SharePartitionManager(Partitions partitions, SharePersister persister, GroupConfigs groupConfigs,
+            ShareTimers timers) {
         this.partitions = partitions;
         this.persister = persister;
         this.groupConfigs = groupConfigs;
-        this.defaults = defaults;
         this.timers = timers;
-        this.sessions = new ShareSessionCache(defaults.maxShareSessions(), this::onGroupEmpty);
+        this.sessions = new ShareSessionCache(groupConfigs.shareMaxShareSessions(), this::onGroupEmpty);
     }
 
     public ShareSessionCache sessions() {
@@ -63,12 +63,12 @@ public final class SharePartitionManager implements AutoCloseable {
 
     /** AcquisitionLockTimeoutMs of the group's answers: its share.record.lock.duration.ms, else the broker's. */
     public int recordLockDurationMs(String groupId) {
-        return defaults.recordLockDurationMs(groupConfigs.configs(groupId));
+        return groupConfigs.shareRecordLockDurationMs(groupId);
     }
 
     /** Where the group's share fetches stop reading: the high watermark, or the LSO for read_committed groups. */
     public FetchIsolation isolation(String groupId) {
-        return ShareGroupDefaults.readCommitted(groupConfigs.configs(groupId))
+        return groupConfigs.shareReadCommitted(groupId)
                 ? FetchIsolation.TXN_COMMITTED : FetchIsolation.HIGH_WATERMARK;
     }
 
@@ -99,7 +99,8 @@ public final class SharePartitionManager implements AutoCloseable {
     }
 
     private SharePartition newSharePartition(SharePartitionKey key, Partition partition) {
-        return new SharePartition(key, defaults.settingsFor(groupConfigs.configs(key.groupId())), persister, timers,
+        String groupId = key.groupId();
+        return new SharePartition(key, () -> groupConfigs.sharePartitionSettings(groupId), persister, timers,
                 offsetForReset(partition), () -> partitions.waiting().wake(partition));
     }
 

@@ -5,15 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.FileRegion;
 import io.netty.util.concurrent.Promise;
-import io.odradek.broker.share.ShareGroupDefaults;
+import io.odradek.broker.BrokerConfig;
+import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.share.SharePartitionManager;
-import io.odradek.coordinator.group.GroupConfigSource;
 import io.odradek.coordinator.share.PersistedShareState;
 import io.odradek.coordinator.share.SharePartitionKey;
 import io.odradek.coordinator.share.SharePersister;
 import io.odradek.coordinator.share.ShareStateSummary;
 import io.odradek.coordinator.share.StateBatch;
 import io.odradek.coordinator.share.partition.ScheduledShareTimers;
+import io.odradek.replication.config.InMemoryDynamicConfigStore;
 import io.odradek.security.acl.AclOperation;
 import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
@@ -62,19 +63,28 @@ class ShareFetchHandlerTest {
     ShareAcknowledgeHandler acknowledge;
     UUID orders;
     InMemoryPersister persister;
-    /** The group's dynamic configs: from the beginning of the log, unless a test changes them. */
-    final Map<String, String> groupConfigs = new ConcurrentHashMap<>(Map.of("share.auto.offset.reset", "earliest"));
+    /** The groups' dynamic configs: GROUP reads from the beginning of the log, unless a test changes it. */
+    final InMemoryDynamicConfigStore configStore = new InMemoryDynamicConfigStore();
+    /** Lock durations down to 1 s are allowed here (Kafka's group.share.min.record.lock.duration.ms is 15 s). */
+    static final BrokerConfig BROKER = BrokerConfig.of(Map.of("group.share.min.record.lock.duration.ms", "1000"));
 
     @BeforeEach
     void setUp() {
         fx = new DataPathFixture(dir);
         orders = fx.createTopic("orders", 1);
-        GroupConfigSource configs = group -> GROUP.equals(group) ? Map.copyOf(groupConfigs) : Map.of();
+        setGroupConfig("share.auto.offset.reset", "earliest");
         persister = new InMemoryPersister();
-        shares = new SharePartitionManager(fx.partitions, persister, configs, ShareGroupDefaults.KAFKA,
+        shares = new SharePartitionManager(fx.partitions, persister, new GroupConfigs(configStore, () -> BROKER),
                 new ScheduledShareTimers("test-share-timers"));
         fetch = new ShareFetchHandler(shares, fx, fx.partitions, fx.cluster, 52428800);
         acknowledge = new ShareAcknowledgeHandler(shares, fx, fx.partitions, fx.cluster);
+    }
+
+    /** IncrementalAlterConfigs on GROUP's resource (null removes the key). */
+    private void setGroupConfig(String key, String value) {
+        Map<String, String> change = new java.util.HashMap<>();
+        change.put(key, value);
+        configStore.alterGroupConfigs(GROUP, change).join();
     }
 
     @AfterEach
@@ -131,7 +141,7 @@ class ShareFetchHandlerTest {
 
     @Test
     void recordsWhoseLockTimesOutGoToTheMemberWaitingForThem() {
-        groupConfigs.put("share.record.lock.duration.ms", "300");
+        setGroupConfig("share.record.lock.duration.ms", "1000");
         fx.append("orders", 0, 1L, "a");
         assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0))))).containsExactly("0-0 x1");
 
@@ -229,7 +239,7 @@ class ShareFetchHandlerTest {
 
     @Test
     void aGroupWithoutAutoOffsetResetStartsAtTheEndOfTheLog() {
-        groupConfigs.remove("share.auto.offset.reset"); // Kafka's default: latest
+        setGroupConfig("share.auto.offset.reset", null); // Kafka's default: latest
         fx.append("orders", 0, 1L, "old");
         assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0))))).isEmpty();
 
@@ -291,7 +301,7 @@ class ShareFetchHandlerTest {
 
     @Test
     void aReadCommittedGroupNeverGetsRecordsOfAbortedTransactions() {
-        groupConfigs.put("share.isolation.level", "read_committed");
+        setGroupConfig("share.isolation.level", "read_committed");
         short epoch = 0;
         fx.partition("orders", 0).appendAsLeader(DataPathFixture.transactionalBatch(7L, epoch, 0, 1L, "aborted"), (short) 1)
                 .orTimeout(10, TimeUnit.SECONDS).join();
@@ -306,6 +316,23 @@ class ShareFetchHandlerTest {
         assertThat(acquired(beforeCommit)).as("offset 0 aborted, 1 its marker, 2 still open").isEmpty();
         // The markers (1 and 3) go with the committed record, as in Kafka (the consumer acknowledges them as gaps).
         assertThat(acquired(afterCommit)).containsExactly("1-3 x1");
+    }
+
+    @Test
+    void aLockDurationRaisedOnTheGroupAppliesToItsOpenSharePartition() {
+        setGroupConfig("share.record.lock.duration.ms", "1000");
+        assertThat(acquiredIn(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0)))).isEmpty();
+        assertThat(shares.openSharePartitions()).isEqualTo(1);
+        setGroupConfig("share.record.lock.duration.ms", "60000");
+        fx.append("orders", 0, 1L, "a");
+
+        Struct first = fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        // B waits past the old 1 s lock: A's 60 s lock still holds the record.
+        Struct other = fx.call(fetch, 2, shareFetch(B, 1, 2_500)).orTimeout(10, TimeUnit.SECONDS).join();
+
+        assertThat(first.get(Response.ACQUISITION_LOCK_TIMEOUT_MS)).isEqualTo(60000);
+        assertThat(acquired(partition(first))).containsExactly("0-0 x1");
+        assertThat(acquiredIn(other)).isEmpty();
     }
 
     @Test
@@ -447,8 +474,9 @@ class ShareFetchHandlerTest {
     @Test
     void aFullShareSessionCacheAnswersShareSessionLimitReached() {
         shares.close();
-        shares = new SharePartitionManager(fx.partitions, new InMemoryPersister(), g -> Map.of(),
-                new ShareGroupDefaults(30000, 5, 2000, 1), new ScheduledShareTimers("test-share-timers"));
+        shares = new SharePartitionManager(fx.partitions, new InMemoryPersister(),
+                GroupConfigs.defaults(BrokerConfig.of(Map.of("group.share.max.share.sessions", "1"))),
+                new ScheduledShareTimers("test-share-timers"));
         fetch = new ShareFetchHandler(shares, fx, fx.partitions, fx.cluster, 52428800);
         fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
 
@@ -571,6 +599,12 @@ class ShareFetchHandlerTest {
         return response.get(ShareAcknowledgeApi.Response.RESPONSES).get(0)
                 .get(ShareAcknowledgeApi.Response.ShareAcknowledgeTopicResponse.PARTITIONS).get(0)
                 .get(ShareAcknowledgeApi.Response.ShareAcknowledgeTopicResponse.PartitionData.ERROR_CODE);
+    }
+
+    /** What a response acquired on the partition; none when the answer left the partition out. */
+    private static List<String> acquiredIn(Struct response) {
+        assertThat(response.get(Response.ERROR_CODE)).as("top-level error").isEqualTo(ErrorCode.NONE.code());
+        return response.get(Response.RESPONSES).isEmpty() ? List.of() : acquired(partition(response));
     }
 
     /** "first-last xDeliveryCount" for each AcquiredRecords entry. */
