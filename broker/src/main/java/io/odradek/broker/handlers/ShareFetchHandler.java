@@ -200,6 +200,9 @@ public final class ShareFetchHandler implements ApiHandler {
         if (session.kind() == ShareSessionCache.Kind.INITIAL) {
             endWithConnection(session.session(), context.connectionClosed());
         }
+        // The session this closing request ends, taken now: a session the member opens while the acknowledgements
+        // persist is a newer one and must stay.
+        ShareSession closing = session.kind() == ShareSessionCache.Kind.FINAL ? shares.sessions().get(groupId, memberId) : null;
 
         Resolver resolver = new Resolver(context);
         CompletableFuture<Map<TopicIdPartition, ErrorCode>> acknowledged = acknowledge(groupId, memberId, acks, resolver);
@@ -215,11 +218,8 @@ public final class ShareFetchHandler implements ApiHandler {
             if (fetches == null) {
                 return null; // the connection closed while the fetch waited: no answer
             }
-            if (session.kind() == ShareSessionCache.Kind.FINAL) {
-                ShareSession closing = shares.sessions().get(groupId, memberId);
-                if (closing != null) {
-                    shares.endSession(closing);
-                }
+            if (closing != null) {
+                shares.endSession(closing);
             }
             return response(context, session, fetches, ackErrors, lockMs);
         });

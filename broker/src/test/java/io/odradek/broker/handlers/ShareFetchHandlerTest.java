@@ -411,6 +411,25 @@ class ShareFetchHandlerTest {
     }
 
     @Test
+    void aClosingAcknowledgeEndsOnlyTheSessionItClosedNotOneOpenedWhileItPersisted() {
+        fx.append("orders", 0, 1L, "a");
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        persister.writes = new CompletableFuture<>();
+        CompletableFuture<Struct> closingAck = fx.call(acknowledge, 2, shareAcknowledge(A, -1, 0, 0, (byte) 1));
+        CompletableFuture<Struct> closingFetch = fx.call(fetch, 2, shareFetch(A, -1, 0));
+
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0)); // the member opens a new session meanwhile
+        var reopened = shares.sessions().get(GROUP, A);
+        persister.writes.complete(null);
+
+        assertThat(closingAck.orTimeout(10, TimeUnit.SECONDS).join().get(ShareAcknowledgeApi.Response.ERROR_CODE))
+                .isEqualTo(ErrorCode.NONE.code());
+        closingFetch.orTimeout(10, TimeUnit.SECONDS).join();
+        assertThat(reopened).isNotNull();
+        assertThat(shares.sessions().get(GROUP, A)).isSameAs(reopened);
+    }
+
+    @Test
     void sessionEpochsAreCheckedAsKafkaDoes() {
         assertThat(fx.callAndWait(fetch, 2, shareFetch(A, 3, 0)).get(Response.ERROR_CODE))
                 .isEqualTo(ErrorCode.SHARE_SESSION_NOT_FOUND.code());
@@ -620,6 +639,8 @@ class ShareFetchHandlerTest {
     /** Share state kept in memory: a partition never initialized reads UNKNOWN_TOPIC_OR_PARTITION, as Kafka's. */
     static final class InMemoryPersister implements SharePersister {
         private final Map<SharePartitionKey, long[]> starts = new ConcurrentHashMap<>();
+        /** Writes complete once this does (a test holds them back). */
+        volatile CompletableFuture<Void> writes = CompletableFuture.completedFuture(null);
 
         @Override
         public CompletableFuture<ErrorCode> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
@@ -638,8 +659,10 @@ class ShareFetchHandlerTest {
         @Override
         public CompletableFuture<ErrorCode> write(SharePartitionKey key, int stateEpoch, int leaderEpoch, long startOffset,
                 int deliveryCompleteCount, List<StateBatch> batches) {
-            starts.put(key, new long[] {stateEpoch, startOffset});
-            return CompletableFuture.completedFuture(ErrorCode.NONE);
+            return writes.thenApply(v -> {
+                starts.put(key, new long[] {stateEpoch, startOffset});
+                return ErrorCode.NONE;
+            });
         }
 
         @Override
