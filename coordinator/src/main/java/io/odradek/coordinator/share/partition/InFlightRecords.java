@@ -542,13 +542,14 @@ final class InFlightRecords {
             if (batch.split() && batch.offsetStates().get(c.batch().firstOffset()) != c.state()) {
                 // Made on the whole batch, which was split while the write was out (log start offset moved):
                 // its offsets carry the transition now.
-                for (InFlightState s : batch.offsetStates().values()) {
-                    s.complete(commit);
+                for (Map.Entry<Long, InFlightState> e : batch.offsetStates().entrySet()) {
+                    InFlightState s = e.getValue();
+                    s.complete(commit, e.getKey() < startOffset);
                     available |= s.state() == RecordState.AVAILABLE;
                 }
                 continue;
             }
-            c.state().complete(commit);
+            c.state().complete(commit, c.batch().lastOffset() < startOffset);
             available |= c.state().state() == RecordState.AVAILABLE;
         }
         if (available) {
