@@ -588,7 +588,7 @@ public final class ShareFetchHandler implements ApiHandler {
             if (slice.isEmpty()) {
                 return;
             }
-            SliceBatches batches = SliceBatches.of(slice);
+            SliceBatches batches = SliceBatches.of(slice, fetchOffset, maxRecords - acquiredRecords);
             if (batches.isEmpty()) {
                 return;
             }
