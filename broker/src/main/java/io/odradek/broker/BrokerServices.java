@@ -14,7 +14,6 @@ import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.security.InterBrokerSecurity;
 import io.odradek.broker.sharestate.ShareStateTopic;
 import io.odradek.coordinator.share.partition.ScheduledShareTimers;
-import io.odradek.broker.share.ShareGroupDefaults;
 import io.odradek.broker.share.SharePartitionManager;
 import io.odradek.broker.topics.LocalNode;
 import io.odradek.broker.topics.TopicService;
@@ -268,7 +267,7 @@ final class BrokerServices implements AutoCloseable {
      */
     private static BrokerServices withShares(BrokerConfig config, BrokerServices services) {
         SharePartitionManager shares = new SharePartitionManager(services.partitions, services.sharePersister,
-                services.groupConfigs, ShareGroupDefaults.from(config::get), new ScheduledShareTimers());
+                services.groupConfigs, new ScheduledShareTimers());
         services.topics.onTopicDeleted(shares::onTopicDeleted);
         if (services.replicaManager != null) {
             services.replicaManager.addLeadershipListener(shares::onLeadershipChange);

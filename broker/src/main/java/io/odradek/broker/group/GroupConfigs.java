@@ -85,9 +85,14 @@ public final class GroupConfigs implements GroupConfigSource {
                 "group.share.max.partition.max.record.locks");
     }
 
+    /** group.share.max.share.sessions: share sessions this broker holds (a broker key only). */
+    public int shareMaxShareSessions() {
+        return brokerInt("group.share.max.share.sessions");
+    }
+
     /**
-     * Everything a new share partition of {@code groupId} is governed by, resolved now (Kafka reads the group
-     * config when it creates the SharePartition too): share.record.lock.duration.ms, share.delivery.count.limit,
+     * Everything a share partition of {@code groupId} is governed by, resolved now (the share partition asks on
+     * each use, as Kafka reads its group config provider): share.record.lock.duration.ms, share.delivery.count.limit,
      * share.partition.max.record.locks, share.auto.offset.reset and share.isolation.level.
      */
     public SharePartitionSettings sharePartitionSettings(String groupId) {

@@ -85,8 +85,11 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
             return done(error(ErrorCode.INVALID_REQUEST, "Invalid member id in the request."));
         }
         int epoch = request.get(Request.SHARE_SESSION_EPOCH);
+        ShareSession closing;
         try {
             shares.sessions().acknowledgeSessionUpdate(groupId, memberId, epoch);
+            // The session a closing request ends, taken now: one the member opens meanwhile must stay.
+            closing = epoch == ShareSessionCache.FINAL_EPOCH ? shares.sessions().get(groupId, memberId) : null;
         } catch (ShareSessionException e) {
             return done(error(e.error(), e.getMessage()));
         }
@@ -132,11 +135,8 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
         short version = context.version();
         int lockMs = shares.recordLockDurationMs(groupId);
         return acknowledged.thenApply(result -> {
-            if (epoch == ShareSessionCache.FINAL_EPOCH) {
-                ShareSession closing = shares.sessions().get(groupId, memberId);
-                if (closing != null) {
-                    shares.endSession(closing);
-                }
+            if (closing != null) {
+                shares.endSession(closing);
             }
             Map<TopicIdPartition, ErrorCode> all = new LinkedHashMap<>(result);
             all.putAll(answered);

@@ -65,7 +65,9 @@ import java.util.concurrent.CompletableFuture;
  *     the request's partitions (replacing an older one; acknowledgements in it are INVALID_REQUEST), n continues
  *     it (the session's partitions plus those named, minus ForgottenTopicsData; SHARE_SESSION_NOT_FOUND,
  *     INVALID_SHARE_SESSION_EPOCH), -1 closes it: its acknowledgements are applied, nothing is fetched, and
- *     the session ends, releasing what the member still holds. A full cache (group.share.max.share.sessions)
+ *     the session it closed (not one the member opened since) ends once they persist, releasing what the
+ *     member still holds. When a group's last session here ends, its share partitions close (Kafka's
+ *     onGroupEmpty): the next fetch reads the persisted state again. A full cache (group.share.max.share.sessions)
  *     answers SHARE_SESSION_LIMIT_REACHED after MaxWaitMs, as Kafka does. A session ends too when the
  *     connection that opened it closes (its acquired records are released). A response built after another
  *     request of the session came in is INVALID_SHARE_SESSION_EPOCH.</li>
@@ -80,7 +82,8 @@ import java.util.concurrent.CompletableFuture;
  *     group's share partition is made and initialized (its persisted state read; until then the fetch waits);
  *     then, when it can acquire, the log is read from its next fetch offset bounded by the high watermark (the
  *     LSO when the group's share.isolation.level is read_committed) through the same Partition.read as Fetch,
- *     only the batch headers of the slice are read ({@link SliceBatches}), the share partition acquires up to
+ *     only the batch headers of the slice are read ({@link SliceBatches}; only until they cover MaxRecords from
+ *     the next fetch offset), the share partition acquires up to
  *     MaxRecords offsets for the member, and the slice is cut to the batches holding the acquired offsets and
  *     sent as a file region (zero-copy) with AcquiredRecords beside it. Records of those batches outside the
  *     acquired ranges go too; consumers keep only acquired ones (as Kafka sends its whole fetched slice).</li>
@@ -98,7 +101,8 @@ import java.util.concurrent.CompletableFuture;
  * <li>A read past the log start (OFFSET_OUT_OF_RANGE: retention moved it) moves the share partition's start
  *     offset to the log start and the partition answers without error, as Kafka's ShareFetchUtils does.
  *     AcquisitionLockTimeoutMs is the group's share.record.lock.duration.ms (else the broker's
- *     group.share.record.lock.duration.ms). A read_committed group reads up to the LSO, and the partition's
+ *     group.share.record.lock.duration.ms); the share partitions read the group's settings (lock duration,
+ *     delivery count limit, isolation, offset reset) on each use, so a change applies at once. A read_committed group reads up to the LSO, and the partition's
  *     aborted transactions over the range read go to the share partition, which archives their batches instead of
  *     handing them out (as Kafka). Not done: client quotas, throttling and share-fetch metrics.</li>
  * </ul>
@@ -200,6 +204,9 @@ public final class ShareFetchHandler implements ApiHandler {
         if (session.kind() == ShareSessionCache.Kind.INITIAL) {
             endWithConnection(session.session(), context.connectionClosed());
         }
+        // The session this closing request ends, taken now: a session the member opens while the acknowledgements
+        // persist is a newer one and must stay.
+        ShareSession closing = session.kind() == ShareSessionCache.Kind.FINAL ? shares.sessions().get(groupId, memberId) : null;
 
         Resolver resolver = new Resolver(context);
         CompletableFuture<Map<TopicIdPartition, ErrorCode>> acknowledged = acknowledge(groupId, memberId, acks, resolver);
@@ -215,11 +222,8 @@ public final class ShareFetchHandler implements ApiHandler {
             if (fetches == null) {
                 return null; // the connection closed while the fetch waited: no answer
             }
-            if (session.kind() == ShareSessionCache.Kind.FINAL) {
-                ShareSession closing = shares.sessions().get(groupId, memberId);
-                if (closing != null) {
-                    shares.endSession(closing);
-                }
+            if (closing != null) {
+                shares.endSession(closing);
             }
             return response(context, session, fetches, ackErrors, lockMs);
         });
@@ -588,7 +592,7 @@ public final class ShareFetchHandler implements ApiHandler {
             if (slice.isEmpty()) {
                 return;
             }
-            SliceBatches batches = SliceBatches.of(slice);
+            SliceBatches batches = SliceBatches.of(slice, fetchOffset, maxRecords - acquiredRecords);
             if (batches.isEmpty()) {
                 return;
             }

@@ -1,6 +1,6 @@
 package io.odradek.broker.share;
 
-import io.odradek.coordinator.group.GroupConfigSource;
+import io.odradek.broker.group.GroupConfigs;
 import io.odradek.coordinator.share.SharePartitionKey;
 import io.odradek.coordinator.share.SharePersister;
 import io.odradek.coordinator.share.partition.Acknowledgement;
@@ -22,12 +22,17 @@ import java.util.function.LongUnaryOperator;
 
 /**
  * The share partitions this broker leads (Kafka's SharePartitionManager): one {@link SharePartition} per
- * (share group, topic id, partition), made on the first ShareFetch that reaches the partition's leader, with
- * settings from the group's dynamic configs over the broker's group.share.* defaults. A share partition is
+ * (share group, topic id, partition), made on the first ShareFetch that reaches the partition's leader. Its
+ * settings (share.record.lock.duration.ms, share.delivery.count.limit, share.partition.max.record.locks,
+ * share.auto.offset.reset, share.isolation.level over the broker's group.share.* defaults, clamped as Kafka
+ * does) are read from {@link GroupConfigs} on each use, so a group config change applies to open partitions. A share partition is
  * closed (its lock timers cancelled; its state stays in {@code __share_group_state}) when this broker stops
  * leading the partition, the leader epoch changes, the topic is deleted or re-created, or an operation finds
  * it fenced (NOT_LEADER_OR_FOLLOWER, FENCED_STATE_EPOCH, GROUP_ID_NOT_FOUND, UNKNOWN_TOPIC_OR_PARTITION); the
- * next fetch makes a fresh one, which reads the persisted state again. It also holds the share sessions.
+ * next fetch makes a fresh one, which reads the persisted state again. As in Kafka (ShareGroupListener), a
+ * group's share partitions also close when its last share session on this broker ends, so a reset of its
+ * state (AlterShareGroupOffsets, DeleteGroups, done through the share coordinator) is read by the next fetch
+ * and the partitions of groups no longer fetching do not stay in memory. It also holds the share sessions.
  *
  * <p>Whatever makes records acquirable again on a partition (releases, lock timeouts, acknowledgements, a
  * share partition initialized or closed) wakes the share fetches parked on it in the waiting-operations set.
@@ -38,20 +43,18 @@ public final class SharePartitionManager implements AutoCloseable {
 
     private final Partitions partitions;
     private final SharePersister persister;
-    private final GroupConfigSource groupConfigs;
-    private final ShareGroupDefaults defaults;
+    private final GroupConfigs groupConfigs;
     private final ShareTimers timers;
     private final ShareSessionCache sessions;
     private final ConcurrentHashMap<SharePartitionKey, Entry> sharePartitions = new ConcurrentHashMap<>();
 
-    public SharePartitionManager(Partitions partitions, SharePersister persister, GroupConfigSource groupConfigs,
-            ShareGroupDefaults defaults, ShareTimers timers) {
+    public SharePartitionManager(Partitions partitions, SharePersister persister, GroupConfigs groupConfigs,
+            ShareTimers timers) {
         this.partitions = partitions;
         this.persister = persister;
         this.groupConfigs = groupConfigs;
-        this.defaults = defaults;
         this.timers = timers;
-        this.sessions = new ShareSessionCache(defaults.maxShareSessions());
+        this.sessions = new ShareSessionCache(groupConfigs.shareMaxShareSessions(), this::onGroupEmpty);
     }
 
     public ShareSessionCache sessions() {
@@ -60,12 +63,12 @@ public final class SharePartitionManager implements AutoCloseable {
 
     /** AcquisitionLockTimeoutMs of the group's answers: its share.record.lock.duration.ms, else the broker's. */
     public int recordLockDurationMs(String groupId) {
-        return defaults.recordLockDurationMs(groupConfigs.configs(groupId));
+        return groupConfigs.shareRecordLockDurationMs(groupId);
     }
 
     /** Where the group's share fetches stop reading: the high watermark, or the LSO for read_committed groups. */
     public FetchIsolation isolation(String groupId) {
-        return ShareGroupDefaults.readCommitted(groupConfigs.configs(groupId))
+        return groupConfigs.shareReadCommitted(groupId)
                 ? FetchIsolation.TXN_COMMITTED : FetchIsolation.HIGH_WATERMARK;
     }
 
@@ -96,7 +99,8 @@ public final class SharePartitionManager implements AutoCloseable {
     }
 
     private SharePartition newSharePartition(SharePartitionKey key, Partition partition) {
-        return new SharePartition(key, defaults.settingsFor(groupConfigs.configs(key.groupId())), persister, timers,
+        String groupId = key.groupId();
+        return new SharePartition(key, () -> groupConfigs.sharePartitionSettings(groupId), persister, timers,
                 offsetForReset(partition), () -> partitions.waiting().wake(partition));
     }
 
@@ -184,12 +188,28 @@ public final class SharePartitionManager implements AutoCloseable {
         return allOf(futures);
     }
 
-    /** Removes the session (if it is still the member's) and releases its records; for a connection that closed. */
+    /**
+     * Ends the session (if it is still the member's): releases its records, then removes it once the release is
+     * persisted, so that a group left with no session closes its share partitions with nothing in flight.
+     */
     public void endSession(ShareSession session) {
-        List<TopicIdPartition> held = sessions.partitions(session);
-        if (sessions.remove(session)) {
-            releaseAcquiredRecords(session, held);
+        if (!sessions.holds(session)) {
+            return;
         }
+        releaseAcquiredRecords(session, sessions.partitions(session))
+                .whenComplete((errors, failure) -> sessions.remove(session));
+    }
+
+    /**
+     * The group's last share session here ended (Kafka's onGroupEmpty): its share partitions close; a later
+     * fetch makes them afresh from the persisted state.
+     */
+    private void onGroupEmpty(String groupId) {
+        sharePartitions.forEach((key, entry) -> {
+            if (key.groupId().equals(groupId) && !sessions.hasSessions(groupId) && sharePartitions.remove(key, entry)) {
+                closeEntry(entry);
+            }
+        });
     }
 
     private ErrorCode afterChange(SharePartitionKey key, Entry entry, ErrorCode error, Throwable failure) {

@@ -4,6 +4,7 @@ import io.odradek.wire.ErrorCode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The broker's share sessions (Kafka's ShareSessionCache with SharePartitionManager.newContext and
@@ -11,6 +12,10 @@ import java.util.Map;
  * any other epoch must be the one the session expects and moves it on. At most {@code maxSessions}
  * (group.share.max.share.sessions) sessions; there is no eviction, as in Kafka: a member refused
  * SHARE_SESSION_LIMIT_REACHED retries. All methods are synchronized; nothing slow runs under the lock.
+ *
+ * <p>When the last session of a group on this broker leaves, the group-empty listener (Kafka's
+ * ShareGroupListener.onGroupEmpty) runs, outside the lock: the share partitions close so that the next fetch
+ * reads the persisted state afresh (an AlterShareGroupOffsets or DeleteGroups done meanwhile is seen).
  */
 public final class ShareSessionCache {
     /** Kafka's ShareRequestMetadata epochs. */
@@ -29,9 +34,18 @@ public final class ShareSessionCache {
 
     private final int maxSessions;
     private final Map<ShareSession.Key, ShareSession> sessions = new HashMap<>();
+    /** Sessions per group, to tell when a group's last one leaves. */
+    private final Map<String, Integer> perGroup = new HashMap<>();
+    private final Consumer<String> onGroupEmpty;
 
     public ShareSessionCache(int maxSessions) {
+        this(maxSessions, groupId -> { });
+    }
+
+    /** @param onGroupEmpty runs with the group id when the group's last session here leaves */
+    public ShareSessionCache(int maxSessions, Consumer<String> onGroupEmpty) {
         this.maxSessions = maxSessions;
+        this.onGroupEmpty = onGroupEmpty;
     }
 
     /** Kafka's ShareRequestMetadata.nextEpoch. */
@@ -50,8 +64,20 @@ public final class ShareSessionCache {
      *                               SHARE_SESSION_LIMIT_REACHED, or INVALID_REQUEST for acknowledgements in an
      *                               opening request
      */
-    public synchronized Context newContext(String groupId, String memberId, int epoch, List<TopicIdPartition> toFetch,
+    public Context newContext(String groupId, String memberId, int epoch, List<TopicIdPartition> toFetch,
             List<TopicIdPartition> toForget, boolean hasAcknowledgements) {
+        try {
+            return settleContext(groupId, memberId, epoch, toFetch, toForget, hasAcknowledgements);
+        } catch (ShareSessionException e) {
+            if (e.error() == ErrorCode.SHARE_SESSION_LIMIT_REACHED) {
+                notifyIfEmpty(groupId); // the member's old session went, and the full cache refused the new one
+            }
+            throw e;
+        }
+    }
+
+    private synchronized Context settleContext(String groupId, String memberId, int epoch,
+            List<TopicIdPartition> toFetch, List<TopicIdPartition> toForget, boolean hasAcknowledgements) {
         ShareSession.Key key = new ShareSession.Key(groupId, memberId);
         if (epoch == FINAL_EPOCH) {
             if (!sessions.containsKey(key)) {
@@ -64,12 +90,13 @@ public final class ShareSessionCache {
                 throw new ShareSessionException(ErrorCode.INVALID_REQUEST,
                         "Acknowledge data present in initial share fetch request");
             }
-            removed(sessions.remove(key));
+            removed(take(key));
             if (sessions.size() >= maxSessions) {
                 throw new ShareSessionException(ErrorCode.SHARE_SESSION_LIMIT_REACHED, null);
             }
             ShareSession session = new ShareSession(key, toFetch.stream().distinct().toList(), nextEpoch(INITIAL_EPOCH));
             sessions.put(key, session);
+            perGroup.merge(groupId, 1, Integer::sum);
             return new Context(Kind.INITIAL, session, session.partitions(), session.epoch());
         }
         ShareSession session = sessions.get(key);
@@ -133,17 +160,54 @@ public final class ShareSessionCache {
     }
 
     /** Removes the member's session; returns it, or null when there was none. */
-    public synchronized ShareSession remove(String groupId, String memberId) {
-        return removed(sessions.remove(new ShareSession.Key(groupId, memberId)));
+    public ShareSession remove(String groupId, String memberId) {
+        ShareSession session;
+        synchronized (this) {
+            session = removed(take(new ShareSession.Key(groupId, memberId)));
+        }
+        notifyIfEmpty(groupId);
+        return session;
     }
 
     /** Removes exactly this session (a connection closing ends the session it opened, not a later one). */
-    public synchronized boolean remove(ShareSession session) {
-        boolean removed = sessions.remove(session.key(), session);
+    public boolean remove(ShareSession session) {
+        boolean removed;
+        synchronized (this) {
+            removed = sessions.get(session.key()) == session;
+            if (removed) {
+                take(session.key());
+                session.removed();
+            }
+        }
         if (removed) {
-            session.removed();
+            notifyIfEmpty(session.key().groupId());
         }
         return removed;
+    }
+
+    /** Whether this session is still the one the cache holds for its member. */
+    public synchronized boolean holds(ShareSession session) {
+        return sessions.get(session.key()) == session;
+    }
+
+    /** Whether the group has a session here. */
+    public synchronized boolean hasSessions(String groupId) {
+        return perGroup.containsKey(groupId);
+    }
+
+    private ShareSession take(ShareSession.Key key) {
+        ShareSession session = sessions.remove(key);
+        if (session != null) {
+            perGroup.computeIfPresent(key.groupId(), (g, n) -> n == 1 ? null : n - 1);
+        }
+        return session;
+    }
+
+    /** Runs the group-empty listener, outside the lock, if the group has no session left. */
+    private void notifyIfEmpty(String groupId) {
+        if (!hasSessions(groupId)) {
+            onGroupEmpty.accept(groupId);
+        }
     }
 
     /** Runs {@code action} once when the session leaves the cache, however it leaves (at once if it has). */

@@ -40,6 +40,17 @@ public final class SliceBatches {
 
     /** Reads the batch headers of {@code slice}. */
     public static SliceBatches of(FileSlice slice) {
+        return of(slice, 0, Long.MAX_VALUE);
+    }
+
+    /**
+     * Reads the batch headers of {@code slice} until the batches read cover {@code maxRecords} offsets from
+     * {@code fromOffset} (the share partition's next fetch offset): acquisition stops at MaxRecords, so the
+     * headers past that are not read (on the event loop) at all.
+     */
+    public static SliceBatches of(FileSlice slice, long fromOffset, long maxRecords) {
+        long coverUpTo = maxRecords <= 0 || fromOffset >= Long.MAX_VALUE - maxRecords
+                ? Long.MAX_VALUE : fromOffset + maxRecords - 1;
         List<LogBatch> batches = new ArrayList<>();
         List<long[]> where = new ArrayList<>();
         ByteBuffer header = ByteBuffer.allocate(HEADER_READ);
@@ -66,6 +77,9 @@ public final class SliceBatches {
                 }
                 where.add(new long[] {at, size});
                 at += size;
+                if (batches.get(batches.size() - 1).lastOffset() >= coverUpTo) {
+                    break;
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read batch headers of a fetched slice", e);

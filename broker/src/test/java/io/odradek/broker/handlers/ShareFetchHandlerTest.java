@@ -5,15 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.FileRegion;
 import io.netty.util.concurrent.Promise;
-import io.odradek.broker.share.ShareGroupDefaults;
+import io.odradek.broker.BrokerConfig;
+import io.odradek.broker.group.GroupConfigs;
 import io.odradek.broker.share.SharePartitionManager;
-import io.odradek.coordinator.group.GroupConfigSource;
 import io.odradek.coordinator.share.PersistedShareState;
 import io.odradek.coordinator.share.SharePartitionKey;
 import io.odradek.coordinator.share.SharePersister;
 import io.odradek.coordinator.share.ShareStateSummary;
 import io.odradek.coordinator.share.StateBatch;
 import io.odradek.coordinator.share.partition.ScheduledShareTimers;
+import io.odradek.replication.config.InMemoryDynamicConfigStore;
 import io.odradek.security.acl.AclOperation;
 import io.odradek.security.acl.ResourceType;
 import io.odradek.wire.ErrorCode;
@@ -61,18 +62,29 @@ class ShareFetchHandlerTest {
     ShareFetchHandler fetch;
     ShareAcknowledgeHandler acknowledge;
     UUID orders;
-    /** The group's dynamic configs: from the beginning of the log, unless a test changes them. */
-    final Map<String, String> groupConfigs = new ConcurrentHashMap<>(Map.of("share.auto.offset.reset", "earliest"));
+    InMemoryPersister persister;
+    /** The groups' dynamic configs: GROUP reads from the beginning of the log, unless a test changes it. */
+    final InMemoryDynamicConfigStore configStore = new InMemoryDynamicConfigStore();
+    /** Lock durations down to 1 s are allowed here (Kafka's group.share.min.record.lock.duration.ms is 15 s). */
+    static final BrokerConfig BROKER = BrokerConfig.of(Map.of("group.share.min.record.lock.duration.ms", "1000"));
 
     @BeforeEach
     void setUp() {
         fx = new DataPathFixture(dir);
         orders = fx.createTopic("orders", 1);
-        GroupConfigSource configs = group -> GROUP.equals(group) ? Map.copyOf(groupConfigs) : Map.of();
-        shares = new SharePartitionManager(fx.partitions, new InMemoryPersister(), configs, ShareGroupDefaults.KAFKA,
+        setGroupConfig("share.auto.offset.reset", "earliest");
+        persister = new InMemoryPersister();
+        shares = new SharePartitionManager(fx.partitions, persister, new GroupConfigs(configStore, () -> BROKER),
                 new ScheduledShareTimers("test-share-timers"));
         fetch = new ShareFetchHandler(shares, fx, fx.partitions, fx.cluster, 52428800);
         acknowledge = new ShareAcknowledgeHandler(shares, fx, fx.partitions, fx.cluster);
+    }
+
+    /** IncrementalAlterConfigs on GROUP's resource (null removes the key). */
+    private void setGroupConfig(String key, String value) {
+        Map<String, String> change = new java.util.HashMap<>();
+        change.put(key, value);
+        configStore.alterGroupConfigs(GROUP, change).join();
     }
 
     @AfterEach
@@ -129,7 +141,7 @@ class ShareFetchHandlerTest {
 
     @Test
     void recordsWhoseLockTimesOutGoToTheMemberWaitingForThem() {
-        groupConfigs.put("share.record.lock.duration.ms", "300");
+        setGroupConfig("share.record.lock.duration.ms", "1000");
         fx.append("orders", 0, 1L, "a");
         assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0))))).containsExactly("0-0 x1");
 
@@ -227,7 +239,7 @@ class ShareFetchHandlerTest {
 
     @Test
     void aGroupWithoutAutoOffsetResetStartsAtTheEndOfTheLog() {
-        groupConfigs.remove("share.auto.offset.reset"); // Kafka's default: latest
+        setGroupConfig("share.auto.offset.reset", null); // Kafka's default: latest
         fx.append("orders", 0, 1L, "old");
         assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0))))).isEmpty();
 
@@ -289,7 +301,7 @@ class ShareFetchHandlerTest {
 
     @Test
     void aReadCommittedGroupNeverGetsRecordsOfAbortedTransactions() {
-        groupConfigs.put("share.isolation.level", "read_committed");
+        setGroupConfig("share.isolation.level", "read_committed");
         short epoch = 0;
         fx.partition("orders", 0).appendAsLeader(DataPathFixture.transactionalBatch(7L, epoch, 0, 1L, "aborted"), (short) 1)
                 .orTimeout(10, TimeUnit.SECONDS).join();
@@ -307,6 +319,23 @@ class ShareFetchHandlerTest {
     }
 
     @Test
+    void aLockDurationRaisedOnTheGroupAppliesToItsOpenSharePartition() {
+        setGroupConfig("share.record.lock.duration.ms", "1000");
+        assertThat(acquiredIn(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0)))).isEmpty();
+        assertThat(shares.openSharePartitions()).isEqualTo(1);
+        setGroupConfig("share.record.lock.duration.ms", "60000");
+        fx.append("orders", 0, 1L, "a");
+
+        Struct first = fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        // B waits past the old 1 s lock: A's 60 s lock still holds the record.
+        Struct other = fx.call(fetch, 2, shareFetch(B, 1, 2_500)).orTimeout(10, TimeUnit.SECONDS).join();
+
+        assertThat(first.get(Response.ACQUISITION_LOCK_TIMEOUT_MS)).isEqualTo(60000);
+        assertThat(acquired(partition(first))).containsExactly("0-0 x1");
+        assertThat(acquiredIn(other)).isEmpty();
+    }
+
+    @Test
     void aShareFetchWithNothingToAcquireAnswersEmptyAfterMaxWait() {
         Struct response = fx.call(fetch, 2, shareFetch(A, 0, 50)).orTimeout(10, TimeUnit.SECONDS).join();
 
@@ -319,13 +348,15 @@ class ShareFetchHandlerTest {
     void closingTheSessionReleasesWhatTheMemberHeld() {
         fx.append("orders", 0, 1L, "a", "b");
         fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        // B's session keeps the group here, so its share partition (with the delivery counts) stays open.
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0))))).isEmpty();
 
         Struct closed = fx.callAndWait(fetch, 2, shareFetch(A, -1, 0));
 
         assertThat(closed.get(Response.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
         assertThat(closed.get(Response.RESPONSES)).isEmpty(); // a closing fetch reads nothing
-        assertThat(shares.sessions().get(GROUP, A)).isNull();
-        assertThat(acquired(partition(fx.call(fetch, 2, shareFetch(B, 0, 5_000)).orTimeout(10, TimeUnit.SECONDS).join())))
+        DataPathFixture.await(() -> shares.sessions().get(GROUP, A) == null);
+        assertThat(acquired(partition(fx.call(fetch, 2, shareFetch(B, 1, 5_000)).orTimeout(10, TimeUnit.SECONDS).join())))
                 .containsExactly("0-1 x2");
     }
 
@@ -334,12 +365,68 @@ class ShareFetchHandlerTest {
         fx.append("orders", 0, 1L, "a");
         Promise<Void> connection = fx.loop.newPromise();
         fx.call(fetch, 2, shareFetch(A, 0, 0), "client-a", connection).orTimeout(10, TimeUnit.SECONDS).join();
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(B, 0, 0))))).isEmpty();
 
         connection.setSuccess(null);
 
         DataPathFixture.await(() -> shares.sessions().get(GROUP, A) == null);
-        assertThat(acquired(partition(fx.call(fetch, 2, shareFetch(B, 0, 5_000)).orTimeout(10, TimeUnit.SECONDS).join())))
+        assertThat(acquired(partition(fx.call(fetch, 2, shareFetch(B, 1, 5_000)).orTimeout(10, TimeUnit.SECONDS).join())))
                 .containsExactly("0-0 x2");
+    }
+
+    @Test
+    void aGroupWhoseLastSessionClosedSeesItsStateResetAndIsDeliveredTheRecordsAgain() {
+        fx.append("orders", 0, 1L, "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9");
+        assertThat(acquired(partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0))))).containsExactly("0-9 x1");
+        Struct accept = shareFetch(A, 1, 0);
+        addAcknowledgement(accept.get(Request.TOPICS).get(0).get(FetchTopic.PARTITIONS).get(0), 0, 9, (byte) 1);
+        assertThat(partition(fx.callAndWait(fetch, 2, accept)).get(PartitionData.ACKNOWLEDGE_ERROR_CODE))
+                .isEqualTo(ErrorCode.NONE.code());
+        fx.callAndWait(fetch, 2, shareFetch(A, -1, 0));
+        DataPathFixture.await(() -> shares.openSharePartitions() == 0);
+
+        // AlterShareGroupOffsets to 0, through the share coordinator only (a new state epoch).
+        persister.initialize(new SharePartitionKey(GROUP, orders, 0), 2, 0L).join();
+        Struct again = partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0)));
+
+        assertThat(acquired(again)).containsExactly("0-9 x1");
+        assertThat(DataPathFixture.records(again.get(PartitionData.RECORDS))).hasSize(10).first().isEqualTo("0:k-r0=r0");
+    }
+
+    @Test
+    void sharePartitionsOfGroupsWhoseSessionsAllClosedAreNotKept() {
+        fx.append("orders", 0, 1L, "a");
+        for (int g = 1; g <= 5; g++) {
+            assertThat(fx.callAndWait(fetch, 2, shareFetch("g" + g, A, 0, 0)).get(Response.ERROR_CODE))
+                    .isEqualTo(ErrorCode.NONE.code());
+        }
+        assertThat(shares.openSharePartitions()).isEqualTo(5);
+
+        for (int g = 1; g <= 5; g++) {
+            fx.callAndWait(fetch, 2, shareFetch("g" + g, A, -1, 0));
+        }
+
+        DataPathFixture.await(() -> shares.openSharePartitions() == 0);
+        assertThat(shares.sessions().size()).isZero();
+    }
+
+    @Test
+    void aClosingAcknowledgeEndsOnlyTheSessionItClosedNotOneOpenedWhileItPersisted() {
+        fx.append("orders", 0, 1L, "a");
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
+        persister.writes = new CompletableFuture<>();
+        CompletableFuture<Struct> closingAck = fx.call(acknowledge, 2, shareAcknowledge(A, -1, 0, 0, (byte) 1));
+        CompletableFuture<Struct> closingFetch = fx.call(fetch, 2, shareFetch(A, -1, 0));
+
+        fx.callAndWait(fetch, 2, shareFetch(A, 0, 0)); // the member opens a new session meanwhile
+        var reopened = shares.sessions().get(GROUP, A);
+        persister.writes.complete(null);
+
+        assertThat(closingAck.orTimeout(10, TimeUnit.SECONDS).join().get(ShareAcknowledgeApi.Response.ERROR_CODE))
+                .isEqualTo(ErrorCode.NONE.code());
+        closingFetch.orTimeout(10, TimeUnit.SECONDS).join();
+        assertThat(reopened).isNotNull();
+        assertThat(shares.sessions().get(GROUP, A)).isSameAs(reopened);
     }
 
     @Test
@@ -406,8 +493,9 @@ class ShareFetchHandlerTest {
     @Test
     void aFullShareSessionCacheAnswersShareSessionLimitReached() {
         shares.close();
-        shares = new SharePartitionManager(fx.partitions, new InMemoryPersister(), g -> Map.of(),
-                new ShareGroupDefaults(30000, 5, 2000, 1), new ScheduledShareTimers("test-share-timers"));
+        shares = new SharePartitionManager(fx.partitions, new InMemoryPersister(),
+                GroupConfigs.defaults(BrokerConfig.of(Map.of("group.share.max.share.sessions", "1"))),
+                new ScheduledShareTimers("test-share-timers"));
         fetch = new ShareFetchHandler(shares, fx, fx.partitions, fx.cluster, 52428800);
         fx.callAndWait(fetch, 2, shareFetch(A, 0, 0));
 
@@ -476,8 +564,12 @@ class ShareFetchHandlerTest {
     // ------------------------------------------------------------------ requests and answers
 
     private Struct shareFetch(String member, int epoch, int maxWaitMs) {
+        return shareFetch(GROUP, member, epoch, maxWaitMs);
+    }
+
+    private Struct shareFetch(String group, String member, int epoch, int maxWaitMs) {
         Struct request = ShareFetchApi.Request.SCHEMA.newStruct()
-                .set(Request.GROUP_ID, GROUP)
+                .set(Request.GROUP_ID, group)
                 .set(Request.MEMBER_ID, member)
                 .set(Request.SHARE_SESSION_EPOCH, epoch)
                 .set(Request.MAX_WAIT_MS, maxWaitMs)
@@ -528,6 +620,12 @@ class ShareFetchHandlerTest {
                 .get(ShareAcknowledgeApi.Response.ShareAcknowledgeTopicResponse.PartitionData.ERROR_CODE);
     }
 
+    /** What a response acquired on the partition; none when the answer left the partition out. */
+    private static List<String> acquiredIn(Struct response) {
+        assertThat(response.get(Response.ERROR_CODE)).as("top-level error").isEqualTo(ErrorCode.NONE.code());
+        return response.get(Response.RESPONSES).isEmpty() ? List.of() : acquired(partition(response));
+    }
+
     /** "first-last xDeliveryCount" for each AcquiredRecords entry. */
     private static List<String> acquired(Struct partition) {
         List<String> out = new ArrayList<>();
@@ -541,6 +639,8 @@ class ShareFetchHandlerTest {
     /** Share state kept in memory: a partition never initialized reads UNKNOWN_TOPIC_OR_PARTITION, as Kafka's. */
     static final class InMemoryPersister implements SharePersister {
         private final Map<SharePartitionKey, long[]> starts = new ConcurrentHashMap<>();
+        /** Writes complete once this does (a test holds them back). */
+        volatile CompletableFuture<Void> writes = CompletableFuture.completedFuture(null);
 
         @Override
         public CompletableFuture<ErrorCode> initialize(SharePartitionKey key, int stateEpoch, long startOffset) {
@@ -559,8 +659,10 @@ class ShareFetchHandlerTest {
         @Override
         public CompletableFuture<ErrorCode> write(SharePartitionKey key, int stateEpoch, int leaderEpoch, long startOffset,
                 int deliveryCompleteCount, List<StateBatch> batches) {
-            starts.put(key, new long[] {stateEpoch, startOffset});
-            return CompletableFuture.completedFuture(ErrorCode.NONE);
+            return writes.thenApply(v -> {
+                starts.put(key, new long[] {stateEpoch, startOffset});
+                return ErrorCode.NONE;
+            });
         }
 
         @Override

@@ -26,6 +26,23 @@ class ShareSessionCacheTest {
     }
 
     @Test
+    void theGroupEmptyListenerRunsWhenTheGroupsLastSessionLeavesOnly() {
+        List<String> emptied = new java.util.ArrayList<>();
+        ShareSessionCache listening = new ShareSessionCache(10, emptied::add);
+        listening.newContext("g", "a", 0, List.of(P0), List.of(), false);
+        ShareSession b = listening.newContext("g", "b", 0, List.of(P0), List.of(), false).session();
+        listening.newContext("h", "a", 0, List.of(P0), List.of(), false);
+        listening.newContext("g", "a", 0, List.of(P1), List.of(), false); // replaced: the group keeps a session
+
+        listening.remove("g", "a");
+        assertThat(emptied).isEmpty();
+        assertThat(listening.remove(b)).isTrue();
+        assertThat(emptied).containsExactly("g");
+        assertThat(listening.remove(b)).isFalse();
+        assertThat(emptied).containsExactly("g");
+    }
+
+    @Test
     void wrongEpochsAndUnknownSessionsAreRefusedWithKafkasErrors() {
         assertThat(refusal(() -> cache.newContext("g", "m", 4, List.of(P0), List.of(), false)))
                 .isEqualTo(ErrorCode.SHARE_SESSION_NOT_FOUND);

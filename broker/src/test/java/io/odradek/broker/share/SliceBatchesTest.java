@@ -45,6 +45,20 @@ class SliceBatchesTest {
         }
     }
 
+    @Test
+    void headersAreReadOnlyUntilTheBatchesCoverMaxRecordsFromTheNextFetchOffset() throws Exception {
+        ByteBuffer first = batch(10, "a", "b", "c");
+        ByteBuffer second = batch(13, "d");
+        ByteBuffer third = batch(14, "e", "f");
+        try (FileChannel file = file(first, second, third)) {
+            FileSlice slice = new FileSlice(file, 0, first.remaining() + second.remaining() + third.remaining(), 10);
+
+            assertThat(SliceBatches.of(slice, 11, 3).batches()).containsExactly(new LogBatch(10, 12), new LogBatch(13, 13));
+            assertThat(SliceBatches.of(slice, 10, 2).batches()).containsExactly(new LogBatch(10, 12));
+            assertThat(SliceBatches.of(slice, 10, 500).batches()).hasSize(3);
+        }
+    }
+
     private FileChannel file(ByteBuffer... batches) throws Exception {
         FileChannel file = FileChannel.open(dir.resolve("segment.log"), StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.IntSupplier;
 
 /**
  * The in-flight records of one share partition and the rules that move them (Kafka's SharePartition cached
@@ -21,9 +22,8 @@ final class InFlightRecords {
     }
 
     private final NavigableMap<Long, InFlightBatch> cache = new TreeMap<>();
-    private final int deliveryCountLimit;
-    private final int maxInFlightRecords;
-    private final int throttleDeliveryCount;
+    private final IntSupplier deliveryCountLimit;
+    private final IntSupplier maxInFlightRecords;
     private final Locks locks;
     private long startOffset;
     private long endOffset;
@@ -31,12 +31,22 @@ final class InFlightRecords {
     private boolean findNextFetchOffset;
 
     InFlightRecords(int deliveryCountLimit, int maxInFlightRecords, Locks locks) {
+        this(() -> deliveryCountLimit, () -> maxInFlightRecords, locks);
+    }
+
+    /** With limits read on each use (the group's configs may change while the partition is open). */
+    InFlightRecords(IntSupplier deliveryCountLimit, IntSupplier maxInFlightRecords, Locks locks) {
         this.deliveryCountLimit = deliveryCountLimit;
         this.maxInFlightRecords = maxInFlightRecords;
-        // Kafka 4.4: from this many deliveries on, records are handed out in ever smaller groups, so that one bad
-        // record does not use up the attempts of a whole batch.
-        this.throttleDeliveryCount = Math.max(2, (deliveryCountLimit + 1) / 2);
         this.locks = locks;
+    }
+
+    /**
+     * Kafka 4.4: from this many deliveries on, records are handed out in ever smaller groups, so that one bad
+     * record does not use up the attempts of a whole batch.
+     */
+    private int throttleDeliveryCount() {
+        return Math.max(2, (deliveryCountLimit.getAsInt() + 1) / 2);
     }
 
     long startOffset() {
@@ -113,7 +123,7 @@ final class InFlightRecords {
     }
 
     boolean canAcquireRecords() {
-        return nextFetchOffset() != endOffset + 1 || inFlightCount() < maxInFlightRecords;
+        return nextFetchOffset() != endOffset + 1 || inFlightCount() < maxInFlightRecords.getAsInt();
     }
 
     /**
@@ -134,7 +144,7 @@ final class InFlightRecords {
         }
         long firstBase = batches.get(0).baseOffset();
         long lastOffsetToAcquire = batches.get(batches.size() - 1).lastOffset();
-        long maxToAcquire = Math.min(maxRecords, (long) maxInFlightRecords - inFlightCount());
+        long maxToAcquire = Math.min(maxRecords, (long) maxInFlightRecords.getAsInt() - inFlightCount());
         if (maxToAcquire <= 0) {
             // At the in-flight limit, only records already in flight (released, timed out) may go out again.
             if (fetchOffset > endOffset) {
@@ -207,7 +217,7 @@ final class InFlightRecords {
     private boolean throttled(InFlightBatch batch, long first, long last) {
         if (!batch.split()) {
             // Only when it could be acquired now (Kafka checks the count alone, so a done batch stopped the fetch too).
-            return batch.batchState().acquirable() && batch.batchState().deliveryCount() >= throttleDeliveryCount;
+            return batch.batchState().acquirable() && batch.batchState().deliveryCount() >= throttleDeliveryCount();
         }
         int max = 0;
         for (InFlightState s : batch.offsetStates().subMap(first, true, last, true).values()) {
@@ -215,7 +225,7 @@ final class InFlightRecords {
                 max = Math.max(max, s.deliveryCount());
             }
         }
-        return max >= throttleDeliveryCount;
+        return max >= throttleDeliveryCount();
     }
 
     private long acquireOffsets(String memberId, InFlightBatch batch, long first, long last, boolean recordLimit, long remaining,
@@ -229,12 +239,12 @@ final class InFlightRecords {
                 continue;
             }
             int count = state.deliveryCount();
-            if (deliveryCountLimit > 2 && count == deliveryCountLimit - 1 && acquired > 0) {
+            if (deliveryCountLimit.getAsInt() > 2 && count == deliveryCountLimit.getAsInt() - 1 && acquired > 0) {
                 break; // its last attempt: alone, next time
             }
-            if (count >= throttleDeliveryCount && throttledMax < 0) {
+            if (count >= throttleDeliveryCount() && throttledMax < 0) {
                 // Halved for every delivery past the throttle point (Kafka 4.4).
-                throttledMax = Math.max(1, (long) batch.offsetStates().size() >> (count - throttleDeliveryCount + 1));
+                throttledMax = Math.max(1, (long) batch.offsetStates().size() >> (count - throttleDeliveryCount() + 1));
             }
             long offset = e.getKey();
             if (lock == null || lock.lastOffset < offset) {
@@ -244,7 +254,7 @@ final class InFlightRecords {
             state.acquire(memberId, lock);
             appendOrExtend(result, offset, (short) state.deliveryCount());
             acquired++;
-            if (state.deliveryCount() == deliveryCountLimit && deliveryCountLimit > 2) {
+            if (state.deliveryCount() == deliveryCountLimit.getAsInt() && deliveryCountLimit.getAsInt() > 2) {
                 break;
             }
             if (recordLimit && acquired == remaining) {
@@ -486,7 +496,7 @@ final class InFlightRecords {
             state.renew(locks.lock(memberId, first, last)); // nothing to persist
             return ErrorCode.NONE;
         }
-        if (!state.startTransition(RecordState.afterAcknowledge(type), deliveryCountLimit)) {
+        if (!state.startTransition(RecordState.afterAcknowledge(type), deliveryCountLimit.getAsInt())) {
             return ErrorCode.INVALID_RECORD_STATE;
         }
         changes.add(new StateChange(batch, state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
@@ -519,7 +529,7 @@ final class InFlightRecords {
 
     private void releaseRange(InFlightBatch batch, InFlightState state, long first, long last, List<StateChange> changes) {
         RecordState next = last < startOffset ? RecordState.ARCHIVED : RecordState.AVAILABLE;
-        if (state.startTransition(next, deliveryCountLimit)) {
+        if (state.startTransition(next, deliveryCountLimit.getAsInt())) {
             changes.add(new StateChange(batch, state, new StateBatch(first, last, state.state().id, (short) state.deliveryCount())));
         }
     }
@@ -532,13 +542,14 @@ final class InFlightRecords {
             if (batch.split() && batch.offsetStates().get(c.batch().firstOffset()) != c.state()) {
                 // Made on the whole batch, which was split while the write was out (log start offset moved):
                 // its offsets carry the transition now.
-                for (InFlightState s : batch.offsetStates().values()) {
-                    s.complete(commit);
+                for (Map.Entry<Long, InFlightState> e : batch.offsetStates().entrySet()) {
+                    InFlightState s = e.getValue();
+                    s.complete(commit, e.getKey() < startOffset);
                     available |= s.state() == RecordState.AVAILABLE;
                 }
                 continue;
             }
-            c.state().complete(commit);
+            c.state().complete(commit, c.batch().lastOffset() < startOffset);
             available |= c.state().state() == RecordState.AVAILABLE;
         }
         if (available) {
@@ -585,7 +596,7 @@ final class InFlightRecords {
 
     private boolean expireRange(InFlightState state, long first, long last, List<StateBatch> written) {
         RecordState next = last < startOffset ? RecordState.ARCHIVED : RecordState.AVAILABLE;
-        if (!state.update(next, deliveryCountLimit)) {
+        if (!state.update(next, deliveryCountLimit.getAsInt())) {
             return false;
         }
         written.add(new StateBatch(first, last, state.state().id, (short) state.deliveryCount()));

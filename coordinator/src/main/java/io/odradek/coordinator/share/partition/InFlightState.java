@@ -113,6 +113,15 @@ final class InFlightState {
      * archived in between (log start offset moved past it).
      */
     void complete(boolean commit) {
+        complete(commit, false);
+    }
+
+    /**
+     * As {@link #complete(boolean)}; {@code belowStart}: the record is below the start offset now (moved while
+     * the write was out), so an expired rollback archives it as releaseRange/expireRange do, and the start
+     * offset can move past it.
+     */
+    void complete(boolean commit, boolean belowStart) {
         if (rollback == null) {
             return;
         }
@@ -123,7 +132,8 @@ final class InFlightState {
             return;
         }
         if (lock != null && lock.expired()) {
-            state = before.deliveryCount() >= before.deliveryCountLimit() ? RecordState.ARCHIVED : RecordState.AVAILABLE;
+            state = belowStart || before.deliveryCount() >= before.deliveryCountLimit()
+                    ? RecordState.ARCHIVED : RecordState.AVAILABLE;
             memberId = null;
             replaceLock(null);
         } else {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongUnaryOperator;
+import java.util.function.Supplier;
 
 /**
  * The in-flight state of one share partition on its partition's leader (Kafka 4.4's SharePartition): which
@@ -50,7 +51,8 @@ public final class SharePartition {
     private enum Phase { EMPTY, INITIALIZING, ACTIVE, FAILED, CLOSED }
 
     private final SharePartitionKey key;
-    private final SharePartitionSettings settings;
+    /** Read on each use, as Kafka reads the group config provider: a group config change applies at once. */
+    private final Supplier<SharePartitionSettings> settings;
     private final SharePersister persister;
     private final ShareTimers timers;
     private final LongUnaryOperator offsetForReset;
@@ -72,13 +74,20 @@ public final class SharePartition {
      */
     public SharePartition(SharePartitionKey key, SharePartitionSettings settings, SharePersister persister, ShareTimers timers,
             LongUnaryOperator offsetForReset, Runnable onAvailable) {
+        this(key, () -> settings, persister, timers, offsetForReset, onAvailable);
+    }
+
+    /** With settings read on each use (lock duration, delivery count limit, record locks, offset reset, isolation). */
+    public SharePartition(SharePartitionKey key, Supplier<SharePartitionSettings> settings, SharePersister persister,
+            ShareTimers timers, LongUnaryOperator offsetForReset, Runnable onAvailable) {
         this.key = key;
         this.settings = settings;
         this.persister = persister;
         this.timers = timers;
         this.offsetForReset = offsetForReset;
         this.onAvailable = onAvailable;
-        this.records = new InFlightRecords(settings.deliveryCountLimit(), settings.maxInFlightRecords(), this::startLock);
+        this.records = new InFlightRecords(() -> settings.get().deliveryCountLimit(),
+                () -> settings.get().maxInFlightRecords(), this::startLock);
     }
 
     public SharePartitionKey key() {
@@ -147,7 +156,7 @@ public final class SharePartition {
     }
 
     private long resetOffset() {
-        long timestamp = AutoOffsetReset.timestampFor(settings.autoOffsetReset(), timers.nowMs());
+        long timestamp = AutoOffsetReset.timestampFor(settings.get().autoOffsetReset(), timers.nowMs());
         long offset = offsetForReset.applyAsLong(timestamp);
         // A timestamp after every record finds nothing: start at the end, as Kafka does.
         return offset >= 0 ? offset : offsetForReset.applyAsLong(AutoOffsetReset.LATEST);
@@ -254,7 +263,7 @@ public final class SharePartition {
                 return List.of();
             }
             List<AcquiredRecords> acquired = records.acquire(memberId, visible, fetchOffset, maxRecords, Math.max(1, batchSize), recordLimit);
-            if (!settings.readCommitted() || acquired.isEmpty()) {
+            if (!settings.get().readCommitted() || acquired.isEmpty()) {
                 return acquired;
             }
             List<LogBatch> aborted = AbortedBatches.of(visible, abortedTransactions);
@@ -422,7 +431,7 @@ public final class SharePartition {
     }
 
     private AcquisitionLock startLock(String memberId, long firstOffset, long lastOffset) {
-        long duration = settings.recordLockDurationMs();
+        long duration = settings.get().recordLockDurationMs();
         AcquisitionLock acquisition = new AcquisitionLock(memberId, firstOffset, lastOffset, timers.nowMs() + duration);
         acquisition.start(timers.schedule(duration, () -> onLockExpired(acquisition)));
         return acquisition;

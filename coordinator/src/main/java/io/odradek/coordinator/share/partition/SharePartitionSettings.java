@@ -1,8 +1,9 @@
 package io.odradek.coordinator.share.partition;
 
 /**
- * What governs one share partition, resolved from the group's dynamic configs over the broker's defaults
- * when the partition is created (Kafka reads the group config when it creates the SharePartition too).
+ * What governs one share partition, resolved from the group's dynamic configs over the broker's defaults.
+ * A SharePartition made with a supplier of these reads them on each use, as Kafka reads its group config
+ * provider, so a group config change reaches partitions already open.
  *
  * @param recordLockDurationMs    share.record.lock.duration.ms (broker: group.share.record.lock.duration.ms, 30000)
  * @param deliveryCountLimit      share.delivery.count.limit (broker: group.share.delivery.count.limit, 5)
