@@ -104,7 +104,8 @@ import java.util.concurrent.CompletableFuture;
  *     group.share.record.lock.duration.ms); the share partitions read the group's settings (lock duration,
  *     delivery count limit, isolation, offset reset) on each use, so a change applies at once. A read_committed group reads up to the LSO, and the partition's
  *     aborted transactions over the range read go to the share partition, which archives their batches instead of
- *     handing them out (as Kafka). Not done: client quotas, throttling and share-fetch metrics.</li>
+ *     handing them out (as Kafka); when a read held only such batches, the same fetch reads on past them, so the
+ *     committed records after an aborted transaction come in that answer. Not done: client quotas, throttling and share-fetch metrics.</li>
  * </ul>
  */
 public final class ShareFetchHandler implements ApiHandler {
@@ -543,12 +544,25 @@ public final class ShareFetchHandler implements ApiHandler {
         }
 
         private void readAndAcquire(PartitionShareFetch p, int limit) {
+            // Each pass reads from the share partition's next fetch offset, which only moves forward when a
+            // pass asks for another, so this ends.
+            while (readAndAcquireOnce(p, limit)) {
+                // read again from where the share partition starts now
+            }
+        }
+
+        /**
+         * One read from the share partition's next fetch offset and one acquisition; true when nothing was
+         * acquired but the next fetch offset moved past what was read (retention moved the start, or read_committed
+         * archived every batch read, those of an aborted transaction), so reading again may find records.
+         */
+        private boolean readAndAcquireOnce(PartitionShareFetch p, int limit) {
             Partition partition = p.partition;
             ErrorCode leadership = partition.checkLeader(-1);
             if (leadership != ErrorCode.NONE) {
                 p.error = leadership;
                 answerNow = true;
-                return;
+                return false;
             }
             SharePartition sharePartition = shares.sharePartition(groupId, p.id.topicId(), partition);
             CompletableFuture<ErrorCode> initialized = sharePartition.initialize(partition.leaderEpoch());
@@ -557,7 +571,7 @@ public final class ShareFetchHandler implements ApiHandler {
                     p.awaitingInitialization = true;
                     initialized.whenComplete((e, t) -> partitions.waiting().wake(partition));
                 }
-                return;
+                return false;
             }
             ErrorCode initError = initialized.isCompletedExceptionally() ? ErrorCode.UNKNOWN_SERVER_ERROR
                     : initialized.join();
@@ -566,10 +580,10 @@ public final class ShareFetchHandler implements ApiHandler {
                 shares.fenced(new SharePartitionKey(groupId, p.id.topicId(), p.id.partition()), sharePartition);
                 p.error = initError;
                 answerNow = true;
-                return;
+                return false;
             }
             if (!sharePartition.canAcquireRecords()) {
-                return;
+                return false;
             }
             long fetchOffset = sharePartition.nextFetchOffset();
             FileSlice slice;
@@ -580,21 +594,18 @@ public final class ShareFetchHandler implements ApiHandler {
                     // Retention moved the log start past the share partition's: it starts there now (Kafka), and
                     // this pass reads again from there.
                     sharePartition.updateLogStartOffset(partition.logStartOffset());
-                    if (sharePartition.nextFetchOffset() > fetchOffset) {
-                        readAndAcquire(p, limit);
-                    }
-                    return;
+                    return sharePartition.nextFetchOffset() > fetchOffset;
                 }
                 p.error = e.errorCode();
                 answerNow = true;
-                return;
+                return false;
             }
             if (slice.isEmpty()) {
-                return;
+                return false;
             }
             SliceBatches batches = SliceBatches.of(slice, fetchOffset, maxRecords - acquiredRecords);
             if (batches.isEmpty()) {
-                return;
+                return false;
             }
             // read_committed: the aborted transactions over the range read, whose batches the share partition
             // archives instead of handing out (as Kafka's share partitions do).
@@ -603,7 +614,10 @@ public final class ShareFetchHandler implements ApiHandler {
             List<AcquiredRecords> acquired = sharePartition.acquire(memberId, fetchOffset, batches.batches(),
                     maxRecords - acquiredRecords, batchSize, recordLimit, partition.fetchableEnd(isolation), aborted);
             if (acquired.isEmpty()) {
-                return;
+                // read_committed: a read may hold only an aborted transaction's batches (a log read stops at its
+                // segment's end), all archived just now; the records after them are read on the next pass rather
+                // than waiting for a later ShareFetch.
+                return !aborted.isEmpty() && sharePartition.nextFetchOffset() > fetchOffset;
             }
             FileSlice sent = batches.trimTo(acquired.get(0).firstOffset(), acquired.get(acquired.size() - 1).lastOffset());
             p.records = sent;
@@ -613,6 +627,7 @@ public final class ShareFetchHandler implements ApiHandler {
             }
             acquiredBytes += sent.size();
             remainingBytes = Math.max(0, remainingBytes - sent.size());
+            return false;
         }
 
         @Override

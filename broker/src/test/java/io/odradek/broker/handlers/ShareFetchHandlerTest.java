@@ -313,9 +313,35 @@ class ShareFetchHandlerTest {
         fx.partition("orders", 0).appendMarker(8L, epoch, 0, true).orTimeout(10, TimeUnit.SECONDS).join();
         Struct afterCommit = partition(fx.callAndWait(fetch, 2, shareFetch(A, 1, 0)));
 
-        assertThat(acquired(beforeCommit)).as("offset 0 aborted, 1 its marker, 2 still open").isEmpty();
-        // The markers (1 and 3) go with the committed record, as in Kafka (the consumer acknowledges them as gaps).
-        assertThat(acquired(afterCommit)).containsExactly("1-3 x1");
+        // Offset 0 aborted (archived), 1 its marker, 2 still open: the marker is acquired alone, as in Kafka (the
+        // consumer acknowledges control records as gaps); then the committed record with its marker (3).
+        assertThat(acquired(beforeCommit)).containsExactly("1-1 x1");
+        assertThat(acquired(afterCommit)).containsExactly("2-3 x1");
+        assertThat(DataPathFixture.records(afterCommit.get(PartitionData.RECORDS))).contains("2:k-open=open")
+                .noneMatch(r -> r.startsWith("0:"));
+    }
+
+    @Test
+    void aReadCommittedGroupGetsTheCommittedRecordAfterAnAbortedTransactionOnItsNextFetch() {
+        setGroupConfig("share.isolation.level", "read_committed");
+        short epoch = 0;
+        Struct first = partition(fx.callAndWait(fetch, 2, shareFetch(A, 0, 0)));
+        fx.partition("orders", 0).appendAsLeader(DataPathFixture.transactionalBatch(7L, epoch, 0, 1L, "a", "b", "c"), (short) 1)
+                .orTimeout(10, TimeUnit.SECONDS).join();
+        fx.partition("orders", 0).appendMarker(7L, epoch, 0, false).orTimeout(10, TimeUnit.SECONDS).join();
+        fx.partition("orders", 0).appendAsLeader(DataPathFixture.transactionalBatch(7L, epoch, 3, 1L, "kept"), (short) 1)
+                .orTimeout(10, TimeUnit.SECONDS).join();
+        fx.partition("orders", 0).appendMarker(7L, epoch, 0, true).orTimeout(10, TimeUnit.SECONDS).join();
+
+        Struct second = partition(fx.callAndWait(fetch, 2, shareFetch(A, 1, 0)));
+
+        assertThat(acquired(first)).isEmpty();
+        // 0-2 aborted (archived, never delivered), 3 the abort marker, 4 the committed record, 5 its marker.
+        assertThat(second.get(PartitionData.ERROR_CODE)).isEqualTo(ErrorCode.NONE.code());
+        assertThat(acquired(second)).containsExactly("3-5 x1");
+        // The records helper lists the markers' control records too (3 and 5); none of 0-2 is sent.
+        assertThat(DataPathFixture.records(second.get(PartitionData.RECORDS))).contains("4:k-kept=kept")
+                .noneMatch(r -> r.startsWith("0:") || r.startsWith("1:") || r.startsWith("2:"));
     }
 
     @Test
